@@ -1,0 +1,400 @@
+"""What the model saw with a given entry as the leaf, and why each entry is in or out.
+
+This is pi's three-pass walk (`buildContextEntries`, `buildSessionProjection`,
+`buildSessionContext`) on the structural records, plus what pi does not tell: for every entry
+on the path, the reason it is in context, summarized by a compaction, folded into a
+checkpoint, omitted or replaced by a context edit. Message bodies are read back only when
+`messages()` is asked for, so projecting a 100 MB session costs a walk over its records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from msgspec import UNSET
+
+from .jsvalues import date_ms, js_string, js_truthy, text_of_blocks
+from .records import CONTENT_ABSENT, CONTENT_NULL, EntryRecord, MessageHead
+from .session import Session, Totals
+
+EDITABLE_ROLES = ("user", "assistant", "toolResult", "custom")
+
+
+class Reason(StrEnum):
+    """Why an entry on the path is, or is not, part of what the model saw."""
+
+    SENT = "sent"  # contributes messages
+    NO_MESSAGES = "no-messages"  # in pi's context list but turns into no message (settings, labels...)
+    CHECKPOINT = "checkpoint"  # the latest compaction: its summary (and system checkpoint) are sent
+    SUMMARIZED = "summarized"  # before the kept range of the latest compaction
+    FOLDED = "folded"  # a system message in the kept range, replaced by the compaction's checkpoint
+    SUPERSEDED = "superseded"  # an older compaction inside the kept range: contributes nothing
+    OMITTED = "omitted"  # a context edit with `replacement: null`
+    REPLACED = "replaced"  # a context edit replaced its content
+    EMPTY_SUMMARY = "empty-summary"  # a branch summary without text
+    UNREADABLE = "unreadable"  # a message entry without a message object (pi would crash)
+
+    @property
+    def in_context(self) -> bool:
+        return self in (Reason.SENT, Reason.CHECKPOINT, Reason.REPLACED, Reason.NO_MESSAGES)
+
+    def describe(self, by: str | None) -> str:
+        return {
+            Reason.SENT: "sent to the model",
+            Reason.NO_MESSAGES: "kept, but sends no message",
+            Reason.CHECKPOINT: "compaction: its summary replaces the history before it",
+            Reason.SUMMARIZED: f"summarized by compaction {by}",
+            Reason.FOLDED: f"system prompt folded into the checkpoint of compaction {by}",
+            Reason.SUPERSEDED: f"older compaction, superseded by {by}",
+            Reason.OMITTED: f"omitted by context edit {by}",
+            Reason.REPLACED: f"content replaced by context edit {by}",
+            Reason.EMPTY_SUMMARY: "branch summary without text: sends nothing",
+            Reason.UNREADABLE: "message entry without a message object: skipped",
+        }[self]
+
+
+@dataclass(slots=True)
+class Fate:
+    """One entry of the root-to-leaf path and what became of it."""
+
+    record: EntryRecord
+    reason: Reason
+    by: str | None = None  # the compaction or context edit responsible
+    message_count: int = 0
+
+    @property
+    def in_context(self) -> bool:
+        return self.reason.in_context
+
+    def describe(self) -> str:
+        return self.reason.describe(self.by)
+
+
+@dataclass(slots=True)
+class SystemPrompt:
+    """The system prompt and tools at a leaf, replayed from system messages as pi does."""
+
+    content: str = ""
+    sections: dict[str, str] = field(default_factory=dict)
+    section_sources: dict[str, str] = field(default_factory=dict)  # section -> entry id that set it
+    tools: list[dict[str, Any]] = field(default_factory=list)
+    tool_sources: dict[str, str] = field(default_factory=dict)
+    sources: list[str] = field(default_factory=list)  # entries holding system messages, in order
+
+    @property
+    def is_empty(self) -> bool:
+        return not (self.content or self.sections or self.tools)
+
+    def text(self) -> str:
+        parts = [self.content, *self.sections.values()]
+        return "\n\n".join(p for p in parts if p)
+
+
+@dataclass(slots=True)
+class Projection:
+    leaf_id: str
+    path: list[EntryRecord]
+    context: list[EntryRecord]  # pi's context entries, in pi's order (the compaction first)
+    counts: list[int]  # messages each context entry contributes
+    fates: list[Fate]  # aligned with `path`
+    compaction: EntryRecord | None
+    edits: dict[Any, EntryRecord]  # target id -> the edit that applies
+    model: dict[str, Any] | None
+    thinking_level: Any
+    path_totals: Totals
+
+    @property
+    def message_count(self) -> int:
+        return sum(self.counts)
+
+    def estimated_tokens(self) -> int:
+        """A cheap estimate (bytes / 4) of the context size, without reading bodies."""
+        total = 0
+        for record, count in zip(self.context, self.counts, strict=True):
+            if count:
+                total += record.content_size or record.length
+        return total // 4
+
+    def messages(self, session: Session) -> list[Any]:
+        return [m for _, m in self.sourced_messages(session)]
+
+    def sourced_messages(self, session: Session) -> list[tuple[EntryRecord, Any]]:
+        """(source entry, message) pairs, exactly the messages pi's projection holds."""
+        out: list[tuple[EntryRecord, Any]] = []
+        for index, (record, count) in enumerate(zip(self.context, self.counts, strict=True)):
+            if not count:
+                continue
+            for message in entry_messages(session, record, index == 0, self.edits.get(record.id)):
+                out.append((record, message))
+        return out
+
+    def system_prompt(self, session: Session) -> SystemPrompt:
+        return replay_system_prompt(self.sourced_messages_of_role(session, "system"))
+
+    def sourced_messages_of_role(self, session: Session, role: str) -> list[tuple[EntryRecord, Any]]:
+        out: list[tuple[EntryRecord, Any]] = []
+        for index, (record, count) in enumerate(zip(self.context, self.counts, strict=True)):
+            if not count:
+                continue
+            if record.type == "message" and record.role != role:
+                continue
+            if record.type not in ("message", "compaction"):
+                continue
+            for message in entry_messages(session, record, index == 0, self.edits.get(record.id)):
+                if isinstance(message, dict) and message.get("role") == role:
+                    out.append((record, message))
+        return out
+
+
+def project(session: Session, leaf_id: str) -> Projection:
+    """pi's projection of the path ending at `leaf_id` (raises UnknownEntryError)."""
+    path = session.path_to(leaf_id)
+    thinking, model = _settings(path)
+    context, compaction, fates = _context_entries(path)
+    edits: dict[Any, EntryRecord] = {}
+    for record in context:
+        if record.type == "context_edit" and record.replacement_kind != CONTENT_ABSENT:
+            try:
+                edits[record.targetId] = record
+            except TypeError:
+                continue
+    counts = [
+        _message_count(record, index == 0, edits.get(record.id)) for index, record in enumerate(context)
+    ]
+    fate_by_id = {id(f.record): f for f in fates}
+    for index, (record, count) in enumerate(zip(context, counts, strict=True)):
+        fate = fate_by_id[id(record)]
+        fate.message_count = count
+        edit = edits.get(record.id)
+        base = _message_count(record, index == 0, None)
+        if record.type == "compaction":
+            fate.reason = Reason.CHECKPOINT if index == 0 else Reason.SUPERSEDED
+            fate.by = None if index == 0 else (compaction.id if compaction else None)
+            if index == 0 and edit is not None and edit.replacement_kind == CONTENT_NULL:
+                fate.reason, fate.by = Reason.OMITTED, edit.id
+        elif edit is not None and base:
+            if edit.replacement_kind == CONTENT_NULL:
+                fate.reason, fate.by = Reason.OMITTED, edit.id
+            elif _edit_changes(record):
+                fate.reason, fate.by = Reason.REPLACED, edit.id
+            else:
+                fate.reason = Reason.SENT
+        elif record.type == "message" and not isinstance(record.message, MessageHead):
+            fate.reason = Reason.UNREADABLE
+        elif record.type == "branch_summary" and not count:
+            fate.reason = Reason.EMPTY_SUMMARY
+        else:
+            fate.reason = Reason.SENT if count else Reason.NO_MESSAGES
+    totals = Totals()
+    for record in path:
+        totals.add(record)
+    return Projection(
+        leaf_id=leaf_id,
+        path=path,
+        context=context,
+        counts=counts,
+        fates=fates,
+        compaction=compaction,
+        edits=edits,
+        model=model,
+        thinking_level=thinking,
+        path_totals=totals,
+    )
+
+
+def _edit_changes(record: EntryRecord) -> bool:
+    if record.type == "custom_message":
+        return True
+    return record.type == "message" and record.role in EDITABLE_ROLES
+
+
+def _settings(path: Iterable[EntryRecord]) -> tuple[Any, dict[str, Any] | None]:
+    """Thinking level and model from the full path (compaction hides nothing here)."""
+    thinking: Any = "off"
+    model: dict[str, Any] | None = None
+    for record in path:
+        kind = record.type
+        if kind == "thinking_level_change":
+            thinking = None if record.thinkingLevel is UNSET else record.thinkingLevel
+        elif kind == "model_change":
+            model = _defined(provider=record.provider, modelId=record.modelId)
+        elif kind == "message":
+            m = record.message
+            if isinstance(m, MessageHead) and m.role == "assistant":
+                model = _defined(provider=m.provider, modelId=m.model)
+    return thinking, model
+
+
+def _defined(**fields: Any) -> dict[str, Any]:
+    return {k: v for k, v in fields.items() if v is not UNSET}
+
+
+def _context_entries(path: list[EntryRecord]) -> tuple[list[EntryRecord], EntryRecord | None, list[Fate]]:
+    fates = [Fate(record, Reason.SENT) for record in path]
+    compaction_index = -1
+    for i, record in enumerate(path):
+        if record.type == "compaction":
+            compaction_index = i
+    if compaction_index < 0:
+        return list(path), None, fates
+    compaction = path[compaction_index]
+    context = [compaction]
+    found = False
+    for i in range(compaction_index):
+        record = path[i]
+        if record.id == compaction.firstKeptEntryId:
+            found = True
+        if not found:
+            fates[i].reason, fates[i].by = Reason.SUMMARIZED, compaction.id
+        elif record.type == "message" and record.role == "system":
+            fates[i].reason, fates[i].by = Reason.FOLDED, compaction.id
+        else:
+            context.append(record)
+    context.extend(path[compaction_index + 1 :])
+    return context, compaction, fates
+
+
+def _message_count(record: EntryRecord, first: bool, edit: EntryRecord | None) -> int:
+    kind = record.type
+    if kind == "message":
+        count = 1 if isinstance(record.message, MessageHead) else 0
+    elif kind == "custom_message":
+        count = 1
+    elif kind == "branch_summary":
+        count = 1 if js_truthy(record.summary) else 0
+    elif kind == "compaction":
+        count = (2 if record.has_system_message else 1) if first else 0
+    else:
+        count = 0
+    if count and edit is not None and edit.replacement_kind == CONTENT_NULL:
+        return 0
+    return count
+
+
+def entry_messages(session: Session, record: EntryRecord, first: bool, edit: EntryRecord | None) -> list[Any]:
+    """pi's `projectContextEntry`: the messages one context entry contributes."""
+    entry = session.entry_dict(record)
+    kind = entry.get("type")
+    messages: list[Any]
+    if kind == "message":
+        message = entry.get("message")
+        if not isinstance(message, dict):
+            return []
+        role = message.get("role")
+        content = message.get("content")
+        if role == "system" and content is None:
+            message = {**message, "content": ""}
+        elif role in ("user", "assistant", "toolResult") and content is None:
+            message = {**message, "content": []}
+        messages = [message]
+    elif kind == "custom_message":
+        content = entry.get("content")
+        message = {"role": "custom"}
+        if "customType" in entry:
+            message["customType"] = entry["customType"]
+        message["content"] = [] if content is None else content
+        for key in ("display", "details"):
+            if key in entry:
+                message[key] = entry[key]
+        message["timestamp"] = _timestamp_ms(entry)
+        messages = [message]
+    elif kind == "branch_summary":
+        if not js_truthy(entry.get("summary")):
+            return []
+        message = {"role": "branchSummary", "summary": entry.get("summary")}
+        if "fromId" in entry:
+            message["fromId"] = entry["fromId"]
+        message["timestamp"] = _timestamp_ms(entry)
+        messages = [message]
+    elif kind == "compaction":
+        if not first:
+            return []
+        summary: dict[str, Any] = {"role": "compactionSummary"}
+        for key in ("summary", "tokensBefore"):
+            if key in entry:
+                summary[key] = entry[key]
+        summary["timestamp"] = _timestamp_ms(entry)
+        system = entry.get("systemMessage")
+        messages = [system, summary] if js_truthy(system) else [summary]
+    else:
+        return []
+    if edit is None:
+        return messages
+    replacement = session.entry_dict(edit).get("replacement", UNSET)
+    if replacement is UNSET:
+        return messages
+    if replacement is None:
+        return []
+    new_content = replacement.get("content", UNSET) if isinstance(replacement, dict) else UNSET
+    out: list[Any] = []
+    for message in messages:
+        role = message.get("role") if isinstance(message, dict) else None
+        if role not in EDITABLE_ROLES:
+            out.append(message)
+            continue
+        content = new_content
+        if role in ("assistant", "toolResult") and isinstance(content, str):
+            content = [{"type": "text", "text": content}]
+        replaced = {**message}
+        if content is UNSET:
+            replaced.pop("content", None)  # JSON.stringify drops an undefined content
+        else:
+            replaced["content"] = content
+        out.append(replaced)
+    return out
+
+
+def _timestamp_ms(entry: dict[str, Any]) -> float | int | None:
+    if "timestamp" not in entry:
+        return None  # new Date(undefined) is NaN, written as null
+    ms = date_ms(entry["timestamp"])
+    return None if ms is None else int(ms)
+
+
+def replay_system_prompt(messages: Iterable[tuple[EntryRecord, Any]]) -> SystemPrompt:
+    """pi-ai's getCurrentSystemMessage over the projected system messages, with provenance."""
+    prompt = SystemPrompt()
+    content: list[str] = []
+    tools: dict[str, dict[str, Any]] = {}
+    for record, message in messages:
+        if not isinstance(message, dict) or message.get("role") != "system":
+            continue
+        prompt.sources.append(record.id)
+        try:
+            text = text_of_blocks(message.get("content") if message.get("content") is not None else "", "\n")
+        except TypeError:
+            text = ""
+        if text:
+            content.append(text)
+        sections = message.get("sections")
+        if isinstance(sections, dict):
+            for name, value in sections.items():
+                if value is None:
+                    prompt.sections.pop(name, None)
+                    prompt.section_sources.pop(name, None)
+                else:
+                    prompt.sections[name] = value if isinstance(value, str) else str(value)
+                    prompt.section_sources[name] = record.id
+        for tool in _tool_list(message.get("toolsRemoved")):
+            tools.pop(_tool_name(tool), None)
+            prompt.tool_sources.pop(_tool_name(tool), None)
+        for tool in _tool_list(message.get("toolsAdded")):
+            tools[_tool_name(tool)] = tool
+            prompt.tool_sources[_tool_name(tool)] = record.id
+    prompt.content = "\n\n".join(content)
+    prompt.tools = list(tools.values())
+    return prompt
+
+
+def _tool_name(tool: dict[str, Any]) -> str:
+    name = tool.get("name")
+    return name if isinstance(name, str) else js_string(name)
+
+
+def _tool_list(value: Any) -> list[dict[str, Any]]:
+    if not isinstance(value, list):
+        return []
+    return [t for t in value if isinstance(t, dict)]

@@ -1,0 +1,205 @@
+"""JavaScript value semantics that pi's reading code relies on.
+
+pi is written in TypeScript and reads session files with `JSON.parse`; a few of its rules
+depend on how JavaScript treats values (truthiness, `new Date(x).getTime()`,
+`Array.prototype.join`, `toISOString`). These helpers reproduce exactly those rules so the
+rest of the core can state pi's behaviour plainly.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+__all__ = [
+    "date_ms",
+    "iso_from_ms",
+    "js_string",
+    "js_truthy",
+    "text_of_blocks",
+]
+
+# ECMAScript's date-time string format (with the extended six-digit years), which V8 parses
+# before falling back to its legacy heuristics.
+_ISO_RE = re.compile(
+    r"^(?P<year>[+-]\d{6}|\d{4})"
+    r"(?:-(?P<month>\d{2})(?:-(?P<day>\d{2}))?)?"
+    r"(?:T(?P<hour>\d{2}):(?P<minute>\d{2})(?::(?P<second>\d{2})(?:\.(?P<frac>\d+))?)?"
+    r"(?P<tz>Z|[+-]\d{2}:\d{2})?)?$"
+)
+
+_MAX_TIME_MS = 8.64e15
+
+
+def js_truthy(value: Any) -> bool:
+    """`Boolean(value)` in JavaScript."""
+    if value is None or value is False:
+        return False
+    if isinstance(value, bool):
+        return True
+    if isinstance(value, int | float):
+        return value != 0 and not (isinstance(value, float) and math.isnan(value))
+    if isinstance(value, str):
+        return value != ""
+    return True
+
+
+def date_ms(value: Any) -> float | None:
+    """`new Date(value).getTime()`, or None where JavaScript gives NaN.
+
+    Strings in ECMAScript's ISO format are parsed exactly (a date-time without an offset is
+    local time, a date alone is UTC); numbers are taken as milliseconds; `null` is 0.
+    """
+    if value is None:
+        return 0.0
+    if isinstance(value, bool):
+        return 1.0 if value else 0.0
+    if isinstance(value, int | float):
+        ms = float(value)
+        if math.isnan(ms) or abs(ms) > _MAX_TIME_MS:
+            return None
+        return float(math.trunc(ms))
+    if not isinstance(value, str):
+        return None
+    m = _ISO_RE.match(value.strip())
+    if not m:
+        return None
+    year_text = m.group("year")
+    if year_text == "-000000":
+        return None
+    year = int(year_text)
+    month = int(m.group("month") or 1)
+    day = int(m.group("day") or 1)
+    hour = int(m.group("hour") or 0)
+    minute = int(m.group("minute") or 0)
+    second = int(m.group("second") or 0)
+    frac = m.group("frac") or ""
+    millis = int((frac + "000")[:3]) if frac else 0
+    if not (1 <= month <= 12) or not (1 <= day <= 31) or hour > 24 or minute > 59 or second > 59:
+        return None
+    if hour == 24 and (minute or second or millis):
+        return None
+    days = _days_from_civil(year, month, day)
+    if days is None:
+        return None
+    ms = ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millis
+    tz = m.group("tz")
+    if tz is None and m.group("hour") is not None:
+        # A date-time without an offset is local time in JavaScript.
+        ms -= _local_offset_ms(ms)
+    elif tz and tz != "Z":
+        sign = 1 if tz[0] == "+" else -1
+        ms -= sign * (int(tz[1:3]) * 60 + int(tz[4:6])) * 60_000
+    if abs(ms) > _MAX_TIME_MS:
+        return None
+    return float(ms)
+
+
+def _days_from_civil(year: int, month: int, day: int) -> int | None:
+    """Days since 1970-01-01 for a proleptic Gregorian date, None for an impossible day."""
+    month_days = [31, 29 if _is_leap(year) else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+    if day > month_days[month - 1]:
+        return None
+    y = year - (month <= 2)
+    era = (y if y >= 0 else y - 399) // 400
+    yoe = y - era * 400
+    mp = (month + 9) % 12
+    doy = (153 * mp + 2) // 5 + day - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468
+
+
+def _is_leap(year: int) -> bool:
+    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+
+
+def _local_offset_ms(utc_guess_ms: int) -> int:
+    try:
+        local = time.localtime(utc_guess_ms / 1000)
+    except (OverflowError, OSError, ValueError):
+        return 0
+    return int(local.tm_gmtoff or 0) * 1000
+
+
+def iso_from_ms(ms: float | None) -> str | None:
+    """`new Date(ms).toISOString()`; None for an invalid date (JSON.stringify gives null)."""
+    if ms is None or math.isnan(ms) or abs(ms) > _MAX_TIME_MS:
+        return None
+    whole = int(ms)
+    try:
+        dt = datetime.fromtimestamp(whole // 1000, tz=UTC)
+    except (OverflowError, OSError, ValueError):
+        return _iso_extended(whole)
+    return dt.strftime("%Y-%m-%dT%H:%M:%S") + f".{whole % 1000:03d}Z"
+
+
+def _iso_extended(ms: int) -> str | None:
+    days, rem = divmod(ms, 86_400_000)
+    # civil_from_days
+    z = days + 719468
+    era = (z if z >= 0 else z - 146096) // 146097
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    y = yoe + era * 400
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    d = doy - (153 * mp + 2) // 5 + 1
+    m = mp + 3 if mp < 10 else mp - 9
+    y += m <= 2
+    year = f"{y:04d}" if 0 <= y <= 9999 else (f"+{y:06d}" if y > 0 else f"-{-y:06d}")
+    h, rem = divmod(rem, 3_600_000)
+    mi, rem = divmod(rem, 60_000)
+    s, milli = divmod(rem, 1000)
+    return f"{year}-{m:02d}-{d:02d}T{h:02d}:{mi:02d}:{s:02d}.{milli:03d}Z"
+
+
+def js_string(value: Any) -> str:
+    """`String(value)` for the values `Array.prototype.join` meets (null/undefined give "")."""
+    if value is None:
+        return ""
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "NaN"
+        if math.isinf(value):
+            return "Infinity" if value > 0 else "-Infinity"
+        if value.is_integer() and abs(value) < 1e21:
+            return str(int(value))
+        return repr(value)
+    if isinstance(value, list):
+        return ",".join(js_string(v) for v in value)
+    return "[object Object]"
+
+
+class NotAnArray(TypeError):
+    """The content is neither a string nor an array (pi's text extraction throws)."""
+
+
+def text_of_blocks(content: Any, separator: str) -> str:
+    """Text of a message content the way pi extracts it.
+
+    A string is itself; an array gives the `text` of its `type: "text"` blocks joined with
+    `separator`. Anything else makes pi throw: raises `NotAnArray` (or `TypeError` for a
+    null block) so callers can decide what pi's exception means for them.
+    """
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        raise NotAnArray(f"content is {type(content).__name__}, not a string or an array")
+    parts: list[str] = []
+    for block in content:
+        if block is None:
+            raise TypeError("null content block")
+        if isinstance(block, dict) and block.get("type") == "text":
+            parts.append(js_string(block.get("text")))
+    return separator.join(parts)

@@ -1,0 +1,254 @@
+"""Reading JSONL by byte offsets.
+
+A session file is read as complete lines between two byte offsets, in bounded chunks so a
+huge file never needs one huge buffer (only a huge *line* does). Lines are split on `\\n`
+(a `\\r` before it is JSON whitespace, so CRLF files work as they do in pi). A last line
+without its newline is taken when it is already a complete JSON value (pi does the same at
+end of file) and otherwise held back: its bytes are re-read once the writer finishes it.
+
+Decoding follows `JSON.parse` on a UTF-8 decoded string: invalid UTF-8 becomes U+FFFD,
+lone surrogate escapes and out-of-range numbers are accepted, `NaN` is not.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+import msgspec
+
+from .problems import Problem, ProblemKind
+
+CHUNK_SIZE = 4 * 1024 * 1024
+
+T = TypeVar("T")
+
+
+class ByteSource(Protocol):
+    """Where session bytes come from: a file on disk or bytes in memory (tests, demos)."""
+
+    def size(self) -> int: ...
+
+    def read(self, offset: int, length: int) -> bytes: ...
+
+
+class FileSource:
+    """A file read with positional reads; the descriptor is opened per call batch."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = os.fspath(path)
+
+    def size(self) -> int:
+        return os.stat(self.path).st_size
+
+    def read(self, offset: int, length: int) -> bytes:
+        with open(self.path, "rb", buffering=0) as f:
+            f.seek(offset)
+            return f.read(length)
+
+    def identity(self) -> tuple[int, int, int, int]:
+        """(device, inode, size, mtime_ns): what tells a grown file from a replaced one."""
+        st = os.stat(self.path)
+        return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+class BytesSource:
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def size(self) -> int:
+        return len(self.data)
+
+    def read(self, offset: int, length: int) -> bytes:
+        return self.data[offset : offset + length]
+
+
+class _OpenFileReader:
+    """Keeps one descriptor open for a whole scan (FileSource.read opens per call)."""
+
+    def __init__(self, source: ByteSource) -> None:
+        self._source = source
+        self._file = open(source.path, "rb", buffering=0) if isinstance(source, FileSource) else None  # noqa: SIM115
+
+    def read(self, offset: int, length: int) -> bytes:
+        if self._file is None:
+            return self._source.read(offset, length)
+        self._file.seek(offset)
+        return self._file.read(length)
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+
+
+@dataclass(slots=True)
+class Line(Generic[T]):
+    """One decoded line: where it is and what it held."""
+
+    offset: int
+    length: int  # bytes, without the newline
+    number: int  # 1-based physical line number
+    value: T
+
+
+@dataclass(slots=True)
+class ReadResult(Generic[T]):
+    lines: list[Line[T]] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    end_offset: int = 0  # first byte not consumed (start of a held-back partial line, or EOF)
+    end_line: int = 1  # number of the next line
+    pending_bytes: int = 0  # size of a held-back partial last line
+
+
+class LineDecodeError(ValueError):
+    def __init__(self, kind: ProblemKind, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"invalid JSON constant {name}")
+
+
+# JSON.parse turns 1e400 into Infinity (written back as null); float() does the same.
+_std_decoder = json.JSONDecoder(parse_constant=_reject_constant)
+
+
+def decode_json(data: bytes | memoryview) -> Any:
+    """Any JSON value, with JavaScript's leniency; raises LineDecodeError."""
+    try:
+        return msgspec.json.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        pass
+    return _decode_slow(data)
+
+
+def _decode_slow(data: bytes | memoryview) -> Any:
+    raw = bytes(data)
+    try:
+        text = raw.decode("utf-8")
+        bad_utf8 = False
+    except UnicodeDecodeError:
+        text = raw.decode("utf-8", errors="replace")
+        bad_utf8 = True
+    try:
+        value, end = _std_decoder.raw_decode(text.lstrip(" \t\r\n"))
+    except (ValueError, RecursionError) as e:
+        kind = ProblemKind.INVALID_UTF8 if bad_utf8 else ProblemKind.MALFORMED_LINE
+        raise LineDecodeError(kind, f"not valid JSON ({_short_reason(e)})") from None
+    rest = text.lstrip(" \t\r\n")[end:]
+    if rest.strip(" \t\r\n"):
+        raise LineDecodeError(ProblemKind.MALFORMED_LINE, "not valid JSON (extra data after the value)")
+    return value
+
+
+def _short_reason(e: BaseException) -> str:
+    text = str(e)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def read_lines(
+    source: ByteSource,
+    decode: Callable[[bytes | memoryview], T],
+    start: int = 0,
+    first_line: int = 1,
+    end: int | None = None,
+) -> ReadResult[T]:
+    """Decode every complete line from `start` up to `end` (default: the current size).
+
+    `decode` turns one line's bytes into a value or raises LineDecodeError (or any
+    ValueError); such lines become problems. Blank lines are skipped silently.
+    """
+    result: ReadResult[T] = ReadResult(end_offset=start, end_line=first_line)
+    size = source.size() if end is None else end
+    if start >= size:
+        return result
+    reader = _OpenFileReader(source)
+    try:
+        for offset, number, data, complete in _split_lines(reader, start, size, first_line):
+            consumed = offset + len(data) + (1 if complete else 0)
+            if _is_blank(data):
+                if complete:
+                    result.end_offset = consumed
+                    result.end_line = number + 1
+                continue
+            try:
+                value = decode(data)
+            except ValueError as e:
+                if not complete:
+                    # A writer may still be finishing this line: hold it back, re-read later.
+                    result.pending_bytes = len(data)
+                    result.problems.append(
+                        Problem(
+                            ProblemKind.PARTIAL_LAST_LINE, "last line is incomplete (no newline yet)", number
+                        )
+                    )
+                    break
+                kind = e.kind if isinstance(e, LineDecodeError) else ProblemKind.MALFORMED_LINE
+                result.problems.append(Problem(kind, f"skipped: {_short_reason(e)}", number))
+            else:
+                result.lines.append(Line(offset, len(data), number, value))
+            result.end_offset = consumed
+            result.end_line = number + 1
+    finally:
+        reader.close()
+    return result
+
+
+def _is_blank(data: bytes | memoryview) -> bool:
+    if len(data) > 64:
+        return False
+    return not bytes(data).strip()
+
+
+def _split_lines(
+    reader: _OpenFileReader, start: int, end: int, first_line: int
+) -> Iterator[tuple[int, int, bytes | memoryview, bool]]:
+    """Yield (offset, line number, bytes, ends-with-newline) for each line in [start, end)."""
+    pos = start
+    number = first_line
+    carry: list[bytes] = []
+    carry_start = start
+    while pos < end:
+        chunk = reader.read(pos, min(CHUNK_SIZE, end - pos))
+        if not chunk:
+            break  # the file shrank while we read; the caller notices on the next stat
+        view = memoryview(chunk)
+        i = 0
+        if carry:
+            nl = chunk.find(b"\n")
+            if nl < 0:
+                carry.append(chunk)
+                pos += len(chunk)
+                continue
+            carry.append(chunk[:nl])
+            yield carry_start, number, b"".join(carry), True
+            number += 1
+            carry = []
+            i = nl + 1
+        find = chunk.find
+        while True:
+            nl = find(b"\n", i)
+            if nl < 0:
+                break
+            yield pos + i, number, view[i:nl], True
+            number += 1
+            i = nl + 1
+        if i < len(chunk):
+            carry = [chunk[i:]]
+            carry_start = pos + i
+        pos += len(chunk)
+    if carry:
+        yield carry_start, number, b"".join(carry), False
+
+
+def read_span(source: ByteSource, offset: int, length: int) -> bytes:
+    data = source.read(offset, length)
+    if len(data) != length:
+        from .problems import StaleFileError
+
+        raise StaleFileError("the file is shorter than when it was read")
+    return data

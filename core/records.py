@@ -1,0 +1,272 @@
+"""The structural record of one entry: what the tree, the context walk and the totals need.
+
+Reading a session decodes each line into an `EntryRecord` with msgspec: ids, links, the small
+type-specific fields and a head of the message (role, model, usage). Message bodies, tool
+outputs, system prompts and extension data are validated but not kept: they are read back by
+byte offset when someone looks at them (see `Session.entry_dict`). This keeps a 100 MB
+session at a few MB of memory and makes opening it a matter of scanning its bytes once.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import msgspec
+from msgspec import UNSET, Raw, UnsetType
+
+from .jsvalues import date_ms, js_truthy
+from .lines import LineDecodeError, decode_json
+from .problems import ProblemKind
+
+# Internal fields carry JSON names no session line uses, and are always set after decoding.
+_INTERNAL = "§pi-sessions§"
+
+
+class CostHead(msgspec.Struct, gc=False):
+    total: Any = None
+
+
+class UsageHead(msgspec.Struct, gc=False):
+    input: Any = None
+    output: Any = None
+    cacheRead: Any = None
+    cacheWrite: Any = None
+    totalTokens: Any = None
+    cost: CostHead | None = None
+
+    def tokens(self) -> float:
+        if _is_number(self.totalTokens):
+            return float(self.totalTokens)
+        return sum(
+            float(v) for v in (self.input, self.output, self.cacheRead, self.cacheWrite) if _is_number(v)
+        )
+
+    def cost_total(self) -> float:
+        if self.cost is not None and _is_number(self.cost.total):
+            return float(self.cost.total)
+        return 0.0
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+
+
+class MessageHead(msgspec.Struct, gc=False):
+    role: Any = None
+    provider: Any = UNSET
+    model: Any = UNSET
+    timestamp: Any = None
+    usage: UsageHead | None = None
+    stopReason: Any = None
+    toolName: Any = None
+    customType: Any = None
+    content: Raw | UnsetType = UNSET  # dropped right after reading: only its size and kind stay
+
+
+# What a message's content (or a context edit's replacement) looked like, without keeping it.
+CONTENT_ABSENT = 0
+CONTENT_NULL = 1
+CONTENT_STRING = 2
+CONTENT_ARRAY = 3
+CONTENT_OTHER = 4
+
+
+def _raw_kind(raw: Raw | UnsetType) -> int:
+    if raw is UNSET:
+        return CONTENT_ABSENT
+    first = bytes(memoryview(raw)[:1])
+    if first == b"n":
+        return CONTENT_NULL
+    if first == b'"':
+        return CONTENT_STRING
+    if first == b"[":
+        return CONTENT_ARRAY
+    return CONTENT_OTHER
+
+
+def _raw_truthy(raw: Raw | UnsetType) -> bool:
+    if raw is UNSET:
+        return False
+    view = memoryview(raw)
+    if len(view) > 8:
+        return True
+    return js_truthy(msgspec.json.decode(bytes(view)))
+
+
+class EntryRecord(msgspec.Struct, gc=False, kw_only=True):
+    """One non-header line of a session, as far as structure goes (fields named as in the file)."""
+
+    type: Any = None
+    id: Any = None
+    parentId: Any = None
+    timestamp: Any = None
+    # label, context_edit
+    targetId: Any = None
+    label: Any = None
+    # session_info
+    name: Any = None
+    # compaction / branch_summary
+    firstKeptEntryId: Any = None
+    firstKeptEntryIndex: Any = UNSET
+    tokensBefore: Any = None
+    summary: Any = None
+    fromId: Any = UNSET
+    # model_change / thinking_level_change / usage
+    provider: Any = UNSET
+    modelId: Any = UNSET
+    model: Any = UNSET
+    thinkingLevel: Any = UNSET
+    kind: Any = None
+    customType: Any = None
+    display: Any = None
+    usage: UsageHead | None = None
+    message: MessageHead | UnsetType | None = UNSET
+    replacement: Raw | UnsetType = UNSET
+    systemMessage: Raw | UnsetType = UNSET
+
+    # --- set by the reader, never from the file ---------------------------------------------
+    index: int = msgspec.field(default=-1, name=_INTERNAL + "index")  # position among records
+    line: int = msgspec.field(default=0, name=_INTERNAL + "line")  # 1-based physical line
+    offset: int = msgspec.field(default=0, name=_INTERNAL + "offset")
+    length: int = msgspec.field(default=0, name=_INTERNAL + "length")
+    parsed_index: int = msgspec.field(default=0, name=_INTERNAL + "parsed")  # in pi's parsed array
+    content_kind: int = msgspec.field(default=CONTENT_ABSENT, name=_INTERNAL + "ck")
+    content_size: int = msgspec.field(default=0, name=_INTERNAL + "cs")
+    replacement_kind: int = msgspec.field(default=CONTENT_ABSENT, name=_INTERNAL + "rk")
+    has_system_message: bool = msgspec.field(default=False, name=_INTERNAL + "sm")
+    migrated: bool = msgspec.field(default=False, name=_INTERNAL + "mig")  # v1/v2 fields changed
+    original_id: Any = msgspec.field(default=None, name=_INTERNAL + "oid")
+    ts_cache: Any = msgspec.field(default=UNSET, name=_INTERNAL + "ts")
+
+    # --- derived views ----------------------------------------------------------------------
+    @property
+    def role(self) -> Any:
+        m = self.message
+        return m.role if isinstance(m, MessageHead) else None
+
+    def ts_ms(self) -> float | None:
+        """`new Date(timestamp).getTime()`, None for NaN (cached: only sorting needs it)."""
+        if self.ts_cache is UNSET:
+            self.ts_cache = date_ms(self.timestamp)
+        value: float | None = self.ts_cache
+        return value
+
+    def usage_head(self) -> UsageHead | None:
+        """The usage this entry adds to the totals: an assistant reply's, a usage entry's, or a
+        summary's own generation cost."""
+        if self.type == "message":
+            m = self.message
+            if isinstance(m, MessageHead) and m.role == "assistant":
+                return m.usage
+            return None
+        if self.type in ("usage", "compaction", "branch_summary"):
+            return self.usage
+        return None
+
+
+_record_decoder = msgspec.json.Decoder(EntryRecord)
+
+
+def decode_record(data: bytes | memoryview) -> EntryRecord | dict[str, Any]:
+    """One line -> EntryRecord, or the decoded dict when the line is a session header.
+
+    Raises LineDecodeError for a line that is not JSON or not an object.
+    """
+    try:
+        record = _record_decoder.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        value = decode_json(data)
+        if not isinstance(value, dict):
+            raise LineDecodeError(
+                ProblemKind.NOT_AN_OBJECT, f"not an entry (a JSON {_js_type(value)}, not an object)"
+            ) from None
+        if value.get("type") == "session":
+            return value
+        record = _record_from_dict(value)
+    if record.type == "session":
+        # Headers are decoded in full: they are small and shown as they are.
+        return decode_json(data)  # type: ignore[no-any-return]
+    _finish(record)
+    return record
+
+
+def _finish(record: EntryRecord) -> None:
+    m = record.message
+    if isinstance(m, MessageHead) and m.content is not UNSET:
+        record.content_kind = _raw_kind(m.content)
+        record.content_size = len(memoryview(m.content))
+        m.content = UNSET
+    if record.replacement is not UNSET:
+        record.replacement_kind = _raw_kind(record.replacement)
+        record.replacement = UNSET
+    if record.systemMessage is not UNSET:
+        record.has_system_message = _raw_truthy(record.systemMessage)
+        record.systemMessage = UNSET
+
+
+def _js_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "value"
+
+
+def _record_from_dict(value: dict[str, Any]) -> EntryRecord:
+    """Slow path for lines the typed decoder refused (odd nested types, lone surrogates,
+    invalid UTF-8): keep what is structural, drop nested values of the wrong shape."""
+    clean = dict(value)
+    msg = clean.get("message", UNSET)
+    bad_message = False
+    if "message" in clean:
+        if isinstance(msg, dict):
+            clean["message"] = _clean_usage_holder(msg)
+        else:
+            bad_message = msg is not None
+            clean["message"] = None
+    if "usage" in clean:
+        clean["usage"] = _clean_usage(clean["usage"])
+    try:
+        encoded = msgspec.json.encode(clean)
+    except (msgspec.EncodeError, UnicodeEncodeError, OverflowError, ValueError):
+        encoded = msgspec.json.encode(_without_surrogates(clean))
+    record = _record_decoder.decode(encoded)
+    if bad_message:
+        # pi would pass a non-object message through as it is; we keep none and report it.
+        record.message = None
+    return record
+
+
+def _clean_usage_holder(msg: dict[str, Any]) -> dict[str, Any]:
+    out = dict(msg)
+    if "usage" in out:
+        out["usage"] = _clean_usage(out["usage"])
+    return out
+
+
+def _clean_usage(usage: Any) -> Any:
+    if not isinstance(usage, dict):
+        return None
+    out = dict(usage)
+    if "cost" in out and not isinstance(out["cost"], dict):
+        out["cost"] = None
+    return out
+
+
+def _without_surrogates(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    if isinstance(value, list):
+        return [_without_surrogates(v) for v in value]
+    if isinstance(value, dict):
+        return {_without_surrogates(k): _without_surrogates(v) for k, v in value.items()}
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
