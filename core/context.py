@@ -93,22 +93,44 @@ class SystemPrompt:
         return "\n\n".join(p for p in parts if p)
 
 
-@dataclass(slots=True)
 class Projection:
-    leaf_id: str
-    path: list[EntryRecord]
-    context: list[EntryRecord]  # pi's context entries, in pi's order (the compaction first)
-    counts: list[int]  # messages each context entry contributes
-    fates: list[Fate]  # aligned with `path`
-    compaction: EntryRecord | None
-    edits: dict[Any, EntryRecord]  # target id -> the edit that applies
-    model: dict[str, Any] | None
-    thinking_level: Any
-    path_totals: Totals
+    """pi's projection at one leaf. Cheap to build (a walk over records); message bodies are
+    read back only by `messages()`, and the per-entry reasons only by `fates`."""
+
+    __slots__ = ("_fates", "compaction", "context", "counts", "edits", "leaf_id", "model", "path", "thinking_level")
+
+    def __init__(
+        self,
+        leaf_id: str,
+        path: list[EntryRecord],
+        context: list[EntryRecord],
+        counts: list[int],
+        compaction: EntryRecord | None,
+        edits: dict[Any, EntryRecord],
+        model: dict[str, Any] | None,
+        thinking_level: Any,
+    ) -> None:
+        self.leaf_id = leaf_id
+        self.path = path  # root to leaf
+        self.context = context  # pi's context entries, in pi's order (the compaction first)
+        self.counts = counts  # messages each context entry contributes
+        self.compaction = compaction
+        self.edits = edits  # target id -> the edit that applies
+        self.model = model
+        self.thinking_level = thinking_level
+        self._fates: list[Fate] | None = None
 
     @property
     def message_count(self) -> int:
         return sum(self.counts)
+
+    @property
+    def path_totals(self) -> Totals:
+        totals = Totals()
+        for record in self.path:
+            totals.tokens += record.tokens
+            totals.cost += record.cost
+        return totals
 
     def estimated_tokens(self) -> int:
         """A cheap estimate (bytes / 4) of the context size, without reading bodies."""
@@ -118,42 +140,56 @@ class Projection:
                 total += record.content_size or record.length
         return total // 4
 
+    @property
+    def fates(self) -> list[Fate]:
+        """For every entry of the path (root first): in or out, and why."""
+        if self._fates is None:
+            self._fates = _fates(self)
+        return self._fates
+
     def messages(self, session: Session) -> list[Any]:
         return [m for _, m in self.sourced_messages(session)]
 
-    def sourced_messages(self, session: Session) -> list[tuple[EntryRecord, Any]]:
+    def sourced_messages(self, session: Session, role: str | None = None) -> list[tuple[EntryRecord, Any]]:
         """(source entry, message) pairs, exactly the messages pi's projection holds."""
         out: list[tuple[EntryRecord, Any]] = []
         for index, (record, count) in enumerate(zip(self.context, self.counts, strict=True)):
             if not count:
                 continue
+            if role is not None and not (record.type == "compaction" or record.role == role):
+                continue
             for message in entry_messages(session, record, index == 0, self.edits.get(record.id)):
-                out.append((record, message))
+                if role is None or (isinstance(message, dict) and message.get("role") == role):
+                    out.append((record, message))
         return out
 
     def system_prompt(self, session: Session) -> SystemPrompt:
-        return replay_system_prompt(self.sourced_messages_of_role(session, "system"))
-
-    def sourced_messages_of_role(self, session: Session, role: str) -> list[tuple[EntryRecord, Any]]:
-        out: list[tuple[EntryRecord, Any]] = []
-        for index, (record, count) in enumerate(zip(self.context, self.counts, strict=True)):
-            if not count:
-                continue
-            if record.type == "message" and record.role != role:
-                continue
-            if record.type not in ("message", "compaction"):
-                continue
-            for message in entry_messages(session, record, index == 0, self.edits.get(record.id)):
-                if isinstance(message, dict) and message.get("role") == role:
-                    out.append((record, message))
-        return out
+        return replay_system_prompt(self.sourced_messages(session, role="system"))
 
 
 def project(session: Session, leaf_id: str) -> Projection:
     """pi's projection of the path ending at `leaf_id` (raises UnknownEntryError)."""
     path = session.path_to(leaf_id)
     thinking, model = _settings(path)
-    context, compaction, fates = _context_entries(path)
+    compaction: EntryRecord | None = None
+    compaction_index = -1
+    for i in range(len(path) - 1, -1, -1):
+        if path[i].type == "compaction":
+            compaction, compaction_index = path[i], i
+            break
+    if compaction is None:
+        context = list(path)
+    else:
+        context = [compaction]
+        first_kept = compaction.firstKeptEntryId
+        found = False
+        for i in range(compaction_index):
+            record = path[i]
+            if not found and record.id == first_kept:
+                found = True
+            if found and not (record.type == "message" and record.role == "system"):
+                context.append(record)
+        context.extend(path[compaction_index + 1 :])
     edits: dict[Any, EntryRecord] = {}
     for record in context:
         if record.type == "context_edit" and record.replacement_kind != CONTENT_ABSENT:
@@ -161,48 +197,74 @@ def project(session: Session, leaf_id: str) -> Projection:
                 edits[record.targetId] = record
             except TypeError:
                 continue
-    counts = [
-        _message_count(record, index == 0, edits.get(record.id)) for index, record in enumerate(context)
-    ]
-    fate_by_id = {id(f.record): f for f in fates}
-    for index, (record, count) in enumerate(zip(context, counts, strict=True)):
-        fate = fate_by_id[id(record)]
-        fate.message_count = count
-        edit = edits.get(record.id)
-        base = _message_count(record, index == 0, None)
+    counts = [0] * len(context)
+    for index, record in enumerate(context):
+        kind = record.type
+        if kind == "message":
+            count = 1 if isinstance(record.message, MessageHead) else 0
+        elif kind == "custom_message":
+            count = 1
+        elif kind == "branch_summary":
+            count = 1 if js_truthy(record.summary) else 0
+        elif kind == "compaction":
+            count = (2 if record.has_system_message else 1) if index == 0 else 0
+        else:
+            continue
+        if count and edits:
+            edit = edits.get(record.id)
+            if edit is not None and edit.replacement_kind == CONTENT_NULL:
+                count = 0
+        counts[index] = count
+    return Projection(leaf_id, path, context, counts, compaction, edits, model, thinking)
+
+
+def _fates(projection: Projection) -> list[Fate]:
+    compaction = projection.compaction
+    in_context = {id(r): i for i, r in enumerate(projection.context)}
+    fates: list[Fate] = []
+    first_kept_seen = compaction is None
+    for record in projection.path:
+        position = in_context.get(id(record))
+        if compaction is not None and not first_kept_seen:
+            first_kept_seen = record.id == compaction.firstKeptEntryId or record is compaction
+        if position is None:
+            if record.type == "message" and record.role == "system" and first_kept_seen:
+                fates.append(Fate(record, Reason.FOLDED, compaction.id if compaction else None))
+            else:
+                fates.append(Fate(record, Reason.SUMMARIZED, compaction.id if compaction else None))
+            continue
+        count = projection.counts[position]
+        edit = projection.edits.get(record.id)
+        fate = Fate(record, Reason.SENT if count else Reason.NO_MESSAGES, None, count)
         if record.type == "compaction":
-            fate.reason = Reason.CHECKPOINT if index == 0 else Reason.SUPERSEDED
-            fate.by = None if index == 0 else (compaction.id if compaction else None)
-            if index == 0 and edit is not None and edit.replacement_kind == CONTENT_NULL:
-                fate.reason, fate.by = Reason.OMITTED, edit.id
-        elif edit is not None and base:
+            if position == 0:
+                fate.reason = Reason.CHECKPOINT
+                if edit is not None and edit.replacement_kind == CONTENT_NULL:
+                    fate.reason, fate.by = Reason.OMITTED, edit.id
+            else:
+                fate.reason, fate.by = Reason.SUPERSEDED, compaction.id if compaction else None
+        elif edit is not None and _base_count(record):
             if edit.replacement_kind == CONTENT_NULL:
                 fate.reason, fate.by = Reason.OMITTED, edit.id
             elif _edit_changes(record):
                 fate.reason, fate.by = Reason.REPLACED, edit.id
-            else:
-                fate.reason = Reason.SENT
         elif record.type == "message" and not isinstance(record.message, MessageHead):
             fate.reason = Reason.UNREADABLE
         elif record.type == "branch_summary" and not count:
             fate.reason = Reason.EMPTY_SUMMARY
-        else:
-            fate.reason = Reason.SENT if count else Reason.NO_MESSAGES
-    totals = Totals()
-    for record in path:
-        totals.add(record)
-    return Projection(
-        leaf_id=leaf_id,
-        path=path,
-        context=context,
-        counts=counts,
-        fates=fates,
-        compaction=compaction,
-        edits=edits,
-        model=model,
-        thinking_level=thinking,
-        path_totals=totals,
-    )
+        fates.append(fate)
+    return fates
+
+
+def _base_count(record: EntryRecord) -> int:
+    kind = record.type
+    if kind == "message":
+        return 1 if isinstance(record.message, MessageHead) else 0
+    if kind in ("custom_message", "compaction"):
+        return 1
+    if kind == "branch_summary":
+        return 1 if js_truthy(record.summary) else 0
+    return 0
 
 
 def _edit_changes(record: EntryRecord) -> bool:
@@ -211,67 +273,34 @@ def _edit_changes(record: EntryRecord) -> bool:
     return record.type == "message" and record.role in EDITABLE_ROLES
 
 
-def _settings(path: Iterable[EntryRecord]) -> tuple[Any, dict[str, Any] | None]:
+def _settings(path: list[EntryRecord]) -> tuple[Any, dict[str, Any] | None]:
     """Thinking level and model from the full path (compaction hides nothing here)."""
     thinking: Any = "off"
     model: dict[str, Any] | None = None
-    for record in path:
+    need_thinking = need_model = True
+    # The last of each wins, so walk back from the leaf and stop once both are known.
+    for record in reversed(path):
         kind = record.type
-        if kind == "thinking_level_change":
-            thinking = None if record.thinkingLevel is UNSET else record.thinkingLevel
-        elif kind == "model_change":
+        if kind == "message":
+            if need_model:
+                m = record.message
+                if isinstance(m, MessageHead) and m.role == "assistant":
+                    model = _defined(provider=m.provider, modelId=m.model)
+                    need_model = False
+        elif kind == "thinking_level_change":
+            if need_thinking:
+                thinking = None if record.thinkingLevel is UNSET else record.thinkingLevel
+                need_thinking = False
+        elif kind == "model_change" and need_model:
             model = _defined(provider=record.provider, modelId=record.modelId)
-        elif kind == "message":
-            m = record.message
-            if isinstance(m, MessageHead) and m.role == "assistant":
-                model = _defined(provider=m.provider, modelId=m.model)
+            need_model = False
+        if not (need_thinking or need_model):
+            break
     return thinking, model
 
 
 def _defined(**fields: Any) -> dict[str, Any]:
     return {k: v for k, v in fields.items() if v is not UNSET}
-
-
-def _context_entries(path: list[EntryRecord]) -> tuple[list[EntryRecord], EntryRecord | None, list[Fate]]:
-    fates = [Fate(record, Reason.SENT) for record in path]
-    compaction_index = -1
-    for i, record in enumerate(path):
-        if record.type == "compaction":
-            compaction_index = i
-    if compaction_index < 0:
-        return list(path), None, fates
-    compaction = path[compaction_index]
-    context = [compaction]
-    found = False
-    for i in range(compaction_index):
-        record = path[i]
-        if record.id == compaction.firstKeptEntryId:
-            found = True
-        if not found:
-            fates[i].reason, fates[i].by = Reason.SUMMARIZED, compaction.id
-        elif record.type == "message" and record.role == "system":
-            fates[i].reason, fates[i].by = Reason.FOLDED, compaction.id
-        else:
-            context.append(record)
-    context.extend(path[compaction_index + 1 :])
-    return context, compaction, fates
-
-
-def _message_count(record: EntryRecord, first: bool, edit: EntryRecord | None) -> int:
-    kind = record.type
-    if kind == "message":
-        count = 1 if isinstance(record.message, MessageHead) else 0
-    elif kind == "custom_message":
-        count = 1
-    elif kind == "branch_summary":
-        count = 1 if js_truthy(record.summary) else 0
-    elif kind == "compaction":
-        count = (2 if record.has_system_message else 1) if first else 0
-    else:
-        count = 0
-    if count and edit is not None and edit.replacement_kind == CONTENT_NULL:
-        return 0
-    return count
 
 
 def entry_messages(session: Session, record: EntryRecord, first: bool, edit: EntryRecord | None) -> list[Any]:

@@ -309,8 +309,7 @@ def _describe(session: Session, record: EntryRecord, entry: dict[str, Any]) -> s
         new = content_text(replacement.get("content")) if isinstance(replacement, dict) else ""
         return f"replace {target}: {new}"
     if kind == "usage":
-        usage_head = record.usage_head()
-        tokens = human_count(usage_head.tokens()) if usage_head is not None else "?"
+        tokens = human_count(record.tokens)
         note = f" {js_string(entry.get('note'))}" if entry.get("note") else ""
         return f"{js_string(entry.get('kind'))}: {tokens} tokens{note}"
     return f"({js_string(kind)}: unknown entry type, kept as is)"

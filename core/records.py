@@ -72,17 +72,14 @@ CONTENT_ARRAY = 3
 CONTENT_OTHER = 4
 
 
+_KIND_BY_FIRST_BYTE = {ord("n"): CONTENT_NULL, ord('"'): CONTENT_STRING, ord("["): CONTENT_ARRAY}
+
+
 def _raw_kind(raw: Raw | UnsetType) -> int:
     if raw is UNSET:
         return CONTENT_ABSENT
-    first = bytes(memoryview(raw)[:1])
-    if first == b"n":
-        return CONTENT_NULL
-    if first == b'"':
-        return CONTENT_STRING
-    if first == b"[":
-        return CONTENT_ARRAY
-    return CONTENT_OTHER
+    view = memoryview(raw)
+    return _KIND_BY_FIRST_BYTE.get(view[0], CONTENT_OTHER) if len(view) else CONTENT_OTHER
 
 
 def _raw_truthy(raw: Raw | UnsetType) -> bool:
@@ -137,6 +134,8 @@ class EntryRecord(msgspec.Struct, gc=False, kw_only=True):
     has_system_message: bool = msgspec.field(default=False, name=_INTERNAL + "sm")
     migrated: bool = msgspec.field(default=False, name=_INTERNAL + "mig")  # v1/v2 fields changed
     original_id: Any = msgspec.field(default=None, name=_INTERNAL + "oid")
+    tokens: float = msgspec.field(default=0.0, name=_INTERNAL + "tok")  # what this entry adds to totals
+    cost: float = msgspec.field(default=0.0, name=_INTERNAL + "cost")
     ts_cache: Any = msgspec.field(default=UNSET, name=_INTERNAL + "ts")
 
     # --- derived views ----------------------------------------------------------------------
@@ -152,17 +151,18 @@ class EntryRecord(msgspec.Struct, gc=False, kw_only=True):
         value: float | None = self.ts_cache
         return value
 
-    def usage_head(self) -> UsageHead | None:
-        """The usage this entry adds to the totals: an assistant reply's, a usage entry's, or a
-        summary's own generation cost."""
-        if self.type == "message":
-            m = self.message
-            if isinstance(m, MessageHead) and m.role == "assistant":
-                return m.usage
-            return None
-        if self.type in ("usage", "compaction", "branch_summary"):
-            return self.usage
+
+def _counted_usage(record: EntryRecord) -> UsageHead | None:
+    """The usage an entry adds to the totals: an assistant reply's, a usage entry's (any
+    kind), or a compaction's / branch summary's own generation cost."""
+    if record.type == "message":
+        m = record.message
+        if isinstance(m, MessageHead) and m.role == "assistant":
+            return m.usage
         return None
+    if record.type in ("usage", "compaction", "branch_summary"):
+        return record.usage
+    return None
 
 
 _record_decoder = msgspec.json.Decoder(EntryRecord)
@@ -192,11 +192,18 @@ def decode_record(data: bytes | memoryview) -> EntryRecord | dict[str, Any]:
 
 
 def _finish(record: EntryRecord) -> None:
+    usage = _counted_usage(record)
+    if usage is not None:
+        record.tokens = usage.tokens()
+        record.cost = usage.cost_total()
+    record.usage = None  # the two numbers above are all we keep
     m = record.message
-    if isinstance(m, MessageHead) and m.content is not UNSET:
-        record.content_kind = _raw_kind(m.content)
-        record.content_size = len(memoryview(m.content))
-        m.content = UNSET
+    if isinstance(m, MessageHead):
+        m.usage = None
+        if m.content is not UNSET:
+            record.content_kind = _raw_kind(m.content)
+            record.content_size = len(memoryview(m.content))
+            m.content = UNSET
     if record.replacement is not UNSET:
         record.replacement_kind = _raw_kind(record.replacement)
         record.replacement = UNSET

@@ -51,10 +51,8 @@ class Totals:
     cost: float = 0.0
 
     def add(self, record: EntryRecord) -> None:
-        usage = record.usage_head()
-        if usage is not None:
-            self.tokens += usage.tokens()
-            self.cost += usage.cost_total()
+        self.tokens += record.tokens
+        self.cost += record.cost
 
 
 @dataclass(slots=True)
@@ -323,6 +321,7 @@ class Session:
             if parent is None or parent == record.id or not isinstance(parent, str) or parent not in by_id:
                 self.roots.append(record.id)
                 if parent == record.id:
+                    self._cut.add(record.id)
                     self.problems.append(
                         Problem(
                             ProblemKind.SELF_PARENT,
@@ -434,7 +433,9 @@ class Session:
         parent = record.parentId
         if parent is None or parent == rid or not isinstance(parent, str) or parent not in self.by_id:
             self.roots.append(rid)
-            if isinstance(parent, str) and parent != rid:
+            if parent == rid:
+                self._cut.add(rid)
+            elif isinstance(parent, str):
                 self._orphans.setdefault(parent, []).append(rid)
                 self.problems.append(
                     Problem(
@@ -570,18 +571,21 @@ class Session:
 
     def path_to(self, leaf_id: str) -> list[EntryRecord]:
         """Root-to-leaf path (pi's buildSessionPath), finite even on a parent cycle."""
-        by_id = self.by_id
+        get = self.by_id.get
         current: EntryRecord | None = self.get(leaf_id)
         path: list[EntryRecord] = []
-        seen: set[str] = set()
+        append = path.append
         cut = self._cut
-        while current is not None and current.id not in seen:
-            seen.add(current.id)
-            path.append(current)
-            if current.id in cut:
+        limit = len(self.by_id)  # more steps than entries means a cycle
+        while current is not None:
+            append(current)
+            if cut and current.id in cut:
+                break
+            if len(path) > limit:
+                path = _until_repeat(path)
                 break
             parent = current.parentId
-            current = by_id.get(parent) if isinstance(parent, str) and parent else None
+            current = get(parent) if parent.__class__ is str and parent else None
         path.reverse()
         return path
 
@@ -617,6 +621,17 @@ class Session:
     def session_id(self) -> str | None:
         sid = self.header.get("id") if self.header else None
         return sid if isinstance(sid, str) else None
+
+
+def _until_repeat(path: list[EntryRecord]) -> list[EntryRecord]:
+    seen: set[str] = set()
+    out: list[EntryRecord] = []
+    for record in path:
+        if record.id in seen:
+            break
+        seen.add(record.id)
+        out.append(record)
+    return out
 
 
 def _apply_patch(value: dict[str, Any], patch: dict[str, Any]) -> None:

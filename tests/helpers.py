@@ -1,0 +1,76 @@
+"""Small builders for hand-made session files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+HEADER_ID = "0195aaaa-0000-7000-8000-000000000001"
+
+
+def header(**fields: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "type": "session",
+        "version": 3,
+        "id": HEADER_ID,
+        "timestamp": "2025-03-01T10:00:00.000Z",
+        "cwd": "/home/u/proj",
+    }
+    base.update(fields)
+    return base
+
+
+def ts(n: int) -> str:
+    """A timestamp n seconds after 10:00."""
+    return f"2025-03-01T{10 + n // 3600:02d}:{(n // 60) % 60:02d}:{n % 60:02d}.000Z"
+
+
+def entry(type_: str, entry_id: str, parent: str | None, n: int = 0, **fields: Any) -> dict[str, Any]:
+    return {"type": type_, "id": entry_id, "parentId": parent, "timestamp": ts(n), **fields}
+
+
+def user(entry_id: str, parent: str | None, text: str, n: int = 0) -> dict[str, Any]:
+    return entry("message", entry_id, parent, n, message={"role": "user", "content": text, "timestamp": 1})
+
+
+def assistant(entry_id: str, parent: str | None, text: str, n: int = 0, **msg: Any) -> dict[str, Any]:
+    message = {
+        "role": "assistant",
+        "content": [{"type": "text", "text": text}],
+        "provider": "anthropic",
+        "model": "claude-sonnet-4-5",
+        "usage": {"input": 10, "output": 5, "totalTokens": 15, "cost": {"total": 0.01}},
+        "stopReason": "stop",
+        "timestamp": 2,
+    }
+    message.update(msg)
+    return entry("message", entry_id, parent, n, message=message)
+
+
+def system(entry_id: str, parent: str | None, n: int = 0, **msg: Any) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "system", "content": "", "timestamp": 0}
+    message.update(msg)
+    return entry("message", entry_id, parent, n, message=message)
+
+
+def jsonl(*objects: Any) -> bytes:
+    return b"".join(json.dumps(o).encode() + b"\n" for o in objects)
+
+
+def write(path: Path, *objects: Any) -> Path:
+    path.write_bytes(jsonl(*objects))
+    return path
+
+
+def chain(count: int, start_parent: str | None = None) -> list[dict[str, Any]]:
+    """A linear user/assistant conversation of `count` entries with ids e0, e1, ..."""
+    out = []
+    parent = start_parent
+    for i in range(count):
+        eid = f"e{i}"
+        out.append(
+            user(eid, parent, f"question {i}", i) if i % 2 == 0 else assistant(eid, parent, f"answer {i}", i)
+        )
+        parent = eid
+    return out

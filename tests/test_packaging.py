@@ -1,0 +1,59 @@
+"""The project's shape: a headless core, one installed namespace, the stylesheet shipped."""
+
+from __future__ import annotations
+
+import pkgutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pi_sessions.core
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_core_never_imports_textual_or_rich() -> None:
+    modules = [f"pi_sessions.core.{m.name}" for m in pkgutil.iter_modules(pi_sessions.core.__path__)]
+    assert len(modules) >= 8
+    code = (
+        "import importlib, sys\n"
+        f"for name in {modules!r}:\n"
+        "    importlib.import_module(name)\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich'))\n"
+        "print(','.join(bad))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "", f"core pulled in: {out.stdout.strip()}"
+
+
+def test_wheel_ships_one_namespace_and_the_stylesheet(tmp_path: Path) -> None:
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(tmp_path),
+            str(ROOT),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    [wheel] = tmp_path.glob("pi_sessions-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "pi_sessions/styles.tcss" in names
+    assert "pi_sessions/core/session.py" in names and "pi_sessions/app/cli.py" in names
+    tops = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
+    assert tops == {"pi_sessions"}, tops
+    assert not any(n.startswith("pi_sessions/tests/") for n in names)
+
+
+def test_installed_package_finds_its_stylesheet() -> None:
+    from importlib.resources import files
+
+    assert (files("pi_sessions") / "styles.tcss").is_file()

@@ -1,0 +1,332 @@
+"""Reading rules on small hand-made files: nothing here may crash, hang or lose data."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pi_sessions.core.context import project
+from pi_sessions.core.lines import BytesSource, read_lines
+from pi_sessions.core.problems import ProblemKind, SessionError, UnknownEntryError
+from pi_sessions.core.records import decode_record
+from pi_sessions.core.session import Session
+
+from .helpers import assistant, chain, entry, header, jsonl, ts, user, write
+
+
+def kinds(session: Session) -> list[ProblemKind]:
+    return [p.kind for p in session.problems]
+
+
+def test_malformed_lines_are_skipped_and_reported_with_their_line(tmp_path: Path) -> None:
+    data = (
+        jsonl(header(), user("a", None, "hi"))
+        + b'{"type": "message", broken\n'
+        + jsonl(assistant("b", "a", "yo"))
+    )
+    session = Session.open(write_raw(tmp_path / "s.jsonl", data))
+    assert session.entry_ids() == ["a", "b"]
+    [problem] = session.problems
+    assert problem.kind is ProblemKind.MALFORMED_LINE and problem.line == 3
+
+
+def write_raw(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
+def test_crlf_and_blank_lines(tmp_path: Path) -> None:
+    data = jsonl(header(), user("a", None, "hi"), assistant("b", "a", "yo")).replace(b"\n", b"\r\n\r\n")
+    session = Session.open(write_raw(tmp_path / "s.jsonl", data))
+    assert session.entry_ids() == ["a", "b"]
+    assert session.problems == []
+    assert [r.line for r in session.records] == [3, 5]
+
+
+def test_partial_last_line_is_held_back_until_its_newline(tmp_path: Path) -> None:
+    full = jsonl(header(), user("a", None, "hi"))
+    tail = json.dumps(assistant("b", "a", "yo")).encode()
+    path = write_raw(tmp_path / "s.jsonl", full + tail[:40])
+    session = Session.open(path)
+    assert session.entry_ids() == ["a"]
+    assert kinds(session) == [ProblemKind.PARTIAL_LAST_LINE]
+    assert session.end_offset == len(full)
+    with open(path, "ab") as f:
+        f.write(tail[40:] + b"\n")
+    change = session.refresh()
+    assert not change.reloaded
+    assert [r.id for r in change.new_records] == ["b"]
+    assert session.entry_ids() == ["a", "b"] and session.problems == []
+
+
+def test_complete_last_line_without_newline_is_read_like_pi(tmp_path: Path) -> None:
+    data = jsonl(header(), user("a", None, "hi")) + json.dumps(assistant("b", "a", "yo")).encode()
+    path = write_raw(tmp_path / "s.jsonl", data)
+    session = Session.open(path)
+    assert session.entry_ids() == ["a", "b"]
+    assert path.read_bytes() == data  # pi would append the newline; we never write
+
+
+def test_invalid_utf8_survives_as_replacement_characters(tmp_path: Path) -> None:
+    line = (
+        json.dumps(user("a", None, "caf\u00e9 ok"), ensure_ascii=False)
+        .encode()
+        .replace("\u00e9".encode(), b"\xff\xfe")
+    )
+    session = Session.open(write_raw(tmp_path / "s.jsonl", jsonl(header()) + line + b"\n"))
+    assert session.entry_ids() == ["a"]
+    text = session.entry_dict(session.get("a"))["message"]["content"]
+    assert text == "caf\ufffd\ufffd ok"
+
+
+def test_lone_surrogates_and_huge_numbers_are_read(tmp_path: Path) -> None:
+    line = b'{"type":"message","id":"a","parentId":null,"timestamp":"x","message":{"role":"user","content":"\\ud800 x","n":1e400}}'
+    session = Session.open(write_raw(tmp_path / "s.jsonl", jsonl(header()) + line + b"\n"))
+    assert session.entry_ids() == ["a"]
+    assert session.entry_dict(session.get("a"))["message"]["content"] == "\ud800 x"
+
+
+def test_no_header_is_refused(tmp_path: Path) -> None:
+    path = write(tmp_path / "s.jsonl", user("a", None, "hi"))
+    with pytest.raises(SessionError, match="not a pi session"):
+        Session.open(path)
+
+
+def test_header_after_a_non_session_line_is_refused(tmp_path: Path) -> None:
+    path = write(tmp_path / "s.jsonl", user("a", None, "hi"), header())
+    with pytest.raises(SessionError, match="first entry"):
+        Session.open(path)
+
+
+def test_malformed_line_before_the_header_is_skipped_like_pi(tmp_path: Path) -> None:
+    path = write_raw(tmp_path / "s.jsonl", b"garbage\n" + jsonl(header(), user("a", None, "hi")))
+    session = Session.open(path)
+    assert session.entry_ids() == ["a"]
+    assert session.header_line == 2
+
+
+def test_non_json_file_is_refused(tmp_path: Path) -> None:
+    path = write_raw(tmp_path / "notes.jsonl", b"hello\nworld\n")
+    with pytest.raises(SessionError, match="no line"):
+        Session.open(path)
+
+
+def test_empty_file_is_an_empty_session_and_stays_empty_on_disk(tmp_path: Path) -> None:
+    path = write_raw(tmp_path / "s.jsonl", b"")
+    session = Session.open(path)
+    assert session.is_empty and session.entry_ids() == [] and session.default_leaf is None
+    assert path.read_bytes() == b""
+    path.write_bytes(jsonl(header(), user("a", None, "hi")))
+    change = session.refresh()
+    assert change.header_appeared and session.entry_ids() == ["a"]
+
+
+def test_header_only_file(tmp_path: Path) -> None:
+    session = Session.open(write(tmp_path / "s.jsonl", header()))
+    assert session.header is not None and session.session_id == header()["id"]
+    assert session.entry_ids() == [] and session.default_leaf is None and session.roots == []
+
+
+def test_missing_file_and_folder_are_clear_errors(tmp_path: Path) -> None:
+    with pytest.raises(SessionError, match="no such file"):
+        Session.open(tmp_path / "nope.jsonl")
+    with pytest.raises(SessionError, match="folder"):
+        Session.open(tmp_path)
+
+
+def test_unknown_entry_types_and_extra_fields_are_kept(tmp_path: Path) -> None:
+    odd = entry("future_thing", "b", "a", 1, payload={"x": [1, 2]}, extra="kept")
+    session = Session.open(
+        write(tmp_path / "s.jsonl", header(), user("a", None, "hi"), odd, assistant("c", "b", "ok", 2))
+    )
+    assert session.entry_ids() == ["a", "b", "c"]
+    assert session.entry_dict(session.get("b"))["payload"] == {"x": [1, 2]}
+    projection = project(session, "c")
+    assert [r.id for r in projection.context] == ["a", "b", "c"]
+    assert projection.counts == [1, 0, 1]
+
+
+def test_content_null_becomes_empty_content_like_pi(tmp_path: Path) -> None:
+    bad_user = entry("message", "a", None, 0, message={"role": "user", "content": None})
+    bad_system = entry("message", "b", "a", 1, message={"role": "system"})
+    session = Session.open(write(tmp_path / "s.jsonl", header(), bad_user, bad_system))
+    messages = project(session, "b").messages(session)
+    assert messages == [{"role": "user", "content": []}, {"role": "system", "content": ""}]
+
+
+def test_message_entry_without_message_is_reported_not_fatal(tmp_path: Path) -> None:
+    session = Session.open(
+        write(tmp_path / "s.jsonl", header(), entry("message", "a", None, 0, message=None))
+    )
+    assert ProblemKind.BAD_MESSAGE in kinds(session)
+    assert project(session, "a").messages(session) == []
+
+
+def test_parent_cycle_is_detected_and_broken(tmp_path: Path) -> None:
+    session = Session.open(
+        write(
+            tmp_path / "s.jsonl",
+            header(),
+            user("r", None, "root"),
+            entry("message", "a", "b", 1, message={"role": "user", "content": "a"}),
+            entry("message", "b", "a", 2, message={"role": "user", "content": "b"}),
+        )
+    )
+    assert ProblemKind.PARENT_CYCLE in kinds(session)
+    assert session.roots == ["r", "a"]  # the cycle's first entry in file order becomes a root
+    assert session.children["a"] == ["b"]
+    assert sorted(session.preorder()) == ["a", "b", "r"]
+    assert [r.id for r in session.path_to("b")] == ["a", "b"]
+    assert [r.id for r in session.path_to("a")] == ["a"]
+
+
+def test_self_parent_is_a_root(tmp_path: Path) -> None:
+    session = Session.open(
+        write(
+            tmp_path / "s.jsonl",
+            header(),
+            entry("message", "a", "a", 0, message={"role": "user", "content": "x"}),
+        )
+    )
+    assert session.roots == ["a"]
+    assert ProblemKind.SELF_PARENT in kinds(session)
+    assert [r.id for r in session.path_to("a")] == ["a"]
+
+
+def test_dangling_parent_makes_an_orphan_root(tmp_path: Path) -> None:
+    session = Session.open(
+        write(tmp_path / "s.jsonl", header(), user("a", None, "x"), user("b", "gone", "y", 1))
+    )
+    assert session.roots == ["a", "b"]
+    assert ProblemKind.MISSING_PARENT in kinds(session)
+    assert [r.id for r in session.path_to("b")] == ["b"]
+
+
+def test_duplicate_ids_later_entry_wins(tmp_path: Path) -> None:
+    session = Session.open(
+        write(
+            tmp_path / "s.jsonl",
+            header(),
+            user("a", None, "first"),
+            user("a", None, "second", 1),
+            assistant("b", "a", "x", 2),
+        )
+    )
+    assert session.entry_ids() == ["a", "a", "b"]
+    assert session.entry_dict(session.get("a"))["message"]["content"] == "second"
+    assert session.roots == ["a"] and session.preorder() == ["a", "b"]
+    assert ProblemKind.DUPLICATE_ID in kinds(session)
+
+
+def test_unknown_leaf_is_an_error(tmp_path: Path) -> None:
+    session = Session.open(write(tmp_path / "s.jsonl", header(), user("a", None, "x")))
+    with pytest.raises(UnknownEntryError):
+        project(session, "nope")
+
+
+def test_default_leaf_is_the_last_entry_whatever_its_type(tmp_path: Path) -> None:
+    session = Session.open(
+        write(
+            tmp_path / "s.jsonl",
+            header(),
+            user("a", None, "x"),
+            assistant("b", "a", "y", 1),
+            entry("label", "c", "b", 2, targetId="a", label="start"),
+        )
+    )
+    assert session.default_leaf == "c"
+
+
+def test_children_sorted_by_timestamp_stable_roots_in_file_order(tmp_path: Path) -> None:
+    session = Session.open(
+        write(
+            tmp_path / "s.jsonl",
+            header(),
+            user("r2", None, "second root", 50),
+            user("r1", None, "first root", 0),
+            assistant("late", "r1", "x", 30),
+            assistant("early", "r1", "y", 10),
+            assistant("tie1", "r1", "z", 20),
+            assistant("tie2", "r1", "w", 20),
+        )
+    )
+    assert session.roots == ["r2", "r1"]
+    assert session.children["r1"] == ["early", "tie1", "tie2", "late"]
+
+
+def test_labels_resolve_globally_in_file_order(tmp_path: Path) -> None:
+    session = Session.open(
+        write(
+            tmp_path / "s.jsonl",
+            header(),
+            user("a", None, "x"),
+            entry("label", "l1", "a", 1, targetId="a", label="start"),
+            entry("label", "l2", "l1", 2, targetId="a", label="renamed"),
+            assistant("b", "a", "other branch", 3),
+            entry("label", "l3", "b", 4, targetId="b", label="b-label"),
+            entry("label", "l4", "l3", 5, targetId="b", label=""),
+            entry("label", "l5", "l4", 6, targetId="a"),
+            entry("label", "l6", "l5", 7, targetId="l2", label="on a label"),
+        )
+    )
+    assert session.labels == {"l2": "on a label"}
+    assert session.label_timestamps == {"l2": ts(7)}
+
+
+def test_session_name_latest_in_file_order_trimmed_and_clearable(tmp_path: Path) -> None:
+    rows = [header(), user("a", None, "x"), entry("session_info", "n1", "a", 1, name="  first\n")]
+    session = Session.open(write(tmp_path / "s.jsonl", *rows))
+    assert session.name == "first"
+    session = Session.open(
+        write(tmp_path / "t.jsonl", *rows, entry("session_info", "n2", "n1", 2, name="   "))
+    )
+    assert session.name is None
+
+
+def test_hundred_thousand_entry_chain(tmp_path: Path) -> None:
+    path = write(tmp_path / "s.jsonl", header(), *chain(100_000))
+    session = Session.open(path)
+    assert len(session.records) == 100_000
+    assert session.default_leaf == "e99999"
+    assert len(session.path_to("e99999")) == 100_000
+    assert len(session.preorder()) == 100_000
+    projection = project(session, "e99999")
+    assert projection.message_count == 100_000
+
+
+def test_ten_thousand_children_of_one_entry(tmp_path: Path) -> None:
+    kids = [assistant(f"k{i}", "root", f"reply {i}", (10_000 - i) % 3600) for i in range(10_000)]
+    session = Session.open(write(tmp_path / "s.jsonl", header(), user("root", None, "q"), *kids))
+    order = session.children["root"]
+    assert len(order) == 10_000
+    stamps = [session.get(k).ts_ms() for k in order]
+    assert stamps == sorted(stamps)
+    assert len(session.preorder()) == 10_001
+
+
+def test_fifty_megabyte_line(tmp_path: Path) -> None:
+    big_output = "x" * (50 * 1024 * 1024)
+    tool = entry(
+        "message",
+        "t",
+        "a",
+        1,
+        message={"role": "toolResult", "toolName": "bash", "content": [{"type": "text", "text": big_output}]},
+    )
+    path = write(tmp_path / "s.jsonl", header(), user("a", None, "run"), tool, assistant("b", "t", "done", 2))
+    session = Session.open(path)
+    assert session.entry_ids() == ["a", "t", "b"]
+    assert session.get("t").content_size > 50 * 1024 * 1024
+    assert project(session, "b").counts == [1, 1, 1]
+
+
+def test_read_lines_reports_offsets_and_resumes_mid_file() -> None:
+    data = jsonl(header(), user("a", None, "x"), user("b", "a", "y"))
+    source = BytesSource(data)
+    first = read_lines(source, decode_record, end=data.index(b"\n") + 1)
+    assert [line.number for line in first.lines] == [1]
+    rest = read_lines(source, decode_record, first.end_offset, first.end_line)
+    assert [line.number for line in rest.lines] == [2, 3]
+    assert rest.lines[0].offset == first.end_offset
