@@ -97,7 +97,17 @@ class Projection:
     """pi's projection at one leaf. Cheap to build (a walk over records); message bodies are
     read back only by `messages()`, and the per-entry reasons only by `fates`."""
 
-    __slots__ = ("_fates", "compaction", "context", "counts", "edits", "leaf_id", "model", "path", "thinking_level")
+    __slots__ = (
+        "_fates",
+        "compaction",
+        "context",
+        "counts",
+        "edits",
+        "leaf_id",
+        "model",
+        "path",
+        "thinking_level",
+    )
 
     def __init__(
         self,

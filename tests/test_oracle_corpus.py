@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from pi_sessions.core.context import project
 from pi_sessions.core.fork import plan_fork
 from pi_sessions.core.listing import summarize

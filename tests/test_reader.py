@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from pi_sessions.core.context import project
 from pi_sessions.core.lines import BytesSource, read_lines
 from pi_sessions.core.problems import ProblemKind, SessionError, UnknownEntryError
