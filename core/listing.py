@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
 from msgspec import UNSET, Raw, UnsetType
 
 from .jsvalues import date_ms, iso_from_ms, js_string, js_truthy
-from .lines import FileSource, LineDecodeError, decode_json, read_lines
+from .lines import BytesSource, LineDecodeError, decode_json, read_lines
 from .problems import ProblemKind
 from .records import UsageHead
 from .session import session_name_of
@@ -71,9 +70,8 @@ def _decode_list_line(data: bytes | memoryview) -> _ListLine | _Odd:
         return _Odd(decode_json(data))
 
 
-@dataclass(slots=True)
-class SessionSummary:
-    """What the list shows for one session file."""
+class SessionSummary(msgspec.Struct, kw_only=True, array_like=True, gc=False):
+    """What the list shows for one session file (kept as is in the index cache)."""
 
     path: str
     id: Any = None
@@ -94,7 +92,7 @@ class SessionSummary:
     has_compaction: bool = False
     tokens: float = 0.0
     cost: float = 0.0
-    problems: list[str] = field(default_factory=list)
+    problems: list[str] = msgspec.field(default_factory=list)
     pi_lists_it: bool = True
 
     def to_json(self) -> dict[str, Any]:
@@ -132,13 +130,19 @@ class NotASession(Exception):
     """The file's first parsed object is not a session header: pi skips it."""
 
 
-@dataclass(slots=True)
-class SummaryBuilder:
-    """Running state of one file's summary; feed it lines in file order, as they arrive."""
+_lines_decoder = msgspec.json.Decoder(_ListLine)
+TAIL_BYTES = 64
+HEADER_FIELDS = ("type", "version", "id", "timestamp", "cwd", "parentSession")
+
+
+class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
+    """Running state of one file's summary. Feed it the bytes appended since last time; it
+    is small enough to be kept in the index cache and continued from there."""
 
     header: dict[str, Any] | None = None
-    offset: int = 0
+    offset: int = 0  # first byte not yet read (a held-back partial line starts here)
     line_number: int = 1
+    tail: bytes = b""  # the TAIL_BYTES before `offset`: tells a grown file from a rewritten one
     message_count: int = 0
     first_message: str = ""
     name: str | None = None
@@ -147,71 +151,184 @@ class SummaryBuilder:
     has_compaction: bool = False
     tokens: float = 0.0
     cost: float = 0.0
-    ids: set[str] = field(default_factory=set)
-    parents: set[str] = field(default_factory=set)
+    tips: set[str] = msgspec.field(default_factory=set)  # ids without a child so far
+    referenced: set[str] = msgspec.field(default_factory=set)  # parents that were not tips when named
     malformed_lines: int = 0
     pi_drop_reason: str | None = None
-    all_text: list[str] = field(default_factory=list)
-    keep_text: bool = False
+    texts: list[str] | None = None  # user/assistant texts, when kept for search
 
+    # ---------------------------------------------------------------- reading
     def feed_file(self, path: str) -> None:
-        header_pending = self.header is None
+        with open(path, "rb") as f:
+            f.seek(self.offset)
+            data = f.read()
+        self.feed_bytes(data)
 
-        def decode(data: bytes | memoryview) -> _ListLine | _Odd:
-            nonlocal header_pending
-            if header_pending:
-                # The header is decoded in full; it is small and all of it is shown.
-                value = decode_json(data)
-                header_pending = not js_truthy(value)
-                return _Odd(value)
-            return _decode_list_line(data)
+    def feed_bytes(self, data: bytes) -> None:
+        """Consume `data`, the file's bytes from `self.offset` on."""
+        pos = 0
+        if self.header is None:
+            pos = self._find_header(data)
+            if self.header is None:
+                self._advance(data, pos)
+                return
+        end = data.rfind(b"\n") + 1
+        if end > pos:
+            if not self._feed_fast(data, pos, end):
+                self._feed_slow(data[pos:end])
+                self.line_number += data.count(b"\n", pos, end)
+            pos = end
+        if pos < len(data):
+            # A last line without its newline: taken when complete, else held back.
+            rest = data[pos:]
+            if not rest.strip():
+                pos = len(data)
+            else:
+                try:
+                    value = _decode_list_line(rest)
+                except ValueError:
+                    value = None
+                if value is not None:
+                    self._feed(value)
+                    pos = len(data)
+        self._advance(data, pos)
 
-        result = read_lines(FileSource(path), decode, self.offset, self.line_number)
+    def _advance(self, data: bytes, pos: int) -> None:
+        if pos:
+            self.tail = (self.tail + data[max(0, pos - TAIL_BYTES) : pos])[-TAIL_BYTES:]
+            self.offset += pos
+
+    def _find_header(self, data: bytes) -> int:
+        """Skip blank and malformed lines up to the first parsed object, which must be a
+        header; returns where the entries start (or where to wait for more bytes)."""
+        pos = 0
+        while pos < len(data):
+            nl = data.find(b"\n", pos)
+            complete = nl >= 0
+            line_end = nl if complete else len(data)
+            next_pos = line_end + 1 if complete else len(data)
+            line = data[pos:line_end]
+            if not line.strip():
+                if not complete:
+                    return pos
+                pos = next_pos
+                self.line_number += 1
+                continue
+            try:
+                value = decode_json(line)
+            except ValueError:
+                if not complete:
+                    return pos  # a header still being written: wait for the rest
+                self.malformed_lines += 1
+                pos = next_pos
+                self.line_number += 1
+                continue
+            if complete:
+                self.line_number += 1
+            if not js_truthy(value):
+                pos = next_pos
+                continue  # pi's reader skips null, false, 0 and ""
+            if not isinstance(value, dict) or value.get("type") != "session":
+                raise NotASession("the first entry is not a session header")
+            self.header = {k: value[k] for k in HEADER_FIELDS if k in value}
+            return next_pos
+        return pos
+
+    def _feed_fast(self, data: bytes, start: int, stop: int) -> bool:
+        """All complete lines in one msgspec call; False when any line needs the exact path."""
+        try:
+            values = _lines_decoder.decode_lines(memoryview(data)[start:stop])
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return False
+        lines = data.count(b"\n", start, stop)
+        if len(values) != lines:
+            return False  # blank lines, or two values on one line: be exact instead
+        self.line_number += lines
+        feed = self._feed
+        for value in values:
+            feed(value)
+        return True
+
+    def _feed_slow(self, region: bytes) -> None:
+        result = read_lines(BytesSource(region), _decode_list_line)
         for line in result.lines:
             self._feed(line.value)
         self.malformed_lines += sum(1 for p in result.problems if p.kind != ProblemKind.PARTIAL_LAST_LINE)
-        self.offset, self.line_number = result.end_offset, result.end_line
 
+    # ---------------------------------------------------------------- one entry
     def _feed(self, value: _ListLine | _Odd) -> None:
-        if self.header is None:
-            raw = value.value if isinstance(value, _Odd) else None
-            if not js_truthy(raw):
-                return  # pi's reader skips null, false, 0 and "" lines
-            if not isinstance(raw, dict) or raw.get("type") != "session":
-                raise NotASession("the first entry is not a session header")
-            self.header = raw
-            return
-        if isinstance(value, _Odd):
+        if value.__class__ is _Odd:
             self._feed_plain(value.value)
             return
         self.entry_count += 1
-        self._structure(value.id, value.parentId)
-        kind = value.type
+        entry_id, parent_id = value.id, value.parentId  # type: ignore[union-attr]
+        # Tips (entries nobody names as parent) without keeping every id: an entry is a tip
+        # until a child names it; a parent that was not a tip is remembered in case it shows
+        # up later (a child written before its parent).
+        if entry_id.__class__ is str:
+            if entry_id in self.referenced:
+                self.referenced.discard(entry_id)
+            else:
+                self.tips.add(entry_id)
+        if parent_id.__class__ is str:
+            if parent_id in self.tips:
+                self.tips.discard(parent_id)
+            else:
+                self.referenced.add(parent_id)
+        kind = value.type  # type: ignore[union-attr]
+        if kind == "message":
+            self.message_count += 1
+            message = value.message  # type: ignore[union-attr]
+            if message is None or message is UNSET:
+                self._drop("a message entry has no message object")
+                return
+            role = message.role
+            if role == "assistant":
+                usage = message.usage
+                if usage is not None:
+                    self._add_usage(usage)
+            elif role != "user":
+                return
+            content = message.content
+            if content is UNSET:
+                return
+            t = message.timestamp
+            if t.__class__ is int or t.__class__ is float:
+                if self.last_activity is None or t > self.last_activity:
+                    self.last_activity = float(t)
+            else:
+                self._activity(t, value.timestamp)  # type: ignore[union-attr]
+            if self.texts is not None or (role == "user" and not self.first_message):
+                self._message_text(role, self._text(content))
+            else:
+                self._check_content(role, content)
+            return
         if kind == "session_info":
-            self._name(value.name)
+            self._name(value.name)  # type: ignore[union-attr]
         elif kind == "compaction":
             self.has_compaction = True
-        if kind in ("usage", "compaction", "branch_summary") and value.usage is not None:
-            self.tokens += value.usage.tokens()
-            self.cost += value.usage.cost_total()
-        if kind != "message":
+        usage = value.usage  # type: ignore[union-attr]
+        if usage is not None and kind in ("usage", "compaction", "branch_summary"):
+            self._add_usage(usage)
+
+    def _add_usage(self, usage: UsageHead) -> None:
+        total = usage.totalTokens
+        if total.__class__ is int or total.__class__ is float:
+            self.tokens += total
+        else:
+            self.tokens += usage.tokens()
+        cost = usage.cost
+        if cost is not None:
+            value = cost.total
+            if value.__class__ is int or value.__class__ is float:
+                self.cost += value
+
+    def _check_content(self, role: str, content: Raw | UnsetType) -> None:
+        """Without needing the text: would pi's text extraction throw on this content?"""
+        view = memoryview(content)  # type: ignore[arg-type]
+        if len(view) and view[0] in (0x22, 0x5B):  # a string or an array: pi can read it
             return
-        self.message_count += 1
-        message = value.message
-        if message is None or message is UNSET:
-            self._drop("a message entry has no message object")
-            return
-        role = message.role
-        if role == "assistant" and message.usage is not None:
-            self.tokens += message.usage.tokens()
-            self.cost += message.usage.cost_total()
-        if not isinstance(role, str) or message.content is UNSET:
-            return
-        if role != "user" and role != "assistant":
-            return
-        self._activity(message.timestamp, value.timestamp)
-        text = self._text(message.content)
-        self._message_text(role, text)
+        self._text(content)  # the exact check (and the reason pi drops the file)
 
     def _feed_plain(self, value: Any) -> None:
         """The same rules on a plain decoded value (odd shapes, lone surrogates...)."""
@@ -249,15 +366,24 @@ class SummaryBuilder:
         self._message_text(role, text)
 
     def _structure(self, entry_id: Any, parent_id: Any) -> None:
-        if isinstance(entry_id, str):
-            self.ids.add(entry_id)
-        if isinstance(parent_id, str):
-            self.parents.add(parent_id)
+        # Tips (entries nobody names as parent) without keeping every id: an entry is a tip
+        # until a child names it; a parent that was not a tip is remembered in case it shows
+        # up later (a child written before its parent).
+        if entry_id.__class__ is str:
+            if entry_id in self.referenced:
+                self.referenced.discard(entry_id)
+            else:
+                self.tips.add(entry_id)
+        if parent_id.__class__ is str:
+            if parent_id in self.tips:
+                self.tips.discard(parent_id)
+            else:
+                self.referenced.add(parent_id)
 
     def _name(self, value: Any) -> None:
         if value is not UNSET and value is not None and not isinstance(value, str):
             self._drop("a session_info name is not a string")
-        self.name = session_name_of(value)
+        self.name = session_name_of(None if value is UNSET else value)
 
     def _activity(self, message_ts: Any, entry_ts: Any) -> None:
         if isinstance(message_ts, int | float) and not isinstance(message_ts, bool):
@@ -290,8 +416,8 @@ class SummaryBuilder:
     def _message_text(self, role: str, text: str) -> None:
         if not text:
             return
-        if self.keep_text:
-            self.all_text.append(text)
+        if self.texts is not None:
+            self.texts.append(text)
         if not self.first_message and role == "user":
             self.first_message = text
 
@@ -299,7 +425,8 @@ class SummaryBuilder:
         if self.pi_drop_reason is None:
             self.pi_drop_reason = reason
 
-    def summary(self, path: str, st: os.stat_result) -> SessionSummary:
+    # ---------------------------------------------------------------- the summary
+    def summary(self, path: str, size: int, mtime_ns: int, inode: int) -> SessionSummary:
         header = self.header or {}
         created_ms = date_ms(header.get("timestamp")) if "timestamp" in header else None
         header_ts = header.get("timestamp")
@@ -309,30 +436,29 @@ class SummaryBuilder:
         elif header_ms is not None:
             modified_ms = header_ms
         else:
-            modified_ms = float(st.st_mtime_ns // 1_000_000)
+            modified_ms = float(mtime_ns // 1_000_000)
         cwd = header.get("cwd")
         problems: list[str] = []
         if self.malformed_lines:
             problems.append(f"{self.malformed_lines} malformed line(s) skipped")
         if self.pi_drop_reason:
             problems.append(f"pi leaves this session out of its list: {self.pi_drop_reason}")
-        parent = header.get("parentSession")
         return SessionSummary(
             path=path,
             id=header.get("id"),
             cwd=cwd if isinstance(cwd, str) else "",
             name=self.name,
-            parent_session_path=parent,
+            parent_session_path=header.get("parentSession"),
             created=iso_from_ms(created_ms),
             modified=iso_from_ms(modified_ms),
             modified_ms=modified_ms if modified_ms is not None else 0.0,
             message_count=self.message_count,
             first_message=self.first_message or NO_MESSAGES,
-            size=st.st_size,
-            mtime_ns=st.st_mtime_ns,
-            inode=st.st_ino,
+            size=size,
+            mtime_ns=mtime_ns,
+            inode=inode,
             entry_count=self.entry_count,
-            tip_count=len(self.ids - self.parents),
+            tip_count=len(self.tips),
             has_compaction=self.has_compaction,
             tokens=self.tokens,
             cost=self.cost,
@@ -361,7 +487,7 @@ def summarize(
     """Read one file: (summary, the builder to continue from, why it is not a session)."""
     try:
         st = os.stat(path)
-        builder = SummaryBuilder(keep_text=keep_text)
+        builder = SummaryBuilder(texts=[] if keep_text else None)
         builder.feed_file(path)
     except NotASession as e:
         return None, None, str(e)
@@ -369,4 +495,4 @@ def summarize(
         return None, None, f"cannot read: {e.strerror or e}"
     if builder.header is None:
         return None, None, "empty file (no session header yet)"
-    return builder.summary(path, st), builder, None
+    return builder.summary(path, st.st_size, st.st_mtime_ns, st.st_ino), builder, None
