@@ -270,9 +270,8 @@ class SessionStore:
                 theirs.append(p)
                 theirs_cost += _read_cost(sizes[p])
         import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
         import threading
+        from concurrent.futures import ProcessPoolExecutor
 
         # fork is cheap but unsafe with other threads running (the app's workers): spawn then.
         method = "fork" if threading.active_count() == 1 and hasattr(os, "fork") else "spawn"

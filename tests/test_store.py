@@ -1,0 +1,206 @@
+"""The store: where sessions are, pi's listing, and the index cache that reads only new bytes."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from pi_sessions.app.commands import cmd_list
+from pi_sessions.core.locations import resolve_sessions_root
+from pi_sessions.core.store import FileChange, SessionStore
+
+from .helpers import assistant, entry, header, jsonl, user, write
+
+
+def make_tree(root: Path) -> dict[str, Path]:
+    a = root / "--home-u-a--"
+    b = root / "--home-u-b--"
+    a.mkdir(parents=True)
+    b.mkdir()
+    files = {
+        "old": write(
+            a / "2025-01-01_old.jsonl", header(id="old", cwd="/home/u/a"), user("u", None, "old question")
+        ),
+        "new": write(
+            b / "2025-02-01_new.jsonl",
+            header(id="new", cwd="/home/u/b", timestamp="2025-02-01T00:00:00.000Z"),
+            user("u", None, "new question", 5),
+        ),
+    }
+    (a / "notes.jsonl").write_text("not json\n")
+    (a / "readme.txt").write_text("ignored")
+    return files
+
+
+def test_sessions_root_resolution_order(tmp_path: Path) -> None:
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    env = {"PI_CODING_AGENT_DIR": str(agent)}
+    assert resolve_sessions_root(env=env, cwd=str(tmp_path)).path == str(agent / "sessions")
+    (agent / "settings.json").write_text(json.dumps({"sessionDir": str(tmp_path / "from-settings")}))
+    assert resolve_sessions_root(env=env, cwd=str(tmp_path)).path == str(tmp_path / "from-settings")
+    env["PI_CODING_AGENT_SESSION_DIR"] = str(tmp_path / "from-env")
+    assert resolve_sessions_root(env=env, cwd=str(tmp_path)).path == str(tmp_path / "from-env")
+    assert resolve_sessions_root("~/flag", env=env).path == os.path.expanduser("~/flag")
+    home = resolve_sessions_root(env={}, cwd=str(tmp_path)).path
+    assert home == os.path.join(os.path.expanduser("~"), ".pi", "agent", "sessions")
+
+
+def test_listing_newest_first_and_non_sessions_left_out_with_a_reason(tmp_path: Path) -> None:
+    files = make_tree(tmp_path)
+    store = SessionStore(tmp_path, use_cache=False)
+    store.scan()
+    listing = store.listing()
+    assert [s.id for s in listing.summaries] == ["new", "old"]
+    assert [Path(p).name for p, _ in listing.skipped] == ["notes.jsonl"]
+    new = listing.summaries[0]
+    assert new.first_message == "new question" and new.cwd == "/home/u/b" and new.path == str(files["new"])
+
+
+def test_pi_dropped_session_is_listed_with_its_problem(tmp_path: Path) -> None:
+    path = write(
+        tmp_path / "s.jsonl",
+        header(),
+        entry("message", "a", None, 0, message={"role": "user", "content": None}),
+    )
+    store = SessionStore(tmp_path, use_cache=False)
+    store.scan()
+    [summary] = store.listing().summaries
+    assert not summary.pi_lists_it
+    assert any("pi leaves this session out" in p for p in summary.problems)
+    assert summary.path == str(path)
+
+
+def test_extras_branches_compaction_tokens(tmp_path: Path) -> None:
+    write(
+        tmp_path / "s.jsonl",
+        header(),
+        user("a", None, "q"),
+        assistant("b", "a", "x", 1),
+        assistant("c", "a", "y", 2),
+        entry("compaction", "d", "c", 3, summary="s", firstKeptEntryId="c"),
+    )
+    store = SessionStore(tmp_path, use_cache=False)
+    store.scan()
+    [s] = store.listing().summaries
+    assert (s.entry_count, s.tip_count, s.has_compaction, s.message_count, s.tokens) == (4, 2, True, 3, 30)
+
+
+def test_warm_cache_reads_nothing_and_grown_file_reads_only_new_bytes(tmp_path: Path) -> None:
+    root, cache = tmp_path / "sessions", tmp_path / "cache"
+    files = make_tree(root)
+    first = SessionStore(root, cache_dir=cache)
+    report = first.scan()
+    assert report.read == 3 and not report.cache_loaded
+
+    warm = SessionStore(root, cache_dir=cache)
+    report = warm.scan()
+    assert report.cache_loaded and report.read == 0 and report.bytes_read == 0 and report.unchanged == 3
+    assert [s.id for s in warm.listing().summaries] == ["new", "old"]
+
+    appended = jsonl(assistant("b", "u", "a reply", 9))
+    with open(files["old"], "ab") as f:
+        f.write(appended)
+    grown = SessionStore(root, cache_dir=cache)
+    report = grown.scan()
+    assert report.grown == 1 and report.read == 0 and report.bytes_read == len(appended)
+    old = grown.summary(str(files["old"]))
+    assert old is not None and old.message_count == 2
+
+
+def test_rewritten_prefix_is_read_again(tmp_path: Path) -> None:
+    root, cache = tmp_path / "sessions", tmp_path / "cache"
+    files = make_tree(root)
+    SessionStore(root, cache_dir=cache).scan()
+    data = files["old"].read_bytes().replace(b"old question", b"OLD QUESTION")
+    with open(files["old"], "r+b") as f:  # same inode, same size, different bytes, then one more line
+        f.write(data)
+        f.write(jsonl(assistant("b", "u", "x", 3)))
+    store = SessionStore(root, cache_dir=cache)
+    report = store.scan()
+    assert report.read == 1 and report.grown == 0
+    assert store.summary(str(files["old"])).first_message == "OLD QUESTION"
+
+
+@pytest.mark.parametrize("damage", [b"garbage", b"\x00\x01", b""])
+def test_corrupt_cache_is_ignored_and_rebuilt(tmp_path: Path, damage: bytes) -> None:
+    root, cache = tmp_path / "sessions", tmp_path / "cache"
+    make_tree(root)
+    store = SessionStore(root, cache_dir=cache)
+    store.scan()
+    store.cache_path.write_bytes(damage)
+    again = SessionStore(root, cache_dir=cache)
+    report = again.scan()
+    assert not report.cache_loaded and report.read == 3
+    assert len(again.listing().summaries) == 2
+    assert SessionStore(root, cache_dir=cache).scan().cache_loaded
+
+
+def test_unwritable_cache_is_not_fatal(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    make_tree(root)
+    blocker = tmp_path / "cache-is-a-file"
+    blocker.write_text("x")
+    store = SessionStore(root, cache_dir=blocker)
+    report = store.scan()
+    assert report.cache_problem is not None and "cannot write" in report.cache_problem
+    assert len(store.listing().summaries) == 2
+
+
+def test_store_update_kinds(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    files = make_tree(root)
+    store = SessionStore(root, use_cache=False)
+    store.scan()
+    path = str(files["old"])
+    assert store.update(path) is FileChange.UNCHANGED
+    with open(path, "ab") as f:
+        f.write(jsonl(assistant("b", "u", "x", 3))[:20])
+    assert store.update(path) is FileChange.UNCHANGED  # half a line: pending
+    with open(path, "ab") as f:
+        f.write(jsonl(assistant("b", "u", "x", 3))[20:])
+    assert store.update(path) is FileChange.GREW
+    assert store.summary(path).message_count == 2
+    with open(path, "r+b") as f:
+        f.truncate(100)
+    assert store.update(path) is FileChange.REPLACED
+    os.unlink(path)
+    assert store.update(path) is FileChange.VANISHED
+    fresh = write(root / "--home-u-a--" / "fresh.jsonl", header(id="fresh"), user("u", None, "hi"))
+    assert store.update(str(fresh)) is FileChange.APPEARED
+
+
+def test_sessions_folder_is_never_written(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    make_tree(root)
+    before = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in root.rglob("*") if p.is_file()}
+    store = SessionStore(root, cache_dir=tmp_path / "cache")
+    store.scan()
+    store.listing()
+    after = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in root.rglob("*") if p.is_file()}
+    assert before == after
+
+
+def test_list_cwd_filter_and_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "sessions"
+    make_tree(root)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cmd_list(str(root), "/home/u/a", as_json=True) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["id"] for r in rows] == ["old"]
+    for key in (
+        "path",
+        "id",
+        "cwd",
+        "name",
+        "parentSessionPath",
+        "created",
+        "modified",
+        "messageCount",
+        "firstMessage",
+    ):
+        assert key in rows[0]

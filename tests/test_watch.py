@@ -1,0 +1,193 @@
+"""Live: real files in a temporary folder, the real watchfiles watcher, every event kind."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from pi_sessions.core.session import Session
+from pi_sessions.core.store import SessionStore
+from pi_sessions.core.watch import EventKind, SessionWatcher, StoreEvent
+
+from .helpers import assistant, header, jsonl, user, write
+
+TIMEOUT = 20.0  # generous: only a hang fails this, never a slow machine
+
+
+class Harness:
+    def __init__(self, watcher: SessionWatcher) -> None:
+        self.watcher = watcher
+        self.events: asyncio.Queue[StoreEvent] = asyncio.Queue()
+        self.batches: asyncio.Queue[set[str]] = asyncio.Queue()
+        watcher.on_batch = self.batches.put_nowait
+        self.ready = asyncio.Event()
+
+    async def run(self) -> None:
+        async for batch in self.watcher.events():
+            for event in batch:
+                self.events.put_nowait(event)
+
+    async def next_event(self) -> StoreEvent:
+        return await asyncio.wait_for(self.events.get(), TIMEOUT)
+
+    async def until(self, kind: EventKind, path: Path | str) -> StoreEvent:
+        while True:
+            event = await self.next_event()
+            if event.kind is kind and event.path == str(path):
+                return event
+
+    def forget_batches(self) -> None:
+        while not self.batches.empty():
+            self.batches.get_nowait()
+
+    async def seen(self, path: Path) -> None:
+        while str(path) not in await asyncio.wait_for(self.batches.get(), TIMEOUT):
+            pass
+
+
+@pytest.fixture(params=["notify", "poll"])
+async def live(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> AsyncIterator[tuple[Harness, Path, SessionStore]]:
+    root = tmp_path / "sessions"
+    (root / "--home-u-p--").mkdir(parents=True)
+    store = SessionStore(root, use_cache=False)
+    store.scan()
+    harness = Harness(SessionWatcher(store, poll=request.param == "poll"))
+    task = asyncio.create_task(harness.run())
+    await _until_watching(harness, root)
+    yield harness, root / "--home-u-p--", store
+    harness.watcher.stop()
+    task.cancel()
+    with __import__("contextlib").suppress(asyncio.CancelledError):
+        await task
+
+
+async def _until_watching(harness: Harness, root: Path) -> None:
+    """The OS watcher starts in the background: touch a probe until a batch reports it."""
+    probe = root / "probe.jsonl"
+    for attempt in range(200):
+        probe.write_bytes(b"x" * attempt)
+        try:
+            await asyncio.wait_for(harness.batches.get(), 0.1)
+            break
+        except TimeoutError:
+            continue
+    probe.unlink()
+    await harness.until(EventKind.VANISHED, probe)
+    harness.forget_batches()
+
+
+async def test_appeared_grew_and_tracked_session_follows(live: tuple[Harness, Path, SessionStore]) -> None:
+    harness, folder, _ = live
+    path = folder / "s.jsonl"
+    write(path, header(), user("a", None, "hello"))
+    event = await harness.until(EventKind.APPEARED, path)
+    assert event.summary is not None and event.summary.first_message == "hello"
+    session = Session.open(path)
+    harness.watcher.track(session)
+    with open(path, "ab") as f:
+        f.write(jsonl(assistant("b", "a", "hi there", 1)))
+    event = await harness.until(EventKind.GREW, path)
+    assert event.append is not None and [r.id for r in event.append.new_records] == ["b"]
+    assert session.default_leaf == "b" and event.summary.message_count == 2
+
+
+async def test_half_a_line_stays_pending_until_its_newline(live: tuple[Harness, Path, SessionStore]) -> None:
+    harness, folder, store = live
+    path = write(folder / "s.jsonl", header(), user("a", None, "hello"))
+    await harness.until(EventKind.APPEARED, path)
+    session = Session.open(path)
+    harness.watcher.track(session)
+    line = jsonl(assistant("b", "a", "a long answer", 1))
+    harness.forget_batches()
+    with open(path, "ab") as f:
+        f.write(line[:25])
+        f.flush()
+    await harness.seen(path)
+    assert session.entry_ids() == ["a"] and session.pending_bytes == 25
+    assert store.summary(str(path)).message_count == 1
+    with open(path, "ab") as f:
+        f.write(line[25:])
+    event = await harness.until(EventKind.GREW, path)
+    assert [r.id for r in event.append.new_records] == ["b"]
+    assert session.entry_ids() == ["a", "b"]
+
+
+async def test_truncation_replacement_by_rename_deletion_and_rename(
+    live: tuple[Harness, Path, SessionStore],
+) -> None:
+    harness, folder, store = live
+    path = write(folder / "s.jsonl", header(), user("a", None, "one"), assistant("b", "a", "two", 1))
+    await harness.until(EventKind.APPEARED, path)
+    session = Session.open(path)
+    harness.watcher.track(session)
+
+    path.write_bytes(jsonl(header(), user("a", None, "one")))  # truncated in place
+    event = await harness.until(EventKind.REPLACED, path)
+    assert event.append is not None and event.append.reloaded and session.entry_ids() == ["a"]
+
+    temp = folder / "s.jsonl.tmp"
+    temp.write_bytes(jsonl(header(id="other"), user("x", None, "replaced")))
+    os.replace(temp, path)  # an editor's atomic save: new inode
+    event = await harness.until(EventKind.REPLACED, path)
+    assert event.summary.id == "other" and session.entry_ids() == ["x"]
+
+    renamed = folder / "renamed.jsonl"
+    os.rename(path, renamed)
+    event = await harness.until(EventKind.RENAMED, renamed)
+    assert event.old_path == str(path) and session.path == str(renamed)
+
+    os.unlink(renamed)
+    event = await harness.until(EventKind.VANISHED, renamed)
+    assert event.summary is None and str(renamed) not in store.entries
+
+
+async def test_fifty_new_files_at_once(live: tuple[Harness, Path, SessionStore]) -> None:
+    harness, folder, store = live
+    paths = [
+        write(folder / f"f{i:02d}.jsonl", header(id=f"id{i}"), user("a", None, f"q{i}")) for i in range(50)
+    ]
+    seen: set[str] = set()
+    while len(seen) < 50:
+        event = await harness.next_event()
+        if event.kind is EventKind.APPEARED:
+            seen.add(event.path)
+    assert seen == {str(p) for p in paths}
+    assert len(store.listing().summaries) == 50
+
+
+async def test_new_cwd_folder_is_watched(live: tuple[Harness, Path, SessionStore]) -> None:
+    harness, folder, _store = live
+    other = folder.parent / "--srv-new--"
+    other.mkdir()
+    await asyncio.sleep(0.2)  # a new directory's watch is added asynchronously by the OS watcher
+    path = write(other / "s.jsonl", header(id="n"), user("a", None, "in a new folder"))
+    event = await harness.until(EventKind.APPEARED, path)
+    assert event.summary.cwd == "/home/u/proj"
+
+
+async def test_falls_back_to_polling_when_notifications_fail(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import watchfiles
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise OSError(28, "inotify watch limit reached")
+
+    monkeypatch.setattr(watchfiles, "awatch", broken)
+    root = tmp_path / "sessions"
+    root.mkdir()
+    store = SessionStore(root, use_cache=False)
+    store.scan()
+    harness = Harness(SessionWatcher(store))
+    task = asyncio.create_task(harness.run())
+    path = write(root / "s.jsonl", header(), user("a", None, "polled"))
+    event = await harness.until(EventKind.APPEARED, path)
+    assert event.summary.first_message == "polled"
+    assert harness.watcher.poll and "polling" in (harness.watcher.notice or "")
+    harness.watcher.stop()
+    await asyncio.wait_for(task, TIMEOUT)
