@@ -27,7 +27,7 @@ from .session import AppendResult, Session
 from .store import FileChange, SessionStore
 
 DEBOUNCE_MS = 50
-STEP_MS = 10
+STEP_MS = 25
 POLL_DELAY_MS = 250
 
 
