@@ -169,7 +169,7 @@ class SessionWatcher:
                 if self.poll:
                     raise
                 self.poll = True
-                self.notice = f"file notifications unavailable ({e}); polling the files every {POLL_DELAY_MS} ms instead"
+                self.notice = f"file notifications unavailable ({e}); polling files every {POLL_DELAY_MS} ms instead"
                 continue
             if not os.path.isdir(root):
                 continue  # the folder went away: wait for it again
