@@ -169,7 +169,8 @@ class SessionWatcher:
                 if self.poll:
                     raise
                 self.poll = True
-                self.notice = f"file notifications unavailable ({e}); polling files every {POLL_DELAY_MS} ms instead"
+                reason = f"file notifications unavailable ({e})"
+                self.notice = f"{reason}; polling files every {POLL_DELAY_MS} ms instead"
                 continue
             if not os.path.isdir(root):
                 continue  # the folder went away: wait for it again
