@@ -131,8 +131,58 @@ def _silence_stdout() -> None:
 
 
 def _run_tui(ns: argparse.Namespace) -> int:
-    print("pi-sessions: the browser is not built yet; try `pi-sessions list`", file=sys.stderr)
-    return 2
+    from .config import color_system, load_settings
+
+    settings, problem = load_settings()
+    overrides: dict[str, object] = {}
+    if ns.color != "auto":
+        overrides["color"] = ns.color
+    for flag in ("ascii", "poll", "exit_on_resume", "animations"):
+        if getattr(ns, flag):
+            overrides[flag] = True
+    if ns.resume_command:
+        overrides["resume_command"] = ns.resume_command
+    if ns.session_dir:
+        overrides["session_dir"] = ns.session_dir
+    settings = settings.model_copy(update=overrides)
+    if problem:
+        print(f"pi-sessions: {problem}", file=sys.stderr)
+
+    # Textual reads these when it is imported: set them first.
+    system = color_system(settings.color)
+    if system is None:
+        os.environ["NO_COLOR"] = "1"
+    else:
+        os.environ["TEXTUAL_COLOR_SYSTEM"] = system
+    if not settings.animations:
+        os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
+
+    from ..core.locations import SessionsRoot, resolve_sessions_root
+
+    open_path: str | None = None
+    demo = ns.demo
+    if demo:
+        from .demo import prepare_demo
+
+        root = SessionsRoot(str(prepare_demo()), "the demo (a temporary copy)", True)
+    elif ns.path and os.path.isdir(ns.path):
+        root = SessionsRoot(os.path.abspath(ns.path), "the folder given", True)
+    elif ns.path:
+        if not os.path.isfile(ns.path):
+            print(f"pi-sessions: no such file or folder: {ns.path}", file=sys.stderr)
+            return 2
+        open_path = os.path.abspath(ns.path)
+        root = resolve_sessions_root(settings.session_dir)
+        if not open_path.startswith(root.path.rstrip("/") + "/"):
+            # A file outside the sessions folder: browse its own folder.
+            root = SessionsRoot(os.path.dirname(open_path), "the file's folder", True)
+    else:
+        root = resolve_sessions_root(settings.session_dir)
+
+    from .tui import run_app
+
+    run_app(settings, root, open_path=open_path, demo=demo)
+    return 0
 
 
 if __name__ == "__main__":

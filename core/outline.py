@@ -319,3 +319,47 @@ def entry_summary_line(session: Session, record: EntryRecord, limit: int = 100) 
     label = session.labels.get(record.id)
     tag = f" [{one_line(js_string(label), 30)}]" if label else ""
     return f"{record.id} {kind_label(record):9}{tag} {excerpt(session, record, limit)}"
+
+
+def entry_text(entry: dict[str, Any]) -> str:
+    """Everything readable in an entry, for searching within a session."""
+    parts: list[str] = []
+    message = entry.get("message")
+    if isinstance(message, dict):
+        content = message.get("content")
+        parts.append(content_text(content))
+        if isinstance(content, list):
+            for block in content:
+                if isinstance(block, dict) and block.get("type") == "thinking":
+                    parts.append(js_string(block.get("thinking")))
+        for key in ("command", "output", "toolName", "customType", "errorMessage"):
+            if isinstance(message.get(key), str):
+                parts.append(message[key])
+    for key in ("summary", "name", "label", "customType", "modelId", "thinkingLevel"):
+        if isinstance(entry.get(key), str):
+            parts.append(entry[key])
+    if entry.get("type") == "custom_message":
+        parts.append(content_text(entry.get("content")))
+    return "\n".join(p for p in parts if p)
+
+
+def search_entries(session: Session, query: str) -> list[str]:
+    """Ids of entries whose text holds every word of `query` (case-insensitive), in tree
+    order. Reads every body back: run it off the UI thread for big sessions."""
+    words = [w.casefold() for w in query.split()]
+    if not words:
+        return []
+    order = {entry_id: i for i, entry_id in enumerate(session.preorder())}
+    found: list[str] = []
+    for record in session.winners():
+        if record.id == words[0]:
+            found.append(record.id)
+            continue
+        try:
+            text = entry_text(session.entry_dict(record)).casefold()
+        except (StaleFileError, OSError, ValueError):
+            continue
+        if all(w in text for w in words):
+            found.append(record.id)
+    found.sort(key=lambda i: order.get(i, 0))
+    return found

@@ -1,0 +1,358 @@
+"""What the user does with what they found: resume, fork, clone, rename, label, delete,
+export and copy. The main screen calls these; core does the reading and writing."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from textual.app import SuspendNotSupported
+
+from ..core.append import append_label, append_session_name
+from ..core.export import export_context, export_tree
+from ..core.fork import ForkPlan, plan_fork, write_fork
+from ..core.jsvalues import js_string
+from ..core.locations import fork_folder
+from ..core.outline import entry_text, excerpt
+from ..core.problems import SessionError
+from ..core.session import Session
+from ..core.text import one_line
+from ..core.trash import move_to_trash
+from .screens import ConfirmScreen, ForkScreen, MenuScreen, PromptScreen
+
+if TYPE_CHECKING:
+    from .main_screen import MainScreen
+
+LIVE_SECONDS = 20.0
+
+
+# ---------------------------------------------------------------------- resume
+def build_resume_command(template: str, path: str, cwd: str, session_id: str) -> list[str]:
+    """The argv to run: the template's words with {path}, {cwd} and {id} filled in (each
+    placeholder stays one argument, whatever spaces the value holds)."""
+    words = shlex.split(template)
+    return [w.replace("{path}", path).replace("{cwd}", cwd).replace("{id}", session_id) for w in words]
+
+
+def shell_line(argv: list[str], cwd: str) -> str:
+    return f"cd {shlex.quote(cwd)} && {shlex.join(argv)}"
+
+
+def resume_selected(screen: MainScreen) -> None:
+    session = screen.session
+    if session is None or session.path is None:
+        screen.notify("no session selected", severity="warning")
+        return
+    resume_session(screen, session.path, session.cwd, session.session_id or "")
+
+
+def resume_session(
+    screen: MainScreen, path: str, cwd: str, session_id: str, *, skip_live_check: bool = False
+) -> None:
+    last = screen.sidebar.session_list.live.get(path, 0.0)
+    if not skip_live_check and time.time() - last < LIVE_SECONDS:
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                resume_session(screen, path, cwd, session_id, skip_live_check=True)
+
+        screen.app.push_screen(
+            ConfirmScreen(
+                "This session is being written right now. Resume it anyway?",
+                "Another pi seems to be appending to it; two writers on one file interleave their entries.",
+            ),
+            answered,
+        )
+        return
+    if not cwd or not os.path.isdir(cwd):
+        _resume_missing_cwd(screen, path, cwd, session_id)
+        return
+    _run_resume(screen, path, cwd, session_id)
+
+
+def _resume_missing_cwd(screen: MainScreen, path: str, cwd: str, session_id: str) -> None:
+    here = os.getcwd()
+
+    def chosen(choice: str | None) -> None:
+        if choice == "here":
+            _run_resume(screen, path, here, session_id)
+        elif choice == "fork":
+            session = screen.session if screen.session and screen.session.path == path else Session.open(path)
+            leaf = session.default_leaf
+            if leaf is None:
+                screen.notify("the session has no entries to fork", severity="warning")
+                return
+            plan = plan_fork(session, leaf, cwd=here, folder=fork_folder(screen.root, here))
+            _write_and_open(screen, plan, resume=True)
+
+    screen.app.push_screen(
+        MenuScreen(
+            f"The session's directory no longer exists: {cwd or '(none)'}",
+            [
+                ("here", f"continue in the current directory ({here})"),
+                ("fork", f"fork it into {here}"),
+                ("cancel", "cancel"),
+            ],
+        ),
+        chosen,
+    )
+
+
+def _run_resume(screen: MainScreen, path: str, cwd: str, session_id: str) -> None:
+    argv = build_resume_command(screen.settings.resume_command, path, cwd, session_id)
+    if not argv or shutil.which(argv[0]) is None:
+        line = shell_line(argv, cwd) if argv else screen.settings.resume_command
+        screen.set_status(
+            f"{argv[0] if argv else 'pi'} is not on PATH; the command would be: {line}", error=True
+        )
+        screen.notify(
+            f"{argv[0] if argv else 'pi'} not found on PATH.\nWould run: {line}", severity="error", timeout=10
+        )
+        return
+    app = screen.app
+    try:
+        with app.suspend():
+            result = subprocess.run(argv, cwd=cwd)
+    except SuspendNotSupported:
+        # Headless (tests, some web terminals): run it without handing over the terminal.
+        result = subprocess.run(
+            argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+    except OSError as e:
+        screen.set_status(f"could not run {shlex.join(argv)}: {e.strerror}", error=True)
+        return
+    if screen.settings.exit_on_resume:
+        app.exit()
+        return
+    code = "" if result.returncode == 0 else f" (exit {result.returncode})"
+    screen.set_status(f"back from {argv[0]}{code}: {shlex.join(argv)}")
+    screen.after_external_change(path)
+
+
+# ---------------------------------------------------------------------- fork and clone
+def fork_selected(screen: MainScreen, *, leaf: str | None = None, cwd: str | None = None) -> None:
+    session = screen.session
+    if session is None:
+        screen.notify("no session selected", severity="warning")
+        return
+    entry = leaf or screen.tree.current_id() or session.default_leaf
+    if entry is None:
+        screen.notify("this session has no entries to fork", severity="warning")
+        return
+    try:
+        folder = fork_folder(screen.root, cwd) if cwd else None
+        plan = plan_fork(session, entry, cwd=cwd, folder=folder)
+    except SessionError as e:
+        screen.set_status(str(e), error=True)
+        return
+
+    def chosen(choice: str | None) -> None:
+        if choice in ("fork", "fork-resume"):
+            _write_and_open(screen, plan, resume=choice == "fork-resume")
+        elif choice == "cwd":
+            screen.app.push_screen(
+                PromptScreen("Fork into which directory?", value=cwd or session.cwd or os.getcwd()),
+                lambda value: fork_selected(screen, leaf=entry, cwd=value) if value else None,
+            )
+
+    screen.app.push_screen(ForkScreen(f"Fork at {entry}", fork_preview(session, plan)), chosen)
+
+
+def clone_selected(screen: MainScreen) -> None:
+    if screen.session is not None and screen.session.default_leaf:
+        fork_selected(screen, leaf=screen.session.default_leaf)
+
+
+def fork_preview(session: Session, plan: ForkPlan) -> list[str]:
+    messages = [line for line in plan.lines[1:] if line.get("type") == "message"]
+    first = next(
+        (m for m in messages if isinstance(m.get("message"), dict) and m["message"].get("role") == "user"),
+        None,
+    )
+    last = messages[-1] if messages else None
+    lines = [
+        f"{plan.entry_count} entries (the path from the root to {plan.leaf_id}, labels re-created)",
+        f"cwd: {plan.header.get('cwd')}",
+        f"new file: {plan.path}",
+        f"parent: {plan.source_path}",
+    ]
+    labels = plan.labels
+    lines.append(
+        "labels: " + (", ".join(f"{label!r} on {target}" for target, label in labels) if labels else "none")
+    )
+    for title, line in (("first message", first), ("last message", last)):
+        if line is not None:
+            record = session.by_id.get(line["id"])
+            text = excerpt(session, record, 100) if record is not None else one_line(entry_text(line), 100)
+            lines.append(f"{title}: {text}")
+    if not plan.has_conversation:
+        lines.append(
+            "note: no user or assistant message on this path; pi itself would not write the file yet"
+        )
+    return lines
+
+
+def _write_and_open(screen: MainScreen, plan: ForkPlan, *, resume: bool) -> None:
+    try:
+        path = write_fork(plan)
+    except SessionError as e:
+        screen.set_status(f"fork failed: {e}", error=True)
+        screen.notify(f"Fork failed: {e}", severity="error", timeout=10)
+        return
+    screen.notify(f"Forked into {path}", title="Fork", timeout=6)
+    screen.set_status(f"forked: {path}")
+    screen.after_external_change(path, select_session=path)
+    if resume:
+        resume_session(
+            screen,
+            path,
+            str(plan.header.get("cwd", "")),
+            str(plan.header.get("id", "")),
+            skip_live_check=True,
+        )
+
+
+# ---------------------------------------------------------------------- small edits
+def rename_selected(screen: MainScreen) -> None:
+    session = screen.session
+    if session is None or session.path is None:
+        return
+
+    def done(value: str | None) -> None:
+        if value is None:
+            return
+        _guarded(
+            screen, lambda: append_session_name(session, value), "named" if value.strip() else "name cleared"
+        )
+
+    screen.app.push_screen(
+        PromptScreen("Session name (appended as pi's /name does; empty clears it)", value=session.name or ""),
+        done,
+    )
+
+
+def label_selected(screen: MainScreen) -> None:
+    session = screen.session
+    entry = screen.tree.current_id()
+    if session is None or entry is None:
+        return
+
+    def done(value: str | None) -> None:
+        if value is None:
+            return
+        _guarded(
+            screen,
+            lambda: append_label(session, entry, value or None),
+            "labelled" if value else "label cleared",
+        )
+
+    current = session.labels.get(entry)
+    screen.app.push_screen(
+        PromptScreen(f"Label for {entry} (empty clears it)", value=js_string(current) if current else ""),
+        done,
+    )
+
+
+def _guarded(screen: MainScreen, write: Callable[[], object], what: str) -> None:
+    session = screen.session
+    try:
+        write()
+    except SessionError as e:
+        screen.set_status(f"not written: {e}", error=True)
+        screen.notify(f"Not written: {e}", severity="error", timeout=8)
+        return
+    screen.set_status(f"{what}: one line appended to {session.path if session else ''}")
+    if session is not None and session.path:
+        screen.after_external_change(session.path)
+
+
+# ---------------------------------------------------------------------- delete
+def delete_selected(screen: MainScreen) -> None:
+    summary = screen.sidebar.session_list.current()
+    if summary is None:
+        return
+    path = summary.path
+
+    def answered(yes: bool | None) -> None:
+        if not yes:
+            return
+        try:
+            where = move_to_trash(path)
+        except SessionError as e:
+            screen.set_status(f"not deleted: {e}", error=True)
+            return
+        screen.notify(f"Moved to {where}", title="Deleted", timeout=6)
+        screen.set_status(f"moved {path} to {where}")
+        screen.after_external_change(path)
+
+    screen.app.push_screen(
+        ConfirmScreen(
+            f"Move this session to the trash?\n{summary.title}", f"{path}\nIt can be restored from the trash."
+        ),
+        answered,
+    )
+
+
+# ---------------------------------------------------------------------- export
+def export_selected(screen: MainScreen, what: str) -> None:
+    session = screen.session
+    if session is None:
+        return
+    folder = screen.export_folder()
+    try:
+        if what == "context":
+            leaf = screen.context_leaf or session.default_leaf
+            if leaf is None:
+                return
+            paths = export_context(session, leaf, folder)
+        else:
+            paths = export_tree(session, folder)
+    except (OSError, SessionError) as e:
+        screen.set_status(f"export failed: {e}", error=True)
+        return
+    screen.notify("Exported to\n" + "\n".join(paths), title="Export", timeout=8)
+    screen.set_status("exported: " + "  ".join(paths))
+
+
+# ---------------------------------------------------------------------- copy
+def copy_menu(screen: MainScreen) -> None:
+    session = screen.session
+    summary = screen.sidebar.session_list.current()
+    path = session.path if session and session.path else (summary.path if summary else None)
+    if path is None:
+        return
+    session_id = (session.session_id if session else None) or (str(summary.id) if summary else "")
+    cwd = session.cwd if session else (summary.cwd if summary else "")
+    entry = screen.tree.current_id()
+    choices: list[tuple[str, str]] = []
+    if session is not None and entry is not None:
+        choices.append(("text", f"the text of entry {entry}"))
+    choices += [
+        ("path", "the session file's path"),
+        ("id", "the session id"),
+        ("command", "the resume command"),
+    ]
+
+    def chosen(choice: str | None) -> None:
+        if choice is None:
+            return
+        if choice == "text" and session is not None and entry is not None:
+            value = entry_text(session.entry_dict(session.by_id[entry]))
+        elif choice == "path":
+            value = path
+        elif choice == "id":
+            value = session_id
+        else:
+            value = shell_line(
+                build_resume_command(screen.settings.resume_command, path, cwd, session_id), cwd
+            )
+        screen.app.copy_to_clipboard(value)
+        screen.notify(f"Copied {len(value)} characters (through the terminal, OSC 52)", timeout=3)
+        screen.last_copied = value
+
+    screen.app.push_screen(MenuScreen("Copy", choices), chosen)

@@ -1,0 +1,598 @@
+"""The main screen: sessions | branch tree | context, coordinated here.
+
+Attributes go down (the screen hands each pane what to show), messages come up (a pane says
+what the user did). All reading happens in core; long reads run in worker threads.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.events import Resize
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Footer, Input, Static
+from textual.worker import get_current_worker
+
+from ..core.context import project
+from ..core.listing import SessionSummary
+from ..core.locations import SessionsRoot
+from ..core.outline import search_entries
+from ..core.problems import SessionError
+from ..core.search import SearchIndex, SessionText, parse_query
+from ..core.session import Session
+from ..core.store import SessionStore
+from ..core.text import one_line
+from ..core.watch import EventKind, SessionWatcher, StoreEvent
+from ..widgets.branch_tree import BranchTree
+from ..widgets.context_view import ContextBody, ContextView
+from ..widgets.glyphs import Glyphs
+from ..widgets.sidebar import SessionSidebar
+from .config import Settings
+from .screens import MenuScreen, RawJsonScreen
+
+WIDE = 110  # below this many columns, two panes at a time
+NARROW = 70  # below this, one pane at a time
+PANES = ("sidebar", "tree", "context")
+
+
+class MainScreen(Screen[None]):
+    BINDINGS = [
+        Binding("tab", "next_pane", "Next pane", priority=True),
+        Binding("shift+tab", "previous_pane", "Prev pane", priority=True, show=False),
+        Binding("x", "toggle_excluded", "Excluded"),
+        Binding("F", "toggle_follow", "Follow"),
+        Binding("r", "resume", "Resume"),
+        Binding("f", "fork", "Fork"),
+        Binding("y", "copy", "Copy"),
+        Binding("i", "inspect", "Raw JSON", show=False),
+        Binding("R", "rescan", "Rescan", show=False),
+        Binding("slash", "search", "Search", show=False),
+        Binding("escape", "escape", "Back", show=False),
+        Binding("C", "clone", "Clone", show=False),
+        Binding("M", "rename", "Rename", show=False),
+        Binding("L", "label", "Label", show=False),
+        Binding("D", "delete", "Delete", show=False),
+        Binding("E", "export", "Export", show=False),
+        Binding("d", "demo", "Demo", show=False),
+    ]
+
+    def __init__(
+        self,
+        settings: Settings,
+        root: SessionsRoot,
+        glyphs: Glyphs,
+        *,
+        open_path: str | None = None,
+        current_cwd: str | None = None,
+        cache_dir: str | None = None,
+        demo: bool = False,
+    ) -> None:
+        super().__init__()
+        self.settings = settings
+        self.root = root
+        self.glyphs = glyphs
+        self.open_path = open_path
+        self.current_cwd = current_cwd if current_cwd is not None else os.getcwd()
+        self.demo = demo
+        self.store = SessionStore(root.path, cache_dir=cache_dir, keep_text=True)
+        self.watcher: SessionWatcher | None = None
+        self.session: Session | None = None
+        self.search_index: SearchIndex | None = None
+        self.context_leaf: str | None = None
+        self.follow = False
+        self.active_pane = "sidebar"
+        self.scanned = False
+        self.last_context_ms = 0.0
+        self.last_copied: str | None = None
+
+    # ------------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="panes"):
+            yield SessionSidebar(self.glyphs, self.current_cwd, id="sidebar")
+            with Vertical(id="tree-pane"):
+                yield Static("", id="tree-title", classes="pane-title")
+                yield Input(placeholder="search this session (enter)", id="tree-search")
+                yield BranchTree(self.glyphs, id="tree")
+            yield ContextView(self.glyphs, id="context")
+        yield Static("", id="status")
+        yield Footer()
+
+    @property
+    def sidebar(self) -> SessionSidebar:
+        return self.query_one(SessionSidebar)
+
+    @property
+    def tree(self) -> BranchTree:
+        return self.query_one(BranchTree)
+
+    @property
+    def context_view(self) -> ContextView:
+        return self.query_one(ContextView)
+
+    def on_mount(self) -> None:
+        self.query_one("#tree-search", Input).display = False
+        self.sidebar.search_fn = self._search_sessions
+        self.sidebar.set_status("reading…")
+        self.context_view.clear("")
+        self._set_tree_title()
+        self._apply_layout(self.size.width)
+        self.sidebar.session_list.focus()
+        self.scan_sessions()
+
+    def on_resize(self, event: Resize) -> None:
+        self._apply_layout(event.size.width)
+
+    def _apply_layout(self, width: int) -> None:
+        """Three panes when wide; else the focused pane and a neighbour (or only it)."""
+        panes = {"sidebar": self.sidebar, "tree": self.query_one("#tree-pane"), "context": self.context_view}
+        if width >= WIDE:
+            shown = set(PANES)
+        elif width >= NARROW:
+            shown = {"sidebar", "tree"} if self.active_pane == "sidebar" else {"tree", "context"}
+        else:
+            shown = {self.active_pane}
+        for name, pane in panes.items():
+            pane.display = name in shown
+        self.set_class(width < WIDE, "-narrow")
+
+    def _pane_widget(self, pane: str) -> Widget:
+        return {"sidebar": self.sidebar.session_list, "tree": self.tree, "context": self.context_view.body}[
+            pane
+        ]
+
+    def focus_pane(self, pane: str) -> None:
+        self.active_pane = pane
+        self._apply_layout(self.size.width)
+        self._pane_widget(pane).focus()
+
+    def on_descendant_focus(self, event: object) -> None:
+        widget = self.focused
+        if widget is None:
+            return
+        for pane, container in (
+            ("sidebar", self.sidebar),
+            ("tree", self.query_one("#tree-pane")),
+            ("context", self.context_view),
+        ):
+            if widget is container or container in widget.ancestors:
+                if pane != self.active_pane:
+                    self.active_pane = pane
+                    self._apply_layout(self.size.width)
+                return
+
+    def action_next_pane(self) -> None:
+        self.focus_pane(PANES[(PANES.index(self.active_pane) + 1) % len(PANES)])
+
+    def action_previous_pane(self) -> None:
+        self.focus_pane(PANES[(PANES.index(self.active_pane) - 1) % len(PANES)])
+
+    # ------------------------------------------------------------------ status
+    def set_status(self, text: str, *, error: bool = False) -> None:
+        status = self.query_one("#status", Static)
+        status.update(one_line(text, 400))
+        status.set_class(error, "-error")
+
+    def _set_tree_title(self) -> None:
+        title = "Tree"
+        session = self.session
+        if session is not None:
+            name = session.name or (
+                self.sidebar.session_list.current().title if self.sidebar.session_list.current() else ""
+            )
+            title = f"{len(session.records)} entries · {self.tree.view.label} view"
+            if self.follow:
+                title += " · following"
+            if name:
+                title = f"{one_line(name, 60)} · " + title
+            if session.problems:
+                title += f" · {self.glyphs.problem} {len(session.problems)} problem(s)"
+        self.query_one("#tree-title", Static).update(title)
+
+    # ------------------------------------------------------------------ scanning and watching
+    @work(thread=True, exclusive=True, group="scan")
+    def scan_sessions(self) -> None:
+        started = time.perf_counter()
+        report = self.store.scan()
+        listing = self.store.listing()
+        index = SearchIndex(self._search_items(listing.summaries))
+        elapsed = time.perf_counter() - started
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(
+                self._scan_done, listing.summaries, listing.skipped, index, report.cache_problem, elapsed
+            )
+
+    def _scan_done(
+        self,
+        summaries: list[SessionSummary],
+        skipped: list[tuple[str, str]],
+        index: SearchIndex,
+        cache_problem: str | None,
+        elapsed: float,
+    ) -> None:
+        self.search_index = index
+        first_scan = not self.scanned
+        self.scanned = True
+        self.sidebar.set_status("")
+        self.sidebar.set_summaries(summaries)
+        if not summaries:
+            self._show_empty_state()
+        else:
+            note = f"{len(summaries)} sessions in {self.root.describe()}"
+            if skipped:
+                note += f" · {len(skipped)} other file(s) skipped (not pi sessions)"
+            if cache_problem:
+                note += f" · {cache_problem}"
+            self.set_status(note)
+        if first_scan:
+            self._open_initial(summaries)
+            self.watch_sessions()
+
+    def _show_empty_state(self) -> None:
+        where = self.root.describe()
+        self.context_view.clear(f"No pi sessions found in {where}.")
+        self.set_status(f"No sessions in {where}. Press d for a demo (or run pi-sessions --demo).")
+
+    def _open_initial(self, summaries: list[SessionSummary]) -> None:
+        if self.open_path:
+            path = os.path.abspath(self.open_path)
+            self.sidebar.select_path(path)
+            self.open_session(path)
+            self.focus_pane("tree")
+            return
+        current = self.sidebar.session_list.current()
+        if current is not None:
+            self.open_session(current.path)
+
+    @work(exclusive=True, group="watch")
+    async def watch_sessions(self) -> None:
+        self.watcher = SessionWatcher(self.store, poll=self.settings.poll)
+        if self.session is not None:
+            self.watcher.track(self.session)
+        notice_shown = False
+        async for events in self.watcher.events():
+            if self.watcher.notice and not notice_shown:
+                notice_shown = True
+                self.notify(self.watcher.notice, title="Watching", severity="warning", timeout=8)
+            self.apply_store_events(events)
+
+    def apply_store_events(self, events: list[StoreEvent]) -> None:
+        """New, grown, replaced, renamed and vanished sessions, from the store's events."""
+        changed_listing = False
+        for event in events:
+            changed_listing = True
+            if event.kind in (EventKind.GREW, EventKind.APPEARED):
+                self.sidebar.mark_live(event.path)
+            if self.session is not None and event.session is self.session:
+                self._open_session_changed(event)
+        if changed_listing:
+            listing = self.store.listing()
+            self.sidebar.set_summaries(listing.summaries)
+            if self.search_index is not None:
+                self.search_index.update(self._search_items(listing.summaries))
+
+    def _open_session_changed(self, event: StoreEvent) -> None:
+        session = self.session
+        assert session is not None
+        if event.kind is EventKind.VANISHED or event.error:
+            self.set_status(f"the open session is gone: {event.error or event.path}", error=True)
+            return
+        if event.kind is EventKind.RENAMED:
+            self.set_status(f"the open session was renamed to {event.path}")
+        append = event.append
+        if append is None or not append.changed:
+            return
+        if append.reloaded:
+            keep = self.tree.current_id()
+            self.tree.show_session(session, select=keep if keep in session.by_id else session.default_leaf)
+            self.set_status("the open session was rewritten on disk: read again")
+            self._set_tree_title()
+            return
+        # Entries that extend the selected path carry the context along; the tree cursor stays.
+        leaf = self.context_leaf
+        extended = False
+        for record in append.new_records:
+            if leaf is not None and record.parentId == leaf and len(session.children.get(leaf, ())) == 1:
+                leaf = record.id
+                extended = True
+        if self.follow and session.default_leaf:
+            self.tree.rebuild(select=session.default_leaf)
+            self.tree.select(session.default_leaf)
+        else:
+            self.tree.rebuild(keep_view=True)
+            if extended and leaf is not None:
+                self.show_context(leaf, keep_scroll=True, live=True)
+        self._set_tree_title()
+
+    def action_rescan(self) -> None:
+        self.sidebar.set_status("reading…")
+        self.scan_sessions()
+
+    # ------------------------------------------------------------------ opening a session
+    @on(SessionSidebar.SessionHighlighted)
+    def _session_highlighted(self, event: SessionSidebar.SessionHighlighted) -> None:
+        if self.session is None or self.session.path != event.summary.path:
+            self.open_session(event.summary.path)
+
+    @on(SessionSidebar.SessionChosen)
+    def _session_chosen(self, event: SessionSidebar.SessionChosen) -> None:
+        if self.session is None or self.session.path != event.summary.path:
+            self.open_session(event.summary.path)
+        self.focus_pane("tree")
+
+    @work(thread=True, exclusive=True, group="open")
+    def open_session(self, path: str, select: str | None = None) -> None:
+        try:
+            session: Session | None = Session.open(path)
+            error = None
+        except (SessionError, OSError) as e:
+            session, error = None, str(e)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._session_opened, path, session, error, select)
+
+    def _session_opened(
+        self, path: str, session: Session | None, error: str | None, select: str | None
+    ) -> None:
+        if self.watcher is not None and self.session is not None:
+            self.watcher.untrack(self.session)
+        self.session = session
+        self.sidebar.set_open(path if session else None)
+        if session is None:
+            self.tree.show_session(None)
+            self.context_view.clear(f"cannot open {path}: {error}")
+            self.set_status(f"cannot open {path}: {error}", error=True)
+            self._set_tree_title()
+            return
+        if self.watcher is not None:
+            self.watcher.track(session)
+        self.context_leaf = None
+        self.tree.show_session(session, select=select)
+        if session.is_empty:
+            self.context_view.clear("This file is empty: no session header yet.")
+        elif not session.records:
+            self.context_view.clear("This session has no entries yet.")
+        if session.problems:
+            first = session.problems[0]
+            self.set_status(
+                f"{self.glyphs.problem} {len(session.problems)} problem(s) in this file; first: {first}",
+                error=True,
+            )
+        self._set_tree_title()
+
+    # ------------------------------------------------------------------ the context pane
+    @on(BranchTree.EntryHighlighted)
+    def _entry_highlighted(self, event: BranchTree.EntryHighlighted) -> None:
+        if self.follow and self.session is not None and event.entry_id != self.session.default_leaf:
+            self.follow = False
+            self._set_tree_title()
+        self.show_context(event.entry_id)
+
+    @on(BranchTree.EntryChosen)
+    def _entry_chosen(self, event: BranchTree.EntryChosen) -> None:
+        self.show_context(event.entry_id)
+        self.focus_pane("context")
+
+    @on(BranchTree.FilterChanged)
+    def _filter_changed(self, event: BranchTree.FilterChanged) -> None:
+        self._set_tree_title()
+
+    def show_context(self, entry_id: str, *, keep_scroll: bool = False, live: bool = False) -> None:
+        session = self.session
+        if session is None or entry_id not in session.by_id:
+            return
+        started = time.perf_counter()
+        self.context_leaf = entry_id
+        projection = project(session, entry_id)
+        self.context_view.show(
+            session, projection, keep_scroll=keep_scroll, live_note="(live)" if live else ""
+        )
+        self.last_context_ms = (time.perf_counter() - started) * 1000
+
+    def action_toggle_excluded(self) -> None:
+        self.context_view.toggle_excluded()
+
+    def action_toggle_follow(self) -> None:
+        self.follow = not self.follow
+        if self.follow and self.session is not None and self.session.default_leaf:
+            self.tree.select(self.session.default_leaf)
+            self.follow = True
+        self.notify("following the newest entry" if self.follow else "follow off", timeout=2)
+        self._set_tree_title()
+
+    # ------------------------------------------------------------------ search
+    def _search_items(self, summaries: list[SessionSummary]) -> list[SessionText]:
+        return [SessionText.from_summary(s, self.store.texts(s.path)) for s in summaries]
+
+    def _search_sessions(self, query: str) -> Mapping[str, str] | None:
+        """path -> where it matched (and an excerpt of the message that matched)."""
+        if self.search_index is None:
+            return {}
+        parsed = parse_query(query)
+        if parsed.error:
+            self.set_status(parsed.error, error=True)
+            return None
+        found: dict[str, str] = {}
+        for hit in self.search_index.search(parsed):
+            where = "in " + ", ".join(dict.fromkeys(f.rstrip("~") for f in hit.fields)) if hit.fields else ""
+            if hit.excerpt is not None:
+                where += f": {hit.excerpt.text}"
+            found[hit.item.path] = where
+        return found
+
+    def action_search(self) -> None:
+        if self.active_pane == "sidebar":
+            self.sidebar.action_search()
+            return
+        search = self.query_one("#tree-search", Input)
+        search.display = True
+        search.focus()
+
+    @on(Input.Submitted, "#tree-search")
+    def _tree_search(self, event: Input.Submitted) -> None:
+        event.stop()
+        if self.session is None or not event.value.strip():
+            self.tree.set_matches([])
+            return
+        self.search_session(self.session, event.value)
+
+    @work(thread=True, exclusive=True, group="tree-search")
+    def search_session(self, session: Session, query: str) -> None:
+        matches = search_entries(session, query)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._tree_matches, session, query, matches)
+
+    def _tree_matches(self, session: Session, query: str, matches: list[str]) -> None:
+        if session is not self.session:
+            return
+        self.tree.set_matches(matches)
+        self.tree.focus()
+        self.set_status(
+            f"{len(matches)} entries match {query!r}: n / N for next / previous"
+            if matches
+            else f"nothing matches {query!r}"
+        )
+
+    def action_escape(self) -> None:
+        search = self.query_one("#tree-search", Input)
+        if search.display:
+            search.value = ""
+            search.display = False
+            self.tree.set_matches([])
+            self.tree.focus()
+        elif self.active_pane == "context":
+            self.focus_pane("tree")
+        elif self.active_pane == "tree":
+            self.focus_pane("sidebar")
+
+    # ------------------------------------------------------------------ small actions
+    def action_inspect(self) -> None:
+        session = self.session
+        entry_id = self.tree.current_id()
+        if self.active_pane == "context":
+            body = self.context_view.body
+            if 0 <= body.current < len(body.blocks) and body.blocks[body.current].entry_id:
+                entry_id = body.blocks[body.current].entry_id
+        if session is None or entry_id is None:
+            return
+        record = session.by_id[entry_id]
+        try:
+            value = session.entry_dict(record)
+        except (SessionError, OSError) as e:
+            self.set_status(f"cannot read line {record.line}: {e}", error=True)
+            return
+        self.app.push_screen(RawJsonScreen(f"{entry_id} · line {record.line} of {session.path}", value))
+
+    def action_resume(self) -> None:
+        from .actions import resume_selected
+
+        resume_selected(self)
+
+    def action_fork(self) -> None:
+        from .actions import fork_selected
+
+        fork_selected(self)
+
+    def action_copy(self) -> None:
+        from .actions import copy_menu
+
+        copy_menu(self)
+
+    def action_clone(self) -> None:
+        from .actions import clone_selected
+
+        clone_selected(self)
+
+    def action_rename(self) -> None:
+        from .actions import rename_selected
+
+        rename_selected(self)
+
+    def action_label(self) -> None:
+        from .actions import label_selected
+
+        label_selected(self)
+
+    def action_delete(self) -> None:
+        from .actions import delete_selected
+
+        delete_selected(self)
+
+    def action_export(self) -> None:
+        from .actions import export_selected
+
+        def chosen(choice: str | None) -> None:
+            if choice:
+                export_selected(self, choice)
+
+        self.app.push_screen(
+            MenuScreen(
+                f"Export to {self.export_folder()}",
+                [
+                    ("context", "the context at the selected entry (Markdown and JSON)"),
+                    ("tree", "the whole session tree (Markdown and JSON)"),
+                ],
+            ),
+            chosen,
+        )
+
+    def action_export_context(self) -> None:
+        from .actions import export_selected
+
+        export_selected(self, "context")
+
+    def action_export_tree(self) -> None:
+        from .actions import export_selected
+
+        export_selected(self, "tree")
+
+    def action_demo(self) -> None:
+        if self.scanned and not self.store.entries:
+            self.app.open_demo()  # type: ignore[attr-defined]
+
+    def export_folder(self) -> str:
+        return self.current_cwd if os.access(self.current_cwd, os.W_OK) else os.path.expanduser("~")
+
+    def after_external_change(self, path: str, select_session: str | None = None) -> None:
+        """We wrote, moved or ran something on `path`: update the store and the panes now
+        (the watcher would, a moment later)."""
+        events = self.watcher.apply([path]) if self.watcher is not None else []
+        if self.watcher is None:
+            self.store.update(path)
+        if events:
+            self.apply_store_events(events)
+        else:
+            self.sidebar.set_summaries(self.store.listing().summaries)
+        if self.session is not None and self.session.path == path and not os.path.exists(path):
+            self.session = None
+            self.tree.show_session(None)
+            self.context_view.clear("The session was moved to the trash.")
+        elif self.session is not None and self.session.path == path and self.watcher is None:
+            self.session.refresh()
+            self.tree.rebuild(keep_view=True)
+        if select_session is not None:
+            self.sidebar.select_path(select_session)
+            self.open_session(select_session)
+        self._set_tree_title()
+
+    def run_named_action(self, action: str) -> None:
+        """Actions by name, for the command palette (each pane's own actions included)."""
+        targets: dict[str, object] = {
+            "tree_filter": (self.tree, "cycle_filter"),
+            "active_leaf": (self.tree, "active_leaf"),
+            "toggle_scope": (self.sidebar, "toggle_scope"),
+            "toggle_named": (self.sidebar, "toggle_named"),
+            "cycle_sort": (self.sidebar, "cycle_sort"),
+        }
+        widget, name = targets.get(action, (self, action))  # type: ignore[misc]
+        method = getattr(widget, f"action_{name}", None)
+        if method is not None:
+            method()
+
+    def on_context_body_block_focused(self, event: ContextBody.BlockFocused) -> None:
+        event.stop()

@@ -1,0 +1,445 @@
+"""The session search: pi 1.6.0's picker search (parseSearchQuery, matchSession,
+filterAndSortSessions and pi-tui's fuzzyMatch), plus matched fields and excerpts.
+
+Expected scores are worked out by hand from pi-tui's scorePositions (per matched index i:
+-5·k for the k-th consecutive match, where index 0 counts as following index -1; +2 per
+skipped character; -10 at a word start; +0.1·i; -100 for an exact match; +5 for the
+letters/digits swap) and agree with pi 1.6.0 run under Node.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from pi_sessions.core import search as search_module
+from pi_sessions.core.listing import SessionSummary
+from pi_sessions.core.search import (
+    TIER_WEIGHT,
+    Excerpt,
+    ParsedQuery,
+    QueryToken,
+    SearchHit,
+    SearchIndex,
+    SessionText,
+    SortOrder,
+    filter_sessions,
+    fuzzy_match,
+    parse_query,
+    translate_js_regex,
+)
+
+
+def session(
+    id: str, name: str | None = None, cwd: str = "/home/u/proj", text: str = "", modified: float = 0.0
+) -> SessionText:
+    return SessionText(id=id, cwd=cwd, name=name, message_text=text, modified_ms=modified, path=id)
+
+
+def ids(hits: list[SearchHit[Any]]) -> list[str]:
+    return [hit.item.id for hit in hits]
+
+
+def found(query: str, *sessions: SessionText, order: SortOrder = "recent") -> list[str]:
+    return [s.id for s in filter_sessions(sessions, query, order)]
+
+
+# ---------------------------------------------------------------------------- fuzzyMatch
+
+
+@pytest.mark.parametrize(
+    ("query", "text", "score"),
+    [
+        # exact: 0 → -5-10, 1 → -10+0.1, 2 → -15+0.2; then -100 for query == text
+        ("abc", "abc", -139.7),
+        # p@0 -15; r@2: gap +2, +0.2; s@3: consecutive -5, +0.3
+        ("prs", "parser", -17.5),
+        # greedy o,p,u,s is scattered over "openrouter"; the contiguous "opus" at 39 wins:
+        # 39: after "-" -10 +3.9; 40..42: -5/-10/-15 and +4.0/+4.1/+4.2
+        ("opus", "openrouter openrouter/anthropic/claude-opus", -23.8),
+        # d@6 after "/" -10 +0.6; m@12 gap +10 +1.2; o@13 consecutive -5 +1.3
+        ("dmo", "/home/dev/demo", -1.9000000000000001),
+        # v@4 after a space -10 +0.4; 2@5 consecutive -5 +0.5
+        ("v2", "Fix v2 parser", -14.1),
+    ],
+)
+def test_fuzzy_scores(query: str, text: str, score: float) -> None:
+    assert fuzzy_match(query, text) == (True, score)
+
+
+def test_fuzzy_letters_digits_swap() -> None:
+    # "v2" has no "2" after the "v": retried as "2v" at 0,1 (-15, -10+0.1), then +5
+    assert fuzzy_match("v2", "2v-model") == (True, -19.9)
+    # "2v" against "v2": swapped to "v2", an exact match (-24.9 - 100), then +5
+    assert fuzzy_match("2v", "v2") == (True, -119.9)
+    # "2v"@6,7 in a path: after "/" -10 +0.6; consecutive -5 +0.7; then +5
+    assert fuzzy_match("v2", "/work/2v-app") == (True, -8.700000000000001)
+    # only letters-then-digits (or the reverse) are swapped
+    assert fuzzy_match("v2x", "2vx").matches is False
+    assert fuzzy_match("zz", "abc") == (False, 0.0)
+    assert fuzzy_match("", "abc") == (True, 0.0)
+    assert fuzzy_match("abcd", "abc").matches is False
+
+
+def test_fuzzy_counts_utf16_units_like_javascript() -> None:
+    # "😀" is two UTF-16 units: x@3, then the pair @4,5 and y@6, all consecutive:
+    # +0.3; -5+0.4; -10+0.5; -15+0.6
+    assert fuzzy_match("x😀y", "a😀x😀y") == (True, -28.2)
+
+
+# ---------------------------------------------------------------------------- parsing
+
+
+def test_parse_tokens_and_phrases() -> None:
+    parsed = parse_query('  foo "node  cve" bar  ')
+    assert parsed.mode == "tokens"
+    assert parsed.tokens == (
+        QueryToken("fuzzy", "foo"),
+        QueryToken("phrase", "node  cve"),
+        QueryToken("fuzzy", "bar"),
+    )
+    assert parsed.error is None
+    assert parse_query('a"b c"d').tokens == (
+        QueryToken("fuzzy", "a"),
+        QueryToken("phrase", "b c"),
+        QueryToken("fuzzy", "d"),
+    )
+    assert parse_query('"" x "  "').tokens == (QueryToken("fuzzy", "x"),)
+
+
+def test_parse_unbalanced_quotes_fall_back_to_words() -> None:
+    assert parse_query('foo "bar baz').tokens == (
+        QueryToken("fuzzy", "foo"),
+        QueryToken("fuzzy", '"bar'),
+        QueryToken("fuzzy", "baz"),
+    )
+    assert parse_query('"a" "b').tokens == (QueryToken("fuzzy", '"a"'), QueryToken("fuzzy", '"b'))
+
+
+def test_parse_blank_and_empty_phrase() -> None:
+    assert parse_query(" \t\u00a0").is_blank
+    assert parse_query("").tokens == ()
+    empty_phrase = parse_query('""')
+    assert not empty_phrase.is_blank and empty_phrase.tokens == ()
+
+
+def test_parse_regex_mode() -> None:
+    parsed = parse_query("re: fix(ed|es) ")
+    assert parsed.mode == "regex" and parsed.error is None and parsed.regex is not None
+    assert parsed.regex.search("FIXED it")
+    assert parse_query("re:") == ParsedQuery("regex", error="Empty regex", text="re:")
+    assert parse_query("re:   ").error == "Empty regex"
+    invalid = parse_query("re:(")
+    assert invalid.regex is None
+    assert invalid.error is not None and invalid.error.startswith("Invalid regular expression: /(/i: ")
+    # "re:" must start the query; "RE:" is an ordinary token
+    assert parse_query("RE:x").tokens == (QueryToken("fuzzy", "RE:x"),)
+
+
+def test_regex_follows_javascript_syntax() -> None:
+    def matches(pattern: str, text: str) -> bool:
+        parsed = parse_query("re:" + pattern)
+        assert parsed.regex is not None, parsed.error
+        return parsed.regex.search(text) is not None
+
+    assert matches("^fix$", "FIX")
+    assert not matches("fix$", "fix\n")  # `$` is only the very end
+    assert not matches(r"\d", "٣")  # ASCII digits only
+    assert not matches(r"\w", "é")
+    assert matches(r"\bcve\b", "a cve-2024")
+    assert not matches(".", "\u2028")
+    assert matches("(?<w>ab)\\k<w>", "abAB")  # named groups, case-insensitive backreference
+    assert matches("(a)?b\\1c", "bc")  # a group that did not match matches ""
+    assert matches("[^]", "\n") and not matches("x[]", "x")
+    assert matches(r"\a\/", "a/")  # unknown escapes are the character itself
+    assert matches("é", "É") and not matches("ſ", "s") and not matches("k", "\u212a")
+    # a regex reads UTF-16 units, as in JavaScript: "😀" is two of them
+    emoji = SearchIndex([session("emoji-session", text="😀")])
+    assert ids(emoji.search("re:^.$")) == [] and ids(emoji.search("re:^..$")) == ["emoji-session"]
+    for python_only in ("(?P<x>a)", "(?i)a", "a*+", r"\b+", "(?>a)"):
+        assert parse_query("re:" + python_only).error is not None, python_only
+    assert translate_js_regex("[a-c]") == "[a-cABC]"
+
+
+# ---------------------------------------------------------------------------- matching
+
+
+def test_all_tokens_must_match_each_in_any_field() -> None:
+    a = session("a1", name="Parser rewrite", text="we fixed the lexer")
+    b = session("b1", name="Lexer notes", text="nothing about parsing here")
+    assert found("parser lexer", a, b) == ["a1"]  # "parser" in a's name, "lexer" in its messages
+    assert found("lexer", a, b) == ["a1", "b1"]
+    assert found("parser missing", a, b) == []
+    assert found("PARSER", a, b) == ["a1"]
+
+
+def test_field_priority_and_scores() -> None:
+    named = session("aaaa", name="Fix v2 parser")
+    by_cwd = session("cccc", cwd="/work/2v-app")
+    index = SearchIndex([named, by_cwd])
+    hit = index.search("v2")
+    assert [(h.item.id, h.score, h.fields) for h in hit] == [
+        ("aaaa", -14.1, ("name",)),  # tier 0 + fuzzyMatch("v2", "fix v2 parser")
+        ("cccc", 2 * TIER_WEIGHT - 8.700000000000001, ("cwd~",)),  # tier 2, swapped "2v"
+    ]
+    # two tokens add up: name (tier 0, "parser"@7..12: -10+0.7, then -5..-25 and +0.8..+1.2)
+    # and text (tier 1, in the id)
+    (both,) = SearchIndex([named]).search("parser aaaa")
+    assert both.score == -79.3 + TIER_WEIGHT
+    assert both.fields == ("name", "id")
+
+
+def test_fuzzy_subsequence_only_on_name_and_cwd() -> None:
+    by_name = session("n1", name="session browser")
+    by_cwd = session("c1", cwd="/home/dev/demo")
+    by_text = session("t1", text="session browser")
+    by_id = session("sbrw-0000")
+    everyone = (by_name, by_cwd, by_text, by_id)
+    assert found("sbrw", *everyone) == ["n1", "sbrw-0000"]  # exact in the id, scattered in the name
+    assert found("sssbrw", *everyone) == ["n1"]
+    (hit,) = SearchIndex(everyone).search("dmo")
+    assert hit.item.id == "c1" and hit.fields == ("cwd~",)
+    assert hit.score == 2 * TIER_WEIGHT - 1.9000000000000001
+
+
+def test_phrases_are_exact_after_whitespace_normalization() -> None:
+    text_hit = session("t", text="found a Node\n\t CVE today")
+    name_hit = session("n", name="Node CVE audit")
+    hyphen = session("h", text="node-cve")
+    index = SearchIndex([text_hit, name_hit, hyphen])
+    hits = index.search('"node  cve"', "relevance")
+    # name: tier 0 + fuzzyMatch("node cve", "node cve audit"), the 8 characters at 0..7
+    assert [(h.item.id, h.score, h.fields) for h in hits] == [
+        ("n", -197.20000000000002, ("name",)),
+        ("t", float(TIER_WEIGHT), ("message",)),
+    ]
+    assert ids(index.search('"cve today"')) == ["t"]
+    assert ids(index.search('"node today"')) == []
+
+
+def test_unbalanced_quote_is_a_literal_token() -> None:
+    quoted = session("q", text='he said "hello there')
+    plain = session("p", text="hello there")
+    assert found('"hello there', quoted, plain) == ["q"]
+
+
+def test_regex_mode_matching() -> None:
+    a = session("a", name="Fix parser", text="x")
+    b = session("b", text="the parser failed\nat line 3")
+    c = session("c", cwd="/srv/parser-lab")
+    index = SearchIndex([c, b, a])
+    hits = index.search(r"re:pars(er|ing)", "relevance")
+    assert [(h.item.id, h.score, h.fields) for h in hits] == [
+        ("a", 0.0, ("name",)),
+        ("c", float(TIER_WEIGHT), ("cwd",)),
+        ("b", float(TIER_WEIGHT), ("message",)),
+    ]
+    assert ids(index.search(r"re:^at line \d$")) == []  # no multiline: ^ is the text's start
+    assert ids(index.search(r"re:line \d$")) == ["b"]
+    assert index.search("re:(") == [] and index.search("re:") == []
+    assert filter_sessions([a, b], "re:[") == []
+
+
+def test_relevance_orders_by_tier_then_newest() -> None:
+    in_cwd = session("cwd", cwd="/work/parser", modified=5)
+    fuzzy = session("fuzzy", name="p-a-r-s-e-r", modified=9)
+    in_name = session("name", name="parser", modified=1)
+    in_text_old = session("text-old", text="the parser", modified=2)
+    in_text_new = session("text-new", text="a parser", modified=3)
+    items = [in_cwd, fuzzy, in_name, in_text_old, in_text_new]
+    assert found("parser", *items, order="recent") == ["cwd", "fuzzy", "name", "text-old", "text-new"]
+    assert found("parser", *items, order="relevance") == ["name", "cwd", "text-new", "text-old", "fuzzy"]
+
+
+def test_blank_query_keeps_order_but_empty_phrase_sorts() -> None:
+    old, new = session("old", modified=1), session("new", modified=2)
+    assert found("  ", old, new, order="relevance") == ["old", "new"]
+    # `""` parses to no tokens: everything matches with score 0, so newest first
+    assert found('""', old, new, order="relevance") == ["new", "old"]
+    assert [h.score for h in SearchIndex([old]).search("")] == [0.0]
+
+
+def test_named_only() -> None:
+    named, blank, unnamed = session("n", name="Work"), session("b", name=" \t"), session("u")
+    index = SearchIndex([named, blank, unnamed])
+    assert ids(index.search("", named_only=True)) == ["n"]
+    assert ids(index.search("proj", named_only=True)) == ["n"]
+    assert ids(index.search("proj", named_only=False)) == ["n", "b", "u"]
+    assert ids(index.search("", named_only=False)) == ["n", "b", "u"]
+
+
+# ---------------------------------------------------------------------------- fields and excerpts
+
+STORY = (
+    "We looked at the logs first. Then the Parser crashed on line 42 because a closing brace "
+    "was missing from the input."
+)
+
+
+def test_matched_fields_in_query_order() -> None:
+    item = session("abc-123", name="Release notes", cwd="/work/app", text=STORY)
+    index = SearchIndex([item])
+    assert index.search("release")[0].fields == ("name",)
+    assert index.search("abc")[0].fields == ("id",)
+    assert index.search("brace")[0].fields == ("message",)
+    assert index.search("work")[0].fields == ("cwd",)
+    assert index.search("rls")[0].fields == ("name~",)
+    assert index.search("wrkpp")[0].fields == ("cwd~",)
+    assert index.search("brace app notes logs")[0].fields == ("message", "cwd", "name")
+    assert index.search("brace")[0].excerpt is not None
+    assert index.search("release app")[0].excerpt is None  # no message match, no excerpt
+
+
+def test_excerpt_around_the_first_message_match() -> None:
+    index = SearchIndex([session("s", text=STORY)])
+    excerpt = index.search("parser")[0].excerpt
+    assert excerpt == Excerpt("…the logs first. Then the Parser crashed on line 42 because…", 26, 32)
+    assert excerpt.text[excerpt.match_start : excerpt.match_end] == "Parser"
+    # the earliest match in the text, whatever the token order
+    excerpt = index.search("brace Then")[0].excerpt
+    assert (
+        excerpt is not None and str(excerpt) == "…looked at the logs first. Then the Parser crashed on line…"
+    )
+    # at the start and at the end: no ellipsis on that side
+    assert (
+        str(index.search("we")[0].excerpt) == "We looked at the logs first. Then the Parser crashed on line…"
+    )
+    assert str(index.search("input")[0].excerpt).endswith("brace was missing from the input.")
+
+
+def test_excerpt_collapses_whitespace_for_phrases_and_regexes() -> None:
+    index = SearchIndex([session("s", text="line one\n\n\n   line two has ERROR\there")])
+    for query in ("re:error", '"has   error"', "error"):
+        excerpt = index.search(query)[0].excerpt
+        assert excerpt is not None and excerpt.text == "line one line two has ERROR here"
+    assert index.search("re:error")[0].excerpt == Excerpt("line one line two has ERROR here", 22, 27)
+    assert index.search('"two has"')[0].excerpt == Excerpt("line one line two has ERROR here", 14, 21)
+
+
+def test_excerpt_positions_survive_length_changing_text() -> None:
+    # "İ" lowercases to two characters and "😀" is two UTF-16 units for a regex
+    text = "İİİİ " * 10 + "the parser\tfailed " + "😀" * 30 + " end"
+    index = SearchIndex([session("s", text=text)])
+    for query in ("parser", "re:parser"):
+        excerpt = index.search(query)[0].excerpt
+        assert excerpt is not None
+        assert excerpt.text[excerpt.match_start : excerpt.match_end] == "parser"
+        assert "the parser failed 😀" in excerpt.text
+    excerpt = index.search("re:END")[0].excerpt
+    assert excerpt is not None and excerpt.text[excerpt.match_start : excerpt.match_end] == "end"
+
+
+# ---------------------------------------------------------------------------- inputs
+
+
+@dataclass
+class OwnSession:
+    """Any object with the Searchable attributes can be searched."""
+
+    name: str | None
+    id: str
+    cwd: str
+    message_text: str
+    modified_ms: float
+    extra: int = 0
+
+
+def test_any_searchable_object_and_summaries() -> None:
+    mine = [OwnSession(None, "x1", "/a", "hello world", 1.0, extra=7)]
+    assert filter_sessions(mine, "world") == mine
+    summary = SessionSummary(path="/s/a.jsonl", id="abc", cwd="/w", name="Named", modified_ms=5.0)
+    item = SessionText.from_summary(summary, ["first text", "second"])
+    assert item == SessionText(
+        id="abc", cwd="/w", name="Named", message_text="first text second", modified_ms=5.0, path="/s/a.jsonl"
+    )
+    assert SessionText.from_summary(SessionSummary(path="p")).id == ""
+
+
+def test_update_reuses_prepared_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    long_text = "word " * 500
+    items = [session("a", text=long_text + "alpha"), session("b", text=long_text + "beta")]
+    index = SearchIndex(items)
+    prepared: list[int] = []
+    real = search_module.normalize_whitespace_lower
+
+    def counting(text: str) -> str:
+        if len(text) > 100:
+            prepared.append(len(text))
+        return real(text)
+
+    monkeypatch.setattr(search_module, "normalize_whitespace_lower", counting)
+    index.update([items[1], items[0], session("c", text=long_text + "gamma")])
+    assert len(prepared) == 1  # only the new text
+    assert ids(index.search("")) == ["b", "a", "c"]
+    assert ids(index.search("gamma")) == ["c"]
+    assert len(index) == 3
+
+
+# ---------------------------------------------------------------------------- scale
+
+
+def test_thousands_of_sessions() -> None:
+    rng = random.Random(7)
+    vocabulary = [
+        "".join(rng.choice("abcdefghijklmnoprstuvw") for _ in range(rng.randint(3, 9))) for _ in range(4000)
+    ]
+
+    def text_of(i: int) -> str:
+        words: list[str] = []
+        size = 0
+        while size < 4000:
+            word = rng.choice(vocabulary)
+            words.append(word)
+            size += len(word) + 1
+        words.insert(len(words) // 2, f"marker{i:04d}")
+        if i % 100 == 0:
+            words.append("The Quick\n\nBrown fox")
+        return " ".join(words)
+
+    items = [
+        session(
+            f"{i:08x}-0000-7000-8000-000000000000",
+            name=f"task {i} zyx" if i % 10 == 0 else None,
+            cwd=f"/home/u/project{i % 7}",
+            text=text_of(i),
+            modified=float(i),
+        )
+        for i in range(3000)
+    ]
+    assert all(3900 < len(item.message_text) < 4200 for item in items)
+    index = SearchIndex(items)
+    queries = {
+        "marker0042": [42],
+        "MARKER2999": [2999],
+        "marker0042 marker0043": [],
+        '"quick brown fox"': list(range(0, 3000, 100)),
+        '"quick brown fox" marker1200': [1200],
+        "re:marker00[0-2]7": [7, 17, 27],
+        "re:marker(?:0001|2998)$": [],
+        "qqqqqq": [],
+        "zx marker0070": [70],  # "zx" is scattered in the name only
+        "project6 marker0006": [6],
+        "00000001-0000": [1],
+        "prjct3 marker0010": [10],
+    }
+    for query, expected in queries.items():
+        assert [int(h.item.id[:8], 16) for h in index.search(query)] == expected, query
+    # relevance: every hit is in the name (tier 0), so newest (highest modified) first on ties
+    relevance = index.search("zyx", "relevance")
+    assert len(relevance) == 300
+    assert all(h.fields == ("name",) for h in relevance)
+    assert [h.score for h in relevance] == sorted(h.score for h in relevance)
+    recent = index.search("zyx")
+    assert [h.item.id for h in recent] == [item.id for item in items if item.name]
+    scattered = index.search("zx", "relevance")
+    assert len(scattered) == 300 and all(h.fields == ("name~",) for h in scattered)
+    # a common word: fields and excerpts for many hits
+    common = index.search(vocabulary[0])
+    assert common and all(h.fields in (("message",), ("name",), ("id",), ("cwd",)) for h in common)
+    for hit in common[:50]:
+        if hit.fields == ("message",):
+            assert hit.excerpt is not None and vocabulary[0] in hit.excerpt.text.lower()
+    assert len(index.search("re:.")) == 3000
+    assert len(index.search("")) == 3000

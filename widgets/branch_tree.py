@@ -1,0 +1,337 @@
+"""The branch tree of one session, as rows: a linear run stays flat, forks indent.
+
+Rows come from `core.outline`; this widget only draws the ones in view (excerpts are read
+back lazily and cached) and handles the keys: move, fold, jump between fork points, jump to
+the active leaf, cycle the view filter, and search within the session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.style import Style
+from textual.binding import Binding
+from textual.message import Message
+from textual.strip import Strip
+
+from ..core.outline import OutlineRow, ViewFilter, excerpt, filter_predicate, kind_label, outline_rows
+from ..core.records import EntryRecord
+from ..core.session import Session
+from ..core.text import one_line
+from .glyphs import Glyphs
+from .rowlist import RowList
+from .rowtext import RowText
+
+KIND_STYLES = {
+    "user": "tree--user",
+    "assistant": "tree--assistant",
+    "tool": "tree--tool",
+    "bash": "tree--tool",
+    "system": "tree--system",
+    "compaction": "tree--compaction",
+    "branch": "tree--compaction",
+}
+
+
+class BranchTree(RowList):
+    """Rows of the open session. Posts `EntryHighlighted` as the cursor moves."""
+
+    COMPONENT_CLASSES = RowList.COMPONENT_CLASSES | {
+        "tree--guide",
+        "tree--active",
+        "tree--user",
+        "tree--assistant",
+        "tree--tool",
+        "tree--system",
+        "tree--compaction",
+        "tree--other",
+        "tree--label",
+        "tree--marker",
+        "tree--dim",
+        "tree--match",
+    }
+
+    BINDINGS = [
+        Binding("left,h", "fold", "Fold", show=False),
+        Binding("right,l", "unfold", "Unfold", show=False),
+        Binding("space", "toggle_fold", "Fold/unfold"),
+        Binding("left_square_bracket", "prev_fork", "Prev fork", show=False),
+        Binding("right_square_bracket", "next_fork", "Next fork", show=False),
+        Binding("a", "active_leaf", "Active leaf"),
+        Binding("v", "cycle_filter", "View filter"),
+        Binding("n", "next_match", "Next match", show=False),
+        Binding("N", "prev_match", "Prev match", show=False),
+    ]
+
+    class EntryHighlighted(Message):
+        def __init__(self, entry_id: str) -> None:
+            super().__init__()
+            self.entry_id = entry_id
+
+    class EntryChosen(Message):
+        def __init__(self, entry_id: str) -> None:
+            super().__init__()
+            self.entry_id = entry_id
+
+    class FilterChanged(Message):
+        def __init__(self, view: ViewFilter) -> None:
+            super().__init__()
+            self.view = view
+
+    def __init__(self, glyphs: Glyphs, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.glyphs = glyphs
+        self.session: Session | None = None
+        self.rows: list[OutlineRow] = []
+        self.index_by_id: dict[str, int] = {}
+        self.folded: set[str] = set()
+        self.view = ViewFilter.DEFAULT
+        self.matches: list[str] = []
+        self.match_set: set[str] = set()
+        self._excerpts: dict[int, str] = {}
+        self._edited: dict[str, int] = {}
+
+    # ------------------------------------------------------------------ data in
+    def show_session(self, session: Session | None, select: str | None = None) -> None:
+        self.session = session
+        self.folded = set()
+        self.matches = []
+        self.match_set = set()
+        self._excerpts = {}
+        self.rebuild(select=select or (session.default_leaf if session else None), center=True)
+
+    def rebuild(self, select: str | None = None, center: bool = False, keep_view: bool = False) -> None:
+        """Recompute rows (after a fold, a filter change or new entries) keeping the cursor on
+        the same entry and, with `keep_view`, the same entry at the top of the view."""
+        session = self.session
+        previous = self.current_id()
+        top_id = (
+            self.rows[int(self.scroll_offset.y)].record.id
+            if keep_view and self.rows and int(self.scroll_offset.y) < len(self.rows)
+            else None
+        )
+        if session is None:
+            self.rows = []
+            self.index_by_id = {}
+            self.set_row_count(0)
+            return
+        visible = filter_predicate(self.view, session)
+        if visible is not None and self.match_set:
+            base = visible
+            matched = self.match_set
+            visible = lambda r: r.id in matched or base(r)  # noqa: E731
+        self.rows = outline_rows(session, folded=self.folded, visible=visible)
+        self.index_by_id = {row.record.id: i for i, row in enumerate(self.rows)}
+        self._edited = {}
+        for record in session.records:
+            if record.type == "context_edit" and isinstance(record.targetId, str):
+                self._edited[record.targetId] = self._edited.get(record.targetId, 0) + 1
+        self.set_row_count(len(self.rows))
+        target = select if select is not None else previous
+        index = self._nearest_visible(target) if target else None
+        if index is None:
+            index = len(self.rows) - 1
+        self.cursor = -1 if not self.rows else index
+        if top_id is not None and top_id in self.index_by_id:
+            # New rows (live) must not move what the user is looking at.
+            self.scroll_to(y=self.index_by_id[top_id], animate=False, immediate=True)
+        elif self.rows:
+            self.scroll_to_cursor(center=center)
+            # A list that was not scrollable a moment ago ignores scrolling until laid out.
+            self.call_after_refresh(self.scroll_to_cursor, center)
+            if center or select is not None:
+                self.post_message(self.EntryHighlighted(self.rows[index].record.id))
+        self.refresh()
+
+    def _nearest_visible(self, entry_id: str | None) -> int | None:
+        """The row of this entry, or of its nearest visible ancestor (hidden or folded away)."""
+        session = self.session
+        if session is None or entry_id is None:
+            return None
+        current = session.by_id.get(entry_id)
+        seen: set[str] = set()
+        while current is not None and current.id not in seen:
+            if current.id in self.index_by_id:
+                return self.index_by_id[current.id]
+            seen.add(current.id)
+            parent = current.parentId
+            current = session.by_id.get(parent) if isinstance(parent, str) else None
+        return None
+
+    def current_id(self) -> str | None:
+        if 0 <= self.cursor < len(self.rows):
+            return self.rows[self.cursor].record.id
+        return None
+
+    def select(self, entry_id: str, *, notify: bool = True) -> bool:
+        if entry_id not in self.index_by_id and self.session is not None:
+            self._unfold_to(entry_id)
+            if entry_id not in self.index_by_id and self.view is not ViewFilter.ALL:
+                self.view = ViewFilter.ALL
+                self.post_message(self.FilterChanged(self.view))
+            self.rebuild(select=entry_id)
+        index = self.index_by_id.get(entry_id)
+        if index is None:
+            return False
+        self.move_cursor(index, notify=notify, center=True)
+        return True
+
+    def _unfold_to(self, entry_id: str) -> None:
+        session = self.session
+        if session is None:
+            return
+        for record in session.path_to(entry_id)[:-1]:
+            self.folded.discard(record.id)
+
+    # ------------------------------------------------------------------ drawing
+    def style(self, name: str) -> Style:
+        return self.get_component_rich_style(name, partial=True)
+
+    def excerpt_of(self, record: EntryRecord) -> str:
+        cached = self._excerpts.get(record.index)
+        if cached is None and self.session is not None:
+            cached = excerpt(self.session, record, 300)
+            self._excerpts[record.index] = cached
+        return cached or ""
+
+    def render_row(self, index: int, width: int, selected: bool) -> Strip:
+        row = self.rows[index]
+        record = row.record
+        g = self.glyphs
+        base = self.row_style(selected)
+        text = RowText(base)
+        guide = self.style("tree--guide")
+        text.add(g.active if row.on_active_path else " ", self.style("tree--active"), raw=True)
+        text.add(" ", raw=True)
+        for continues in row.guides[:-1] if row.branch_start else row.guides:
+            text.add(g.pipe if continues else g.blank, guide, raw=True)
+        if row.branch_start:
+            text.add(g.last_branch if row.last_branch else g.branch, guide, raw=True)
+        if row.folded:
+            text.add(f"{g.folded} ", self.style("tree--marker"), raw=True)
+        kind = kind_label(record)
+        text.add(f"{kind:<9} ", self.style(KIND_STYLES.get(kind, "tree--other")), raw=True)
+        session = self.session
+        label = session.labels.get(record.id) if session else None
+        if label:
+            text.add(f"{g.label}{one_line(str(label), 24)} ", self.style("tree--label"))
+        for marker in self._markers(row):
+            text.add(marker + " ", self.style("tree--marker"), raw=True)
+        body_style = self.style("tree--match") if record.id in self.match_set else None
+        text.add(self.excerpt_of(record), body_style)
+        if row.folded:
+            text.right(f"+{row.hidden_count}", self.style("tree--dim"))
+        elif row.is_fork_point:
+            text.right(f"{g.fork}{row.child_count}", self.style("tree--dim"))
+        return text.strip(width)
+
+    def _markers(self, row: OutlineRow) -> Iterable[str]:
+        record = row.record
+        edits = self._edited.get(record.id)
+        if edits:
+            yield self.glyphs.edit + (str(edits) if edits > 1 else "")
+
+    # ------------------------------------------------------------------ keys
+    def action_fold(self) -> None:
+        entry = self.current_id()
+        if entry is None or self.session is None:
+            return
+        row = self.rows[self.cursor]
+        if row.child_count and not row.folded:
+            self.folded.add(entry)
+            self.rebuild(select=entry)
+            return
+        # Fold the branch this row belongs to: its nearest fork ancestor's child.
+        branch_root = self._branch_root(entry)
+        if branch_root is not None:
+            self.folded.add(branch_root)
+            self.rebuild(select=branch_root)
+            self.post_message(self.EntryHighlighted(branch_root))
+
+    def _branch_root(self, entry_id: str) -> str | None:
+        session = self.session
+        if session is None:
+            return None
+        path = session.path_to(entry_id)
+        for i in range(len(path) - 1, 0, -1):
+            parent = path[i - 1]
+            if len(session.children.get(parent.id, ())) > 1 and i < len(path) - 1:
+                return path[i].id
+        return None
+
+    def action_unfold(self) -> None:
+        entry = self.current_id()
+        if entry is not None and entry in self.folded:
+            self.folded.discard(entry)
+            self.rebuild(select=entry)
+
+    def action_toggle_fold(self) -> None:
+        entry = self.current_id()
+        if entry is None:
+            return
+        if entry in self.folded:
+            self.action_unfold()
+        elif self.rows[self.cursor].child_count:
+            self.folded.add(entry)
+            self.rebuild(select=entry)
+
+    def action_prev_fork(self) -> None:
+        for index in range(self.cursor - 1, -1, -1):
+            if self.rows[index].is_fork_point:
+                self.move_cursor(index)
+                return
+
+    def action_next_fork(self) -> None:
+        for index in range(self.cursor + 1, len(self.rows)):
+            if self.rows[index].is_fork_point:
+                self.move_cursor(index)
+                return
+
+    def action_active_leaf(self) -> None:
+        if self.session is not None and self.session.default_leaf:
+            self.select(self.session.default_leaf)
+
+    def action_cycle_filter(self) -> None:
+        self.view = self.view.next()
+        self.rebuild()
+        self.post_message(self.FilterChanged(self.view))
+
+    def set_matches(self, ids: list[str]) -> None:
+        """Search results: unfold to each, show them whatever the filter, go to the first."""
+        self.matches = ids
+        self.match_set = set(ids)
+        for entry_id in ids:
+            self._unfold_to(entry_id)
+        self.rebuild()
+        if ids:
+            self.select(ids[0])
+
+    def action_next_match(self) -> None:
+        self._jump_match(1)
+
+    def action_prev_match(self) -> None:
+        self._jump_match(-1)
+
+    def _jump_match(self, step: int) -> None:
+        if not self.matches:
+            return
+        positions = [self.index_by_id[m] for m in self.matches if m in self.index_by_id]
+        if not positions:
+            return
+        positions.sort()
+        if step > 0:
+            target = next((p for p in positions if p > self.cursor), positions[0])
+        else:
+            target = next((p for p in reversed(positions) if p < self.cursor), positions[-1])
+        self.move_cursor(target, center=True)
+
+    # ------------------------------------------------------------------ messages out
+    def move_cursor(self, index: int, *, notify: bool = True, center: bool = False) -> None:
+        super().move_cursor(index, notify=False, center=center)
+        if notify and 0 <= self.cursor < len(self.rows):
+            self.post_message(self.EntryHighlighted(self.rows[self.cursor].record.id))
+
+    def action_activate(self) -> None:
+        entry = self.current_id()
+        if entry is not None:
+            self.post_message(self.EntryChosen(entry))

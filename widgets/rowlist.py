@@ -1,0 +1,184 @@
+"""A virtual list of one-line rows with a cursor, drawn with Textual's Line API.
+
+Only the rows in view are rendered, so 200,000 rows cost what 30 do. Subclasses say how many
+rows there are and how one row looks; this class does the scrolling, the cursor, the keys and
+the mouse. (Textual's ListView mounts a widget per row and Tree recurses per level: neither
+survives a long conversation.)
+"""
+
+from __future__ import annotations
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+
+class RowList(ScrollView, can_focus=True):
+    DEFAULT_CSS = """
+    RowList {
+        overflow-x: hidden;
+        overflow-y: auto;
+    }
+    RowList > .rowlist--cursor {
+        background: $block-cursor-background;
+        color: $block-cursor-foreground;
+        text-style: bold;
+    }
+    RowList > .rowlist--cursor-blurred {
+        background: $block-cursor-blurred-background;
+    }
+    """
+
+    COMPONENT_CLASSES = {"rowlist--cursor", "rowlist--cursor-blurred"}
+
+    BINDINGS = [
+        Binding("up,k", "cursor_up", "Up", show=False),
+        Binding("down,j", "cursor_down", "Down", show=False),
+        Binding("pageup", "page_up", "Page up", show=False),
+        Binding("pagedown", "page_down", "Page down", show=False),
+        Binding("home", "first", "First", show=False),
+        Binding("end", "last", "Last", show=False),
+        Binding("enter", "activate", "Open", show=False),
+    ]
+
+    class CursorMoved(Message):
+        def __init__(self, row_list: RowList, index: int) -> None:
+            super().__init__()
+            self.row_list = row_list
+            self.index = index
+
+        @property
+        def control(self) -> RowList:
+            return self.row_list
+
+    class Activated(Message):
+        def __init__(self, row_list: RowList, index: int) -> None:
+            super().__init__()
+            self.row_list = row_list
+            self.index = index
+
+        @property
+        def control(self) -> RowList:
+            return self.row_list
+
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.row_count = 0
+        self.cursor = -1
+
+    # ------------------------------------------------------------------ for subclasses
+    def render_row(self, index: int, width: int, selected: bool) -> Strip:
+        raise NotImplementedError
+
+    def is_selectable(self, index: int) -> bool:
+        return True
+
+    def set_row_count(self, count: int) -> None:
+        """The rows changed: redraw (the cursor index is the caller's to keep or move)."""
+        self.row_count = count
+        self.virtual_size = Size(self.scrollable_content_region.width, count)
+        if self.cursor >= count:
+            self.cursor = count - 1
+        self.refresh()
+
+    # ------------------------------------------------------------------ drawing
+    def render_line(self, y: int) -> Strip:
+        index = int(self.scroll_offset.y) + y
+        width = self.scrollable_content_region.width
+        if index < 0 or index >= self.row_count or width <= 0:
+            return Strip([Segment(" " * max(width, 0), self.rich_style)], max(width, 0))
+        strip = self.render_row(index, width, index == self.cursor)
+        return strip.crop_extend(0, width, self.rich_style)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.virtual_size = Size(self.scrollable_content_region.width, self.row_count)
+        self.refresh()
+
+    def row_style(self, selected: bool) -> Style:
+        if selected:
+            return self.get_component_rich_style(
+                "rowlist--cursor" if self.has_focus else "rowlist--cursor-blurred"
+            )
+        return self.rich_style
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+    # ------------------------------------------------------------------ the cursor
+    def move_cursor(self, index: int, *, notify: bool = True, center: bool = False) -> None:
+        if self.row_count == 0:
+            self.cursor = -1
+            return
+        index = max(0, min(index, self.row_count - 1))
+        old = self.cursor
+        self.cursor = index
+        self.scroll_to_cursor(center=center)
+        if old != index:
+            self.refresh_row(old)
+            self.refresh_row(index)
+        if notify:
+            self.post_message(self.CursorMoved(self, index))
+
+    def refresh_row(self, index: int) -> None:
+        top = int(self.scroll_offset.y)
+        if top <= index < top + self.scrollable_content_region.height:
+            self.refresh_lines(index - top)
+
+    def scroll_to_cursor(self, center: bool = False) -> None:
+        height = self.scrollable_content_region.height
+        if height <= 0 or self.cursor < 0:
+            return
+        top = int(self.scroll_offset.y)
+        if center:
+            self.scroll_to(y=max(0, self.cursor - height // 2), animate=False, immediate=True)
+        elif self.cursor < top:
+            self.scroll_to(y=self.cursor, animate=False, immediate=True)
+        elif self.cursor >= top + height:
+            self.scroll_to(y=self.cursor - height + 1, animate=False, immediate=True)
+
+    def _step(self, start: int, step: int) -> int:
+        index = start
+        while 0 <= index < self.row_count:
+            if self.is_selectable(index):
+                return index
+            index += step
+        return self.cursor
+
+    def action_cursor_up(self) -> None:
+        self.move_cursor(self._step(self.cursor - 1, -1))
+
+    def action_cursor_down(self) -> None:
+        self.move_cursor(self._step(self.cursor + 1, 1))
+
+    def action_page_up(self) -> None:
+        self.move_cursor(self._step(max(0, self.cursor - self.scrollable_content_region.height), 1))
+
+    def action_page_down(self) -> None:
+        target = min(self.row_count - 1, self.cursor + self.scrollable_content_region.height)
+        self.move_cursor(self._step(target, -1))
+
+    def action_first(self) -> None:
+        self.move_cursor(self._step(0, 1))
+
+    def action_last(self) -> None:
+        self.move_cursor(self._step(self.row_count - 1, -1))
+
+    def action_activate(self) -> None:
+        if 0 <= self.cursor < self.row_count:
+            self.post_message(self.Activated(self, self.cursor))
+
+    async def _on_click(self, event: events.Click) -> None:
+        index = int(self.scroll_offset.y) + event.y
+        if 0 <= index < self.row_count and self.is_selectable(index):
+            if index == self.cursor and event.chain >= 2:
+                self.action_activate()
+            else:
+                self.move_cursor(index)

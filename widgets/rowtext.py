@@ -1,0 +1,67 @@
+"""Building one row of text from pieces, safely.
+
+Session text is data: every piece goes through `one_line`, which turns escape sequences and
+other control characters into visible placeholders. Rows are assembled from plain Segments,
+never from markup, so `[bold]` in a message is shown as the six characters it is.
+"""
+
+from __future__ import annotations
+
+from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
+from rich.style import Style
+from textual.strip import Strip
+
+from ..core.text import one_line
+
+
+class RowText:
+    """Segments laid out left to right, with an optional right-aligned tail."""
+
+    __slots__ = ("_left", "_right", "base")
+
+    def __init__(self, base: Style) -> None:
+        self.base = base
+        self._left: list[tuple[str, Style]] = []
+        self._right: list[tuple[str, Style]] = []
+
+    def add(self, text: str, style: Style | None = None, *, raw: bool = False) -> RowText:
+        """Append text; `raw` is for our own glyphs, everything else is made safe."""
+        if text:
+            self._left.append(
+                (text if raw else one_line(text, 400), self.base + style if style else self.base)
+            )
+        return self
+
+    def right(self, text: str, style: Style | None = None) -> RowText:
+        if text:
+            self._right.append((one_line(text, 80), self.base + style if style else self.base))
+        return self
+
+    def strip(self, width: int) -> Strip:
+        right_width = sum(cell_len(t) for t, _ in self._right)
+        if right_width > width // 2:
+            self._right = []
+            right_width = 0
+        room = max(0, width - right_width - (1 if right_width else 0))
+        segments: list[Segment] = []
+        used = 0
+        for text, style in self._left:
+            length = cell_len(text)
+            if used + length > room:
+                keep = max(0, room - used)
+                if keep:
+                    segments.append(
+                        Segment(set_cell_size(text, max(0, keep - 1)) + "…" if keep > 1 else "…", style)
+                    )
+                used = room
+                break
+            segments.append(Segment(text, style))
+            used += length
+        if right_width:
+            segments.append(Segment(" " * (width - used - right_width), self.base))
+            segments.extend(Segment(t, s) for t, s in self._right)
+            used = width
+        if used < width:
+            segments.append(Segment(" " * (width - used), self.base))
+        return Strip(segments, width)

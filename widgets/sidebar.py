@@ -1,0 +1,323 @@
+"""The sessions sidebar: every session grouped by working directory, searchable as you type."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+
+from rich.style import Style
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.message import Message
+from textual.reactive import reactive
+from textual.strip import Strip
+from textual.widgets import Input, Static
+
+from ..core.groups import GroupRow, SessionRow, SidebarRow, SortOrder, build_rows
+from ..core.listing import SessionSummary
+from ..core.text import age, controls_as_spaces, human_count
+from .glyphs import Glyphs
+from .rowlist import RowList
+from .rowtext import RowText
+
+LIVE_SECONDS = 20.0
+
+
+class SessionList(RowList):
+    """The rows of the sidebar (group headers are not selectable)."""
+
+    COMPONENT_CLASSES = RowList.COMPONENT_CLASSES | {
+        "sessionlist--group",
+        "sessionlist--current-group",
+        "sessionlist--dim",
+        "sessionlist--live",
+        "sessionlist--problem",
+        "sessionlist--match",
+        "sessionlist--open",
+    }
+
+    def __init__(self, glyphs: Glyphs, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.glyphs = glyphs
+        self.rows: list[SidebarRow] = []
+        self.live: dict[str, float] = {}  # path -> when it last grew
+        self.open_path: str | None = None
+        self.now = time.time()
+
+    def is_selectable(self, index: int) -> bool:
+        return isinstance(self.rows[index], SessionRow)
+
+    def set_rows(self, rows: list[SidebarRow], keep_path: str | None = None) -> None:
+        self.rows = rows
+        self.now = time.time()
+        self.set_row_count(len(rows))
+        if keep_path is not None:
+            index = self.index_of(keep_path)
+            if index is not None:
+                self.move_cursor(index, notify=False)
+                return
+        if self.cursor < 0 or self.cursor >= len(rows) or not self.is_selectable(self.cursor):
+            first = next((i for i in range(len(rows)) if self.is_selectable(i)), -1)
+            self.cursor = first
+        self.refresh()
+
+    def index_of(self, path: str) -> int | None:
+        for index, row in enumerate(self.rows):
+            if isinstance(row, SessionRow) and row.summary.path == path:
+                return index
+        return None
+
+    def current(self) -> SessionSummary | None:
+        if 0 <= self.cursor < len(self.rows):
+            row = self.rows[self.cursor]
+            if isinstance(row, SessionRow):
+                return row.summary
+        return None
+
+    def style(self, name: str) -> Style:
+        return self.get_component_rich_style(name, partial=True)
+
+    def render_row(self, index: int, width: int, selected: bool) -> Strip:
+        row = self.rows[index]
+        base = self.row_style(selected)
+        text = RowText(base)
+        g = self.glyphs
+        if isinstance(row, GroupRow):
+            style = self.style("sessionlist--current-group" if row.is_current else "sessionlist--group")
+            text.add(row.title, style)
+            text.right(str(row.count), self.style("sessionlist--dim"))
+            return text.strip(width)
+        summary = row.summary
+        if row.depth:
+            text.add(" " + "  " * (row.depth - 1) + g.child, self.style("sessionlist--dim"), raw=True)
+        else:
+            text.add(" ", raw=True)
+        is_live = self.now - self.live.get(summary.path, 0.0) < LIVE_SECONDS
+        if is_live:
+            text.add(g.live + " ", self.style("sessionlist--live"), raw=True)
+        elif summary.path == self.open_path:
+            text.add(g.active + " ", self.style("sessionlist--open"), raw=True)
+        title = controls_as_spaces(summary.title)
+        text.add(title, None if summary.name else self.style("sessionlist--dim") if not selected else None)
+        if row.matched:
+            text.add("  " + row.matched, self.style("sessionlist--match"))
+        flags = ""
+        if summary.is_fork and not row.depth:
+            flags += g.fork
+        if summary.tip_count > 1:
+            flags += g.branches
+        if summary.problems:
+            flags += g.problem
+        seconds = self.now - summary.modified_ms / 1000
+        meta = f"{flags} {age(seconds):>3} {human_count(summary.message_count):>4}"
+        text.right(
+            meta,
+            self.style("sessionlist--problem")
+            if summary.problems and not selected
+            else self.style("sessionlist--dim"),
+        )
+        return text.strip(width)
+
+
+class SessionSidebar(Vertical):
+    """Search box, toggles and the session list. Posts `SessionHighlighted` as the cursor
+    moves and `SessionChosen` on enter."""
+
+    BINDINGS = [
+        Binding("slash", "search", "Search"),
+        Binding("escape", "clear_search", "Clear search", show=False),
+        Binding("c", "toggle_scope", "This folder/all"),
+        Binding("n", "toggle_named", "Named only", show=False),
+        Binding("s", "cycle_sort", "Sort", show=False),
+    ]
+
+    only_current: reactive[bool] = reactive(False)
+    named_only: reactive[bool] = reactive(False)
+    order: reactive[SortOrder] = reactive(SortOrder.RECENT)
+
+    class SessionHighlighted(Message):
+        def __init__(self, summary: SessionSummary) -> None:
+            super().__init__()
+            self.summary = summary
+
+    class SessionChosen(Message):
+        def __init__(self, summary: SessionSummary) -> None:
+            super().__init__()
+            self.summary = summary
+
+    def __init__(self, glyphs: Glyphs, current_cwd: str | None, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.glyphs = glyphs
+        self.current_cwd = current_cwd
+        self.summaries: list[SessionSummary] = []
+        self.matches: Mapping[str, str] | None = None
+        self.search_fn: Callable[[str], Mapping[str, str] | None] | None = None
+        self.status = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="sidebar-title", classes="pane-title")
+        yield Input(placeholder='search: words, "a phrase", re:regex', id="sidebar-search")
+        yield SessionList(self.glyphs, id="session-list")
+
+    @property
+    def session_list(self) -> SessionList:
+        return self.query_one(SessionList)
+
+    @property
+    def search_input(self) -> Input:
+        return self.query_one("#sidebar-search", Input)
+
+    def on_mount(self) -> None:
+        self.search_input.display = False
+        self.set_interval(5.0, self._tick)
+
+    def _tick(self) -> None:
+        self.session_list.now = time.time()
+        self.session_list.refresh()
+
+    # ------------------------------------------------------------------ data in
+    def set_summaries(self, summaries: Sequence[SessionSummary], *, keep_current: bool = True) -> None:
+        self.summaries = list(summaries)
+        if self.current_cwd and not any(_same_dir(s.cwd, self.current_cwd) for s in self.summaries):
+            self.only_current = False
+        self.rebuild(keep_current=keep_current)
+
+    def rebuild(self, *, keep_current: bool = True) -> None:
+        current = self.session_list.current() if keep_current else None
+        rows = build_rows(
+            self.summaries,
+            current_cwd=self.current_cwd,
+            only_current=self.only_current,
+            named_only=self.named_only,
+            order=self.order,
+            matches=self.matches,
+        )
+        self.session_list.set_rows(rows, keep_path=current.path if current else None)
+        self._update_title()
+
+    def _update_title(self) -> None:
+        shown = sum(1 for r in self.session_list.rows if isinstance(r, SessionRow))
+        scope = "this folder" if self.only_current else "all folders"
+        bits = [f"Sessions {shown}" + (f"/{len(self.summaries)}" if shown != len(self.summaries) else "")]
+        bits.append(scope)
+        if self.named_only:
+            bits.append("named")
+        if self.order is not SortOrder.RECENT:
+            bits.append(f"by {self.order}")
+        if self.status:
+            bits.append(self.status)
+        self.query_one("#sidebar-title", Static).update(" · ".join(bits))
+
+    def set_status(self, status: str) -> None:
+        self.status = status
+        self._update_title()
+
+    def mark_live(self, path: str) -> None:
+        self.session_list.live[path] = time.time()
+        index = self.session_list.index_of(path)
+        if index is not None:
+            self.session_list.now = time.time()
+            self.session_list.refresh_row(index)
+
+    def set_open(self, path: str | None) -> None:
+        self.session_list.open_path = path
+        self.session_list.refresh()
+
+    def select_path(self, path: str) -> bool:
+        index = self.session_list.index_of(path)
+        if index is None and (self.matches is not None or self.only_current or self.named_only):
+            self.matches = None
+            self.only_current = self.named_only = False
+            self.search_input.value = ""
+            self.rebuild()
+            index = self.session_list.index_of(path)
+        if index is None:
+            return False
+        self.session_list.move_cursor(index, notify=False, center=True)
+        return True
+
+    # ------------------------------------------------------------------ toggles and search
+    def watch_only_current(self) -> None:
+        if self.is_mounted:
+            self.rebuild()
+
+    def watch_named_only(self) -> None:
+        if self.is_mounted:
+            self.rebuild()
+
+    def watch_order(self) -> None:
+        if self.is_mounted:
+            self.rebuild()
+
+    def action_toggle_scope(self) -> None:
+        self.only_current = not self.only_current
+
+    def action_toggle_named(self) -> None:
+        self.named_only = not self.named_only
+
+    def action_cycle_sort(self) -> None:
+        self.order = self.order.next()
+
+    def action_search(self) -> None:
+        self.search_input.display = True
+        self.search_input.focus()
+
+    def action_clear_search(self) -> None:
+        self.search_input.value = ""
+        self.search_input.display = False
+        self.matches = None
+        self.rebuild()
+        self.session_list.focus()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input is not self.search_input:
+            return
+        event.stop()
+        query = event.value
+        if not query.strip():
+            self.matches = None
+            self.status = ""
+        elif self.search_fn is not None:
+            result = self.search_fn(query)
+            if result is None:
+                self.status = "invalid search"
+                return
+            self.matches = result
+            self.status = f"{len(result)} found"
+        self.rebuild(keep_current=True)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input is self.search_input:
+            event.stop()
+            self.session_list.focus()
+
+    def on_key(self, event: object) -> None:
+        key = getattr(event, "key", "")
+        if key in ("down", "up") and self.search_input.has_focus:
+            self.session_list.focus()
+            getattr(self.session_list, f"action_cursor_{key}")()
+            getattr(event, "stop")()  # noqa: B009
+
+    # ------------------------------------------------------------------ messages out
+    def on_row_list_cursor_moved(self, event: RowList.CursorMoved) -> None:
+        if event.row_list is not self.session_list:
+            return
+        event.stop()
+        summary = self.session_list.current()
+        if summary is not None:
+            self.post_message(self.SessionHighlighted(summary))
+
+    def on_row_list_activated(self, event: RowList.Activated) -> None:
+        if event.row_list is not self.session_list:
+            return
+        event.stop()
+        summary = self.session_list.current()
+        if summary is not None:
+            self.post_message(self.SessionChosen(summary))
+
+
+def _same_dir(a: str, b: str) -> bool:
+    import os
+
+    return bool(a) and os.path.normpath(a) == os.path.normpath(b)
