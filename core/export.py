@@ -65,9 +65,8 @@ def _message_markdown(message: Any) -> str:
             elif kind == "thinking":
                 lines.append("> thinking: " + js_string(block.get("thinking")).replace("\n", "\n> "))
             elif kind == "toolCall":
-                lines.append(
-                    f"**→ {js_string(block.get('name'))}**\n```json\n{json.dumps(block.get('arguments'), indent=2, ensure_ascii=False)}\n```"
-                )
+                args = json.dumps(block.get("arguments"), indent=2, ensure_ascii=False)
+                lines.append(f"**→ {js_string(block.get('name'))}**\n```json\n{args}\n```")
             elif kind == "image":
                 lines.append("*[image]*")
     else:
