@@ -59,6 +59,7 @@ def jsonl(*objects: Any) -> bytes:
 
 
 def write(path: Path, *objects: Any) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(jsonl(*objects))
     return path
 

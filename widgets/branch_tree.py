@@ -116,10 +116,11 @@ class BranchTree(RowList):
             self.set_row_count(0)
             return
         visible = filter_predicate(self.view, session)
-        if visible is not None and self.match_set:
+        if visible is not None:
+            # Like pi: the active leaf is always shown, and so are search matches.
             base = visible
-            matched = self.match_set
-            visible = lambda r: r.id in matched or base(r)  # noqa: E731
+            always = self.match_set | {session.default_leaf}
+            visible = lambda r: r.id in always or base(r)  # noqa: E731
         self.rows = outline_rows(session, folded=self.folded, visible=visible)
         self.index_by_id = {row.record.id: i for i, row in enumerate(self.rows)}
         self._edited = {}

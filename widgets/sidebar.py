@@ -24,6 +24,11 @@ from .rowtext import RowText
 LIVE_SECONDS = 20.0
 
 
+def clock() -> float:
+    """Now, for ages and live markers (tests pin it for stable snapshots)."""
+    return time.time()
+
+
 class SessionList(RowList):
     """The rows of the sidebar (group headers are not selectable)."""
 
@@ -43,14 +48,14 @@ class SessionList(RowList):
         self.rows: list[SidebarRow] = []
         self.live: dict[str, float] = {}  # path -> when it last grew
         self.open_path: str | None = None
-        self.now = time.time()
+        self.now = clock()
 
     def is_selectable(self, index: int) -> bool:
         return isinstance(self.rows[index], SessionRow)
 
     def set_rows(self, rows: list[SidebarRow], keep_path: str | None = None) -> None:
         self.rows = rows
-        self.now = time.time()
+        self.now = clock()
         self.set_row_count(len(rows))
         if keep_path is not None:
             index = self.index_of(keep_path)
@@ -173,7 +178,7 @@ class SessionSidebar(Vertical):
         self.set_interval(5.0, self._tick)
 
     def _tick(self) -> None:
-        self.session_list.now = time.time()
+        self.session_list.now = clock()
         self.session_list.refresh()
 
     # ------------------------------------------------------------------ data in
@@ -214,10 +219,10 @@ class SessionSidebar(Vertical):
         self._update_title()
 
     def mark_live(self, path: str) -> None:
-        self.session_list.live[path] = time.time()
+        self.session_list.live[path] = clock()
         index = self.session_list.index_of(path)
         if index is not None:
-            self.session_list.now = time.time()
+            self.session_list.now = clock()
             self.session_list.refresh_row(index)
 
     def set_open(self, path: str | None) -> None:

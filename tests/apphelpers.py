@@ -1,0 +1,67 @@
+"""Driving the real app in tests: build it on a folder, wait for conditions, read the screen."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pi_sessions.app.config import Settings
+from pi_sessions.app.main_screen import MainScreen
+from pi_sessions.app.tui import PiSessionsApp
+from pi_sessions.core.locations import SessionsRoot
+from textual.pilot import Pilot
+
+WAIT = 15.0  # only a hang reaches this
+
+
+def make_app(
+    root: Path, cache: Path, *, open_path: Path | None = None, cwd: str | None = None, **settings: Any
+) -> PiSessionsApp:
+    return PiSessionsApp(
+        Settings(**settings),
+        SessionsRoot(str(root), "the test folder", True),
+        open_path=str(open_path) if open_path else None,
+        current_cwd=cwd or "/nowhere",
+        cache_dir=str(cache),
+    )
+
+
+async def until(pilot: Pilot[Any], condition: Callable[[], object], what: str = "condition") -> None:
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def main(pilot: Pilot[Any]) -> MainScreen:
+    screen = pilot.app.screen
+    assert isinstance(screen, MainScreen), screen
+    return screen
+
+
+async def loaded(pilot: Pilot[Any]) -> MainScreen:
+    """Wait until the sessions are listed and one is open with its context shown."""
+    await until(
+        pilot, lambda: isinstance(pilot.app.screen, MainScreen) and pilot.app.screen.scanned, "the scan"
+    )
+    screen = main(pilot)
+    await until(
+        pilot,
+        lambda: screen.session is not None and screen.context_view.projection is not None,
+        "an open session",
+    )
+    await pilot.pause()
+    return screen
+
+
+def lines_of(widget: Any) -> list[str]:
+    """The text a Line-API widget shows right now."""
+    return [widget.render_line(y).text for y in range(widget.size.height)]
+
+
+def segments_of(widget: Any) -> list[str]:
+    return [seg.text for y in range(widget.size.height) for seg in widget.render_line(y)]

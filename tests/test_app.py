@@ -1,0 +1,343 @@
+"""The real app, driven with keys through Pilot: each flow a user goes through."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from pi_sessions.app.demo import prepare_demo
+from pi_sessions.app.screens import HelpScreen, MenuScreen, RawJsonScreen
+from pi_sessions.core.context import Reason
+from pi_sessions.core.outline import ViewFilter
+
+from .apphelpers import lines_of, loaded, main, make_app, segments_of, until
+from .helpers import assistant, entry, header, jsonl, system, user, write
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Path:
+    return prepare_demo(tmp_path / "demo")
+
+
+def compaction_session(folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    return write(
+        folder / "2025-03-01T10-00-00-000Z_compacted.jsonl",
+        header(id="compacted", cwd="/home/u/proj"),
+        system(
+            "s0",
+            None,
+            0,
+            sections={"preamble": "You are pi."},
+            toolsAdded=[{"name": "read", "description": "read a file", "parameters": {}}],
+        ),
+        user("u1", "s0", "first question about the scheduler", 1),
+        assistant("a1", "u1", "first answer", 2),
+        user("u2", "a1", "second question", 3),
+        assistant("a2", "u2", "second answer", 4),
+        entry(
+            "compaction",
+            "c1",
+            "a2",
+            5,
+            summary="They discussed the scheduler.",
+            firstKeptEntryId="u2",
+            tokensBefore=12000,
+        ),
+        user("u3", "c1", "third question", 6),
+        assistant("a3", "u3", "third answer", 7),
+        entry("context_edit", "e1", "a3", 8, targetId="a3", replacement=None),
+        user("u4", "e1", "fourth question", 9),
+        entry("session_info", "n1", "u4", 10, name="Compaction demo"),
+    )
+
+
+async def test_open_a_session_move_through_the_tree_and_see_the_context(demo: Path, tmp_path: Path) -> None:
+    app = make_app(demo, tmp_path / "cache")
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await loaded(pilot)
+        session = screen.session
+        assert session is not None
+        assert screen.tree.current_id() == session.default_leaf
+        assert screen.context_view.projection.leaf_id == session.default_leaf
+        await pilot.press("tab")  # to the tree
+        assert screen.active_pane == "tree"
+        start = screen.tree.current_id()
+        await pilot.press("k", "k", "up")
+        moved = screen.tree.current_id()
+        assert moved != start
+        assert screen.context_view.projection.leaf_id == moved
+        await pilot.press("j")
+        assert screen.context_view.projection.leaf_id == screen.tree.current_id()
+        await pilot.press("enter")
+        assert screen.active_pane == "context"
+        assert any(line.strip() for line in lines_of(screen.context_view.body))
+
+
+async def test_sidebar_groups_by_cwd_and_opens_as_you_move(demo: Path, tmp_path: Path) -> None:
+    app = make_app(demo, tmp_path / "cache")
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await loaded(pilot)
+        rows = lines_of(screen.sidebar.session_list)
+        assert any(row.startswith("/home/u/proj-a") for row in rows)
+        first = screen.session.path
+        await pilot.press("down", "down")
+        await until(
+            pilot, lambda: screen.session is not None and screen.session.path != first, "another session"
+        )
+        assert screen.session.path == screen.sidebar.session_list.current().path
+
+
+async def test_excluded_entries_shown_in_place_with_their_reason(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    compaction_session(root / "--home-u-proj--")
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await loaded(pilot)
+        assert screen.context_view.projection.leaf_id == "n1"
+        body = screen.context_view.body
+        assert [b.kind for b in body.blocks if b.kind == "excluded"] == []
+        await pilot.press("x")
+        excluded = {b.record.id: b.fate.reason for b in body.blocks if b.kind == "excluded"}
+        assert excluded == {
+            "s0": Reason.SUMMARIZED,
+            "u1": Reason.SUMMARIZED,
+            "a1": Reason.SUMMARIZED,
+            "a3": Reason.OMITTED,
+        }
+        body.action_to_start()
+        await pilot.pause()
+        text = "\n".join(lines_of(body))
+        assert "summarized by compaction c1" in text
+        await pilot.press("x")
+        assert not [b for b in body.blocks if b.kind == "excluded"]
+        header = str(screen.query_one("#context-line1").render())
+        assert "thinking off" in header and "messages" in header
+
+
+async def test_search_sessions_as_you_type_says_where_it_matched(demo: Path, tmp_path: Path) -> None:
+    app = make_app(demo, tmp_path / "cache")
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await loaded(pilot)
+        total = len(screen.sidebar.summaries)
+        await pilot.press("slash", *"fetchData")
+        await until(pilot, lambda: screen.sidebar.matches is not None, "search results")
+        rows = screen.sidebar.session_list.rows
+        sessions = [r for r in rows if hasattr(r, "summary")]
+        assert 0 < len(sessions) < total
+        assert all(r.matched for r in sessions)
+        assert any("fetchData" in line for line in lines_of(screen.sidebar.session_list))
+        await pilot.press("escape")
+        assert screen.sidebar.matches is None
+        assert len([r for r in screen.sidebar.session_list.rows if hasattr(r, "summary")]) == total
+
+
+async def test_search_within_the_session_opens_each_match(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    compaction_session(root / "--home-u-proj--")
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("tab")
+        await pilot.press("slash", *"question", "enter")
+        await until(pilot, lambda: screen.tree.matches, "matches")
+        assert screen.tree.matches == ["u1", "u2", "u3", "u4"]
+        first = screen.tree.current_id()
+        await pilot.press("n")
+        assert screen.tree.current_id() != first
+        assert screen.tree.current_id() in screen.tree.matches
+
+
+async def test_view_filters_cycle(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    compaction_session(root / "--home-u-proj--")
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("tab")
+        default_rows = [r.record.id for r in screen.tree.rows]
+        assert "e1" not in default_rows  # settings entries hidden, like pi...
+        assert default_rows[-1] == "n1"  # ... but the active leaf is always shown
+        seen = {}
+        for _ in range(5):
+            await pilot.press("v")
+            seen[screen.tree.view] = [r.record.id for r in screen.tree.rows]
+        assert seen[ViewFilter.USER_ONLY] == ["u1", "u2", "u3", "u4", "n1"]
+        assert "e1" in seen[ViewFilter.ALL] and "n1" in seen[ViewFilter.ALL]
+        assert screen.tree.view is ViewFilter.DEFAULT
+
+
+async def test_narrow_terminals_show_fewer_panes_and_tab_switches(demo: Path, tmp_path: Path) -> None:
+    app = make_app(demo, tmp_path / "cache")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await loaded(pilot)
+        shown = lambda: [
+            w.id for w in (screen.sidebar, screen.query_one("#tree-pane"), screen.context_view) if w.display
+        ]
+        assert shown() == ["sidebar", "tree-pane"]
+        await pilot.press("tab")
+        assert shown() == ["tree-pane", "context"]
+        await pilot.press("tab")
+        assert screen.active_pane == "context" and shown() == ["tree-pane", "context"]
+        await pilot.press("tab")
+        assert shown() == ["sidebar", "tree-pane"]
+        await pilot.resize_terminal(60, 24)
+        await pilot.pause()
+        assert shown() == ["sidebar"]
+        await pilot.press("tab")
+        assert shown() == ["tree-pane"]
+
+
+async def test_live_append_keeps_selection_and_scroll(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    folder = root / "--home-u-proj--"
+    folder.mkdir(parents=True)
+    rows = [header(id="live")]
+    parent = None
+    for i in range(60):
+        rows.append(user(f"u{i}", parent, f"question {i}", 2 * i) if True else None)
+        rows.append(assistant(f"a{i}", f"u{i}", f"answer {i}", 2 * i + 1))
+        parent = f"a{i}"
+    path = write(folder / "live.jsonl", *rows)
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 30)) as pilot:
+        screen = await loaded(pilot)
+        await until(
+            pilot, lambda: screen.watcher is not None and screen.watcher._stop is not None, "the watcher"
+        )
+        await pilot.press("tab")
+        for _ in range(30):
+            await pilot.press("k")
+        selected = screen.tree.current_id()
+        scroll = screen.tree.scroll_offset.y
+        context_leaf = screen.context_view.projection.leaf_id
+        with open(path, "ab") as f:
+            f.write(
+                jsonl(user("u60", "a59", "a new question", 200), assistant("a60", "u60", "a new answer", 201))
+            )
+        await until(pilot, lambda: "a60" in screen.tree.index_by_id, "the new entries in the tree")
+        assert screen.tree.current_id() == selected
+        assert screen.tree.scroll_offset.y == scroll
+        assert screen.context_view.projection.leaf_id == context_leaf
+        # At the tip, the context follows new entries that extend it; the cursor stays.
+        await pilot.press("a")
+        assert screen.tree.current_id() == "a60"
+        with open(path, "ab") as f:
+            f.write(jsonl(user("u61", "a60", "one more", 202)))
+        await until(pilot, lambda: "u61" in screen.tree.index_by_id, "u61")
+        await until(pilot, lambda: screen.context_view.projection.leaf_id == "u61", "context extended")
+        assert screen.tree.current_id() == "a60"
+        # Follow mode moves the selection to the newest entry.
+        await pilot.press("F")
+        assert screen.follow
+        with open(path, "ab") as f:
+            f.write(jsonl(assistant("a61", "u61", "followed", 203)))
+        await until(pilot, lambda: screen.tree.current_id() == "a61", "follow")
+        assert screen.sidebar.session_list.live.get(str(path))
+
+
+async def test_new_and_deleted_sessions_appear_and_disappear(demo: Path, tmp_path: Path) -> None:
+    app = make_app(demo, tmp_path / "cache")
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await loaded(pilot)
+        await until(
+            pilot, lambda: screen.watcher is not None and screen.watcher._stop is not None, "the watcher"
+        )
+        count = len(screen.sidebar.summaries)
+        new = write(
+            demo / "--home-u-new--" / "fresh.jsonl",
+            header(id="fresh", cwd="/home/u/new"),
+            user("a", None, "brand new session"),
+        )
+        await until(pilot, lambda: len(screen.sidebar.summaries) == count + 1, "the new session")
+        assert any("brand new session" in line for line in lines_of(screen.sidebar.session_list))
+        new.unlink()
+        await until(pilot, lambda: len(screen.sidebar.summaries) == count, "the session gone")
+
+
+async def test_hostile_text_is_shown_inert(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    folder = root / "--home-u-evil--"
+    folder.mkdir(parents=True)
+    evil = "\x1b]52;c;ZXZpbA==\x07\x1b[31mRED\x1b[0m [bold]not bold[/bold] [link=x]y[/link] \x9b2J"
+    write(
+        folder / "evil.jsonl",
+        header(id="evil", cwd="/home/u/evil"),
+        user("u1", None, evil),
+        assistant("a1", "u1", evil),
+        entry("session_info", "n1", "a1", 2, name="[red]name[/red]\x1b[2J"),
+    )
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("tab")
+        await pilot.press("k")
+        texts = (
+            segments_of(screen.tree)
+            + segments_of(screen.context_view.body)
+            + segments_of(screen.sidebar.session_list)
+        )
+        joined = "".join(texts)
+        for control in ("\x1b", "\x07", "\x9b"):
+            assert control not in joined
+        assert "\u241b]52;c;ZXZpbA==" in joined  # ESC shown as a visible placeholder
+        assert "[bold]not bold[/bold]" in joined  # markup shown literally
+        assert "[red]name[/red]" in joined
+
+
+async def test_keys_that_must_exist(demo: Path, tmp_path: Path) -> None:
+    app = make_app(demo, tmp_path / "cache", resume_command="definitely-not-a-real-pi --session {path}")
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        assert app.screen is screen
+        await pilot.press("tab", "i")
+        assert isinstance(app.screen, RawJsonScreen)
+        await pilot.press("escape")
+        await pilot.press("ctrl+p")
+        await until(pilot, lambda: app.screen is not screen, "the command palette")
+        assert type(app.screen).__name__ == "CommandPalette"
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen, "back")
+        await pilot.press("r")  # resume with a command that is not installed: a clear message
+        assert isinstance(app.screen, MenuScreen)  # the demo's cwd does not exist here: asked first
+        await pilot.press("1")  # continue in the current directory
+        status = str(screen.query_one("#status").render())
+        assert "not on PATH" in status and "definitely-not-a-real-pi --session" in status
+        await pilot.press("q")
+    assert app.return_code == 0
+
+
+async def test_empty_folder_says_where_it_looked_and_offers_the_demo(tmp_path: Path) -> None:
+    root = tmp_path / "empty"
+    root.mkdir()
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(120, 30)) as pilot:
+        await until(pilot, lambda: main(pilot).scanned, "the scan")
+        screen = main(pilot)
+        status = str(screen.query_one("#status").render())
+        assert str(root) in status and "demo" in status
+        await pilot.press("d")
+        await until(
+            pilot,
+            lambda: app.screen is not screen and isinstance(app.screen, type(screen)) and app.screen.scanned,
+            "the demo",
+        )
+        assert len(main(pilot).sidebar.summaries) >= 5
+
+
+async def test_raw_json_of_an_entry(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    compaction_session(root / "--home-u-proj--")
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("tab", "i")
+        assert isinstance(app.screen, RawJsonScreen)
+        assert app.screen.value["id"] == screen.tree.current_id() == "n1"
+        assert app.screen.value["name"] == "Compaction demo"
+        log_text = "\n".join(app.screen.query_one("Log").lines)
+        assert json.loads(log_text)["type"] == "session_info"
