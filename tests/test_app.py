@@ -172,9 +172,14 @@ async def test_narrow_terminals_show_fewer_panes_and_tab_switches(demo: Path, tm
     app = make_app(demo, tmp_path / "cache")
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await loaded(pilot)
-        shown = lambda: [
-            w.id for w in (screen.sidebar, screen.query_one("#tree-pane"), screen.context_view) if w.display
-        ]
+
+        def shown() -> list[str | None]:
+            return [
+                w.id
+                for w in (screen.sidebar, screen.query_one("#tree-pane"), screen.context_view)
+                if w.display
+            ]
+
         assert shown() == ["sidebar", "tree-pane"]
         await pilot.press("tab")
         assert shown() == ["tree-pane", "context"]
