@@ -20,6 +20,7 @@ from ..core.jsvalues import js_string
 from ..core.locations import fork_folder
 from ..core.outline import entry_text, excerpt
 from ..core.problems import SessionError
+from ..core.resume import build_resume_command, shell_line
 from ..core.session import Session
 from ..core.text import one_line
 from ..core.trash import move_to_trash
@@ -32,17 +33,6 @@ LIVE_SECONDS = 20.0
 
 
 # ---------------------------------------------------------------------- resume
-def build_resume_command(template: str, path: str, cwd: str, session_id: str) -> list[str]:
-    """The argv to run: the template's words with {path}, {cwd} and {id} filled in (each
-    placeholder stays one argument, whatever spaces the value holds)."""
-    words = shlex.split(template)
-    return [w.replace("{path}", path).replace("{cwd}", cwd).replace("{id}", session_id) for w in words]
-
-
-def shell_line(argv: list[str], cwd: str) -> str:
-    return f"cd {shlex.quote(cwd)} && {shlex.join(argv)}"
-
-
 def resume_selected(screen: MainScreen) -> None:
     session = screen.session
     if session is None or session.path is None:

@@ -10,7 +10,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-SUBCOMMANDS = ("list", "tree", "context", "fork")
+SUBCOMMANDS = ("list", "tree", "context", "fork", "resume")
 
 
 def _subcommand_parser() -> argparse.ArgumentParser:
@@ -43,6 +43,17 @@ def _subcommand_parser() -> argparse.ArgumentParser:
     p.add_argument("--session-dir", metavar="DIR")
     p.add_argument("--dry-run", action="store_true", help="print what would be written, write nothing")
     p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("resume", help="resume a session in pi (in its working directory)")
+    p.add_argument("path", metavar="PATH")
+    p.add_argument(
+        "--command",
+        dest="command_template",
+        metavar="TEMPLATE",
+        help="instead of the configured command ({path} {cwd} {id})",
+    )
+    p.add_argument("--here", action="store_true", help="run in the current directory, not the session's")
+    p.add_argument("--print", action="store_true", help="print the command instead of running it")
     return parser
 
 
@@ -106,6 +117,8 @@ def _run_subcommand(ns: argparse.Namespace) -> int:
             return commands.cmd_context(ns.path, ns.leaf, ns.all, ns.json)
         if ns.command == "fork":
             return commands.cmd_fork(ns.path, ns.leaf, ns.cwd, ns.session_dir, ns.dry_run, ns.json)
+        if ns.command == "resume":
+            return commands.cmd_resume(ns.path, ns.command_template, ns.here, ns.print)
     except SessionError as e:
         print(f"pi-sessions: {e}", file=sys.stderr)
         return 2

@@ -200,4 +200,31 @@ def cmd_fork(
     return 0
 
 
-__all__ = ["cmd_context", "cmd_fork", "cmd_list", "cmd_tree"]
+def cmd_resume(path: str, template: str | None, here: bool, print_only: bool) -> int:
+    import shutil
+
+    from ..core.resume import build_resume_command, shell_line
+    from .config import load_settings
+
+    session = _open(path)
+    settings, _ = load_settings()
+    cwd = os.getcwd() if here else session.cwd
+    argv = build_resume_command(
+        template or settings.resume_command, session.path or path, cwd, session.session_id or ""
+    )
+    line = shell_line(argv, cwd)
+    if print_only:
+        _text(line)
+        return 0
+    if not cwd or not os.path.isdir(cwd):
+        raise SessionError(
+            f"the session's directory no longer exists: {cwd or '(none)'}; use --here to resume in this one"
+        )
+    if not argv or shutil.which(argv[0]) is None:
+        raise SessionError(f"{argv[0] if argv else 'pi'} is not on PATH; the command would be: {line}")
+    sys.stdout.flush()
+    os.chdir(cwd)
+    os.execvp(argv[0], argv)
+
+
+__all__ = ["cmd_context", "cmd_fork", "cmd_list", "cmd_resume", "cmd_tree"]

@@ -1,0 +1,313 @@
+"""Acting on sessions: fork, clone, rename, label, delete, export, copy and resume."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from pi_sessions.app.screens import ConfirmScreen, ForkScreen, MenuScreen, PromptScreen
+from pi_sessions.core import fork as fork_module
+from pi_sessions.core.append import append_label, append_session_name
+from pi_sessions.core.context import project
+from pi_sessions.core.export import export_context, export_tree
+from pi_sessions.core.fork import encode_cwd_folder, plan_fork, write_fork
+from pi_sessions.core.problems import SessionError
+from pi_sessions.core.session import Session
+from pi_sessions.core.trash import move_to_trash
+
+from .apphelpers import loaded, make_app, until
+from .conftest import expected_files, load_expected, session_path_for
+from .helpers import assistant, entry, header, user, write
+
+
+def small_session(folder: Path, name: str = "2025-03-01T10-00-00-000Z_src.jsonl") -> Path:
+    return write(
+        folder / name,
+        header(id="src", cwd="/home/u/proj"),
+        user("u1", None, "first", 1),
+        assistant("a1", "u1", "reply", 2),
+        entry("label", "l1", "a1", 3, targetId="u1", label="start"),
+        user("u2", "l1", "second", 4),
+        assistant("a2", "u2", "another reply", 5),
+        user("b1", "a1", "a branch", 6),
+    )
+
+
+# ---------------------------------------------------------------------- fork
+@pytest.mark.parametrize("expected_path", expected_files(), ids=lambda p: p.name[:30])
+def test_forked_file_has_the_same_context_at_its_leaf(expected_path: Path, tmp_path: Path) -> None:
+    exp = load_expected(expected_path)
+    if exp.get("open_error") or exp.get("leaves_mode") in (None, "entries-without-ids"):
+        return
+    source = Session.open(session_path_for(expected_path, exp))
+    ids = source.entry_ids()
+    pi_ids = exp["entry_ids"]
+    to_ours = dict(zip(pi_ids, ids, strict=True)) if exp.get("ids_are_random") else {}
+    for branch in exp.get("branch_files") or []:
+        if not branch.get("written"):
+            continue
+        leaf = to_ours.get(branch["leaf"], branch["leaf"])
+        plan = plan_fork(source, leaf, folder=str(tmp_path))
+        written = Session.open(write_fork(plan))
+        assert written.header["parentSession"] == source.path
+        before, after = project(source, leaf), project(written, written.default_leaf)
+        assert after.messages(written) == before.messages(source)
+        assert (after.model, after.thinking_level) == (before.model, before.thinking_level)
+        assert written.labels == {t: l for t, l in source.labels.items() if t in {r.id for r in before.path}}
+
+
+def test_fork_into_another_cwd_uses_pis_folder_encoding(tmp_path: Path) -> None:
+    source = Session.open(small_session(tmp_path / "sessions" / "--home-u-proj--"))
+    target_cwd = tmp_path / "other project"
+    folder = tmp_path / "sessions" / encode_cwd_folder(str(target_cwd))
+    plan = plan_fork(source, "a2", cwd=str(target_cwd), folder=str(folder))
+    path = write_fork(plan)
+    assert Path(path).parent.name == "--" + str(target_cwd).lstrip("/").replace("/", "-") + "--"
+    forked = Session.open(path)
+    assert forked.cwd == str(target_cwd)
+    assert forked.entry_ids()[:4] == ["u1", "a1", "u2", "a2"] and forked.labels == {"u1": "start"}
+
+
+def test_fork_never_overwrites_and_leaves_nothing_behind(tmp_path: Path) -> None:
+    source = Session.open(small_session(tmp_path / "s"))
+    plan = plan_fork(source, "a2", folder=str(tmp_path / "out"))
+    first = write_fork(plan)
+    original = Path(first).read_bytes()
+    with pytest.raises(SessionError, match="already exists"):
+        write_fork(plan)
+    assert Path(first).read_bytes() == original
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [Path(first).name]
+
+
+def test_fork_into_an_unusable_folder_is_a_clear_error(tmp_path: Path) -> None:
+    source = Session.open(small_session(tmp_path / "s"))
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    with pytest.raises((SessionError, OSError)):
+        write_fork(plan_fork(source, "a2", folder=str(blocker / "sub")))
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
+def test_fork_into_a_read_only_folder(tmp_path: Path) -> None:
+    source = Session.open(small_session(tmp_path / "s"))
+    target = tmp_path / "ro"
+    target.mkdir()
+    target.chmod(stat.S_IRUSR | stat.S_IXUSR)
+    try:
+        with pytest.raises(SessionError, match="cannot create"):
+            write_fork(plan_fork(source, "a2", folder=str(target)))
+        assert list(target.iterdir()) == []
+    finally:
+        target.chmod(stat.S_IRWXU)
+
+
+def test_full_disk_leaves_no_half_written_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    source = Session.open(small_session(tmp_path / "s"))
+    plan = plan_fork(source, "a2", folder=str(tmp_path / "out"))
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(fork_module.os, "fsync", full)
+    with pytest.raises(SessionError, match="No space left"):
+        write_fork(plan)
+    assert list((tmp_path / "out").iterdir()) == []
+
+
+def test_source_is_never_touched_by_a_fork(tmp_path: Path) -> None:
+    path = small_session(tmp_path / "s")
+    before = (path.read_bytes(), path.stat().st_mtime_ns)
+    write_fork(plan_fork(Session.open(path), "b1"))
+    assert (path.read_bytes(), path.stat().st_mtime_ns) == before
+
+
+# ---------------------------------------------------------------------- rename and label
+def test_rename_and_label_append_lines_pi_reads_back(tmp_path: Path) -> None:
+    path = small_session(tmp_path / "s")
+    size = path.stat().st_size
+    session = Session.open(path)
+    line = append_session_name(session, "  Fix the\r\nscheduler  ")
+    assert line["name"] == "Fix the scheduler" and line["parentId"] == "b1" and len(line["id"]) == 8
+    appended = path.read_bytes()[size:]
+    assert appended.count(b"\n") == 1 and appended.endswith(b"\n")
+    reread = Session.open(path)
+    assert reread.name == "Fix the scheduler" and reread.default_leaf == line["id"]
+    label = append_label(reread, "a2", "good answer")
+    assert label["parentId"] == line["id"]
+    assert Session.open(path).labels == {"u1": "start", "a2": "good answer"}
+    append_label(Session.open(path), "u1", None)
+    assert Session.open(path).labels == {"a2": "good answer"}
+    assert list(json.loads(path.read_text().splitlines()[-1])) == [
+        "type",
+        "id",
+        "parentId",
+        "timestamp",
+        "targetId",
+    ]
+
+
+def test_appending_is_refused_while_a_line_is_being_written(tmp_path: Path) -> None:
+    path = small_session(tmp_path / "s")
+    with open(path, "ab") as f:
+        f.write(b'{"type":"message","id":"half')
+    before = path.read_bytes()
+    with pytest.raises(SessionError, match="newline"):
+        append_session_name(Session.open(path), "nope")
+    assert path.read_bytes() == before
+
+
+# ---------------------------------------------------------------------- delete and export
+def test_delete_moves_the_file_to_the_trash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    path = small_session(tmp_path / "s")
+    content = path.read_bytes()
+    where = move_to_trash(path, use_command=False)
+    assert not path.exists()
+    assert Path(where).read_bytes() == content
+    info = tmp_path / "data" / "Trash" / "info" / f"{path.name}.trashinfo"
+    assert f"Path={path}" in info.read_text()
+
+
+def test_exports_parse(tmp_path: Path) -> None:
+    session = Session.open(small_session(tmp_path / "s"))
+    md, js = export_context(session, "a2", str(tmp_path / "out"))
+    data = json.loads(Path(js).read_text())
+    assert data["messages"] == project(session, "a2").messages(session)
+    assert data["leaf"] == "a2" and "## user · u2" in Path(md).read_text()
+    md2, js2 = export_tree(session, str(tmp_path / "out"))
+    tree = json.loads(Path(js2).read_text())
+    assert [e["id"] for e in tree["entries"]] == session.entry_ids()
+    assert "b1" in Path(md2).read_text()
+    again, _ = export_context(session, "a2", str(tmp_path / "out"))
+    assert again != md and Path(md).exists()  # a second export never overwrites the first
+
+
+# ---------------------------------------------------------------------- resume
+@pytest.fixture
+def fake_pi(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A stand-in `pi` on PATH that records its arguments and working directory."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    record = tmp_path / "pi-calls.txt"
+    script = bin_dir / "pi"
+    script.write_text(f'#!/bin/sh\n{{ pwd; for a in "$@"; do echo "$a"; done; echo --; }} >> "{record}"\n')
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    return record
+
+
+def calls(record: Path) -> list[list[str]]:
+    if not record.exists():
+        return []
+    return [c.strip("\n").splitlines() for c in record.read_text().split("--\n") if c.strip()]
+
+
+async def test_resume_runs_pi_in_the_sessions_cwd_and_comes_back(tmp_path: Path, fake_pi: Path) -> None:
+    project_dir = tmp_path / "project"
+    project_dir.mkdir()
+    root = tmp_path / "sessions"
+    path = write(
+        root / "--p--" / "s.jsonl", header(id="sid", cwd=str(project_dir)), user("u1", None, "hello")
+    )
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("r")
+        await until(pilot, lambda: calls(fake_pi), "pi to run")
+        assert calls(fake_pi) == [[str(project_dir), "--session", str(path)]]
+        await until(
+            pilot, lambda: "back from pi" in str(screen.query_one("#status").render()), "the app back"
+        )
+        await pilot.press("tab", "k")  # usable again
+        assert screen.active_pane == "tree"
+
+
+async def test_fork_in_the_app_then_resume_the_fork(tmp_path: Path, fake_pi: Path) -> None:
+    project_dir = tmp_path / "project"
+    project_dir.mkdir()
+    root = tmp_path / "sessions"
+    folder = root / "--p--"
+    write(
+        folder / "2025-01-01T00-00-00-000Z_sid.jsonl",
+        header(id="sid", cwd=str(project_dir)),
+        user("u1", None, "hello", 1),
+        assistant("a1", "u1", "hi", 2),
+        user("u2", "a1", "more", 3),
+    )
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("tab", "k")
+        assert screen.tree.current_id() == "a1"
+        await pilot.press("f")
+        assert isinstance(app.screen, ForkScreen)
+        preview = "\n".join(app.screen.lines)
+        assert "2 entries" in preview and str(folder) in preview and "first message: hello" in preview
+        await pilot.press("r")  # fork and resume
+        await until(pilot, lambda: calls(fake_pi), "pi to run on the fork")
+        forks = [p for p in folder.iterdir() if "sid" not in p.name]
+        assert len(forks) == 1
+        assert calls(fake_pi) == [[str(project_dir), "--session", str(forks[0])]]
+        forked = Session.open(forks[0])
+        assert forked.entry_ids() == ["u1", "a1"] and forked.header["parentSession"].endswith("_sid.jsonl")
+        await until(
+            pilot,
+            lambda: screen.session is not None and screen.session.path == str(forks[0]),
+            "the fork opened",
+        )
+
+
+async def test_rename_label_delete_and_copy_from_the_app(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")  # no `trash` command: the freedesktop trash
+    root = tmp_path / "sessions"
+    path = small_session(root / "--home-u-proj--")
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("M")
+        assert isinstance(app.screen, PromptScreen)
+        await pilot.press(*"Renamed here", "enter")
+        await until(pilot, lambda: Session.open(path).name == "Renamed here", "the name in the file")
+        await until(
+            pilot, lambda: any(s.name == "Renamed here" for s in screen.sidebar.summaries), "the sidebar"
+        )
+        await pilot.press("tab", "L", *"nice", "enter")
+        labelled = screen.tree.current_id()
+        await until(pilot, lambda: Session.open(path).labels.get(labelled) == "nice", "the label")
+        await pilot.press("y")
+        assert isinstance(app.screen, MenuScreen)
+        await pilot.press("2")  # the session's path
+        assert app.clipboard == str(path)
+        await pilot.press("shift+tab", "D")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await until(pilot, lambda: not path.exists(), "the file trashed")
+        assert (tmp_path / "data" / "Trash" / "files" / path.name).exists()
+        await until(pilot, lambda: not screen.sidebar.summaries, "the sidebar emptied")
+
+
+def test_resume_subcommand_runs_pi(tmp_path: Path, fake_pi: Path) -> None:
+    import subprocess
+    import sys
+
+    project_dir = tmp_path / "project"
+    project_dir.mkdir()
+    path = write(tmp_path / "s.jsonl", header(id="sid", cwd=str(project_dir)), user("u1", None, "hello"))
+    out = subprocess.run(
+        [sys.executable, "-m", "pi_sessions.app.cli", "resume", str(path)], capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    assert calls(fake_pi) == [[str(project_dir), "--session", str(path)]]
+    out = subprocess.run(
+        [sys.executable, "-m", "pi_sessions.app.cli", "resume", str(path), "--print"],
+        capture_output=True,
+        text=True,
+    )
+    assert out.stdout.strip() == f"cd {project_dir} && pi --session {path}"
