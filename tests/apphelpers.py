@@ -54,8 +54,27 @@ async def loaded(pilot: Pilot[Any]) -> MainScreen:
         lambda: screen.session is not None and screen.context_view.projection is not None,
         "an open session",
     )
-    await pilot.pause()
+    await settled(pilot)
     return screen
+
+
+async def settled(pilot: Pilot[Any]) -> None:
+    """Wait until no pane has a scroll waiting for the next refresh."""
+    screen = main(pilot)
+    await until(
+        pilot,
+        lambda: not screen.tree.scroll_pending and not screen.context_view.body.scroll_pending,
+        "scrolling",
+    )
+
+    def thumbs_caught_up() -> bool:
+        return all(
+            not (w.show_vertical_scrollbar and w.region.height) or w.vertical_scrollbar.position == w.scroll_y
+            for w in (screen.tree, screen.context_view.body, screen.sidebar.session_list)
+        )
+
+    await until(pilot, thumbs_caught_up, "the scrollbars to show the scroll positions")
+    await pilot.pause()
 
 
 def lines_of(widget: Any) -> list[str]:

@@ -57,7 +57,9 @@ def test_forked_file_has_the_same_context_at_its_leaf(expected_path: Path, tmp_p
         before, after = project(source, leaf), project(written, written.default_leaf)
         assert after.messages(written) == before.messages(source)
         assert (after.model, after.thinking_level) == (before.model, before.thinking_level)
-        assert written.labels == {t: label for t, label in source.labels.items() if t in {r.id for r in before.path}}
+        assert written.labels == {
+            t: label for t, label in source.labels.items() if t in {r.id for r in before.path}
+        }
 
 
 def test_fork_into_another_cwd_uses_pis_folder_encoding(tmp_path: Path) -> None:

@@ -90,6 +90,7 @@ class BranchTree(RowList):
         self.match_set: set[str] = set()
         self._excerpts: dict[int, str] = {}
         self._edited: dict[str, int] = {}
+        self.scroll_pending = False  # a scroll to the cursor waits for the next refresh
 
     # ------------------------------------------------------------------ data in
     def show_session(self, session: Session | None, select: str | None = None) -> None:
@@ -135,14 +136,18 @@ class BranchTree(RowList):
         self.cursor = -1 if not self.rows else index
         if top_id is not None and top_id in self.index_by_id:
             # New rows (live) must not move what the user is looking at.
-            self.scroll_to(y=self.index_by_id[top_id], animate=False, immediate=True)
+            self.scroll_to(y=self.index_by_id[top_id], animate=False, immediate=True, force=True)
         elif self.rows:
-            self.scroll_to_cursor(center=center)
-            # A list that was not scrollable a moment ago ignores scrolling until laid out.
-            self.call_after_refresh(self.scroll_to_cursor, center)
+            # After the refresh: a list that was not scrollable a moment ago ignores scrolling.
+            self.scroll_pending = True
+            self.call_after_refresh(self._deferred_scroll, center)
             if center or select is not None:
                 self.post_message(self.EntryHighlighted(self.rows[index].record.id))
         self.refresh()
+
+    def _deferred_scroll(self, center: bool) -> None:
+        self.scroll_to_cursor(center=center)
+        self.scroll_pending = False
 
     def _nearest_visible(self, entry_id: str | None) -> int | None:
         """The row of this entry, or of its nearest visible ancestor (hidden or folded away)."""
@@ -223,7 +228,7 @@ class BranchTree(RowList):
         if row.folded:
             text.right(f"+{row.hidden_count}", self.style("tree--dim"))
         elif row.is_fork_point:
-            text.right(f"{g.fork}{row.child_count}", self.style("tree--dim"))
+            text.right(f"{g.branches}{row.child_count}", self.style("tree--dim"))
         return text.strip(width)
 
     def _markers(self, row: OutlineRow) -> Iterable[str]:

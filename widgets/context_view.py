@@ -167,6 +167,7 @@ class ContextBody(ScrollView, can_focus=True):
         self.current = -1
         self._placeholder = ""
         self.stick_to_end = False  # keep the end in view when the size changes (until scrolled)
+        self.scroll_pending = False  # a scroll waits for the next refresh
 
     # ------------------------------------------------------------------ layout
     def set_blocks(
@@ -185,9 +186,10 @@ class ContextBody(ScrollView, can_focus=True):
         elif at_end:
             self._settle_end()
             # A view that was not scrollable a moment ago ignores scrolling until laid out.
+            self.scroll_pending = True
             self.call_after_refresh(self._settle_end_if_sticking)
         else:
-            self.scroll_to(y=0, animate=False, immediate=True)
+            self.scroll_to(y=0, animate=False, immediate=True, force=True)
             self._prepare_view()
         self.refresh()
 
@@ -215,11 +217,14 @@ class ContextBody(ScrollView, can_focus=True):
         """Scroll to the end, laying out the last blocks first so estimates do not leave a gap."""
         for _ in range(3):
             self._render_range(max(0, self.offsets[-1] - self.size.height - 5), self.offsets[-1])
-            self.scroll_to(y=max(0, self.offsets[-1] - self.size.height), animate=False, immediate=True)
+            self.scroll_to(
+                y=max(0, self.offsets[-1] - self.size.height), animate=False, immediate=True, force=True
+            )
 
     def _settle_end_if_sticking(self) -> None:
         if self.stick_to_end:
             self._settle_end()
+        self.scroll_pending = False
 
     def _block_at(self, y: int) -> int:
         return max(0, min(len(self.blocks) - 1, bisect_right(self.offsets, y) - 1))
@@ -249,10 +254,12 @@ class ContextBody(ScrollView, can_focus=True):
         self._render_range(top, top + self.size.height + 2)
         new_top = self.offsets[anchor] + within
         if new_top != top:
-            self.scroll_to(y=new_top, animate=False, immediate=True)
+            self.scroll_to(y=new_top, animate=False, immediate=True, force=True)
             self._render_range(new_top, new_top + self.size.height + 2)
 
     def watch_scroll_y(self, old: float, new: float) -> None:
+        # ScrollView skips a hidden scrollbar, which then shows up with a stale thumb.
+        self.vertical_scrollbar.position = new
         super().watch_scroll_y(old, new)
         if round(old) != round(new):
             self._render_range(int(new), int(new) + self.size.height + 2)
@@ -293,7 +300,8 @@ class ContextBody(ScrollView, can_focus=True):
         line = absolute - self.offsets[index]
         if line >= len(block.lines or ()):
             return blank
-        strip = (block.lines or [])[line]
+        # Our pieces carry colours only: the pane's background goes underneath.
+        strip = (block.lines or [])[line].apply_style(self.rich_style)
         if index == self.current and line == 0:
             strip = strip.apply_style(self.get_component_rich_style("context--current", partial=True))
         return strip.crop_extend(0, width, self.rich_style)
@@ -449,10 +457,10 @@ class ContextBody(ScrollView, can_focus=True):
     # ------------------------------------------------------------------ keys
     def action_scroll_lines(self, delta: int) -> None:
         self.stick_to_end = False
-        self.scroll_to(y=max(0, int(self.scroll_offset.y) + delta), animate=False, immediate=True)
+        self.scroll_to(y=max(0, int(self.scroll_offset.y) + delta), animate=False, immediate=True, force=True)
 
     def action_to_start(self) -> None:
-        self.scroll_to(y=0, animate=False, immediate=True)
+        self.scroll_to(y=0, animate=False, immediate=True, force=True)
         self._set_current(0)
 
     def action_to_end(self) -> None:
@@ -476,7 +484,7 @@ class ContextBody(ScrollView, can_focus=True):
         top = int(self.scroll_offset.y)
         start, stop = self.offsets[self.current], self.offsets[self.current + 1]
         if start < top or stop > top + self.size.height:
-            self.scroll_to(y=start, animate=False, immediate=True)
+            self.scroll_to(y=start, animate=False, immediate=True, force=True)
 
     def action_toggle_block(self) -> None:
         if not self.blocks:

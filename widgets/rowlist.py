@@ -138,11 +138,16 @@ class RowList(ScrollView, can_focus=True):
             return
         top = int(self.scroll_offset.y)
         if center:
-            self.scroll_to(y=max(0, self.cursor - height // 2), animate=False, immediate=True)
+            self.scroll_to(y=max(0, self.cursor - height // 2), animate=False, immediate=True, force=True)
         elif self.cursor < top:
-            self.scroll_to(y=self.cursor, animate=False, immediate=True)
+            self.scroll_to(y=self.cursor, animate=False, immediate=True, force=True)
         elif self.cursor >= top + height:
-            self.scroll_to(y=self.cursor - height + 1, animate=False, immediate=True)
+            self.scroll_to(y=self.cursor - height + 1, animate=False, immediate=True, force=True)
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        # ScrollView skips a hidden scrollbar, which then shows up with a stale thumb.
+        self.vertical_scrollbar.position = new
+        super().watch_scroll_y(old, new)
 
     def _step(self, start: int, step: int) -> int:
         index = start
