@@ -183,16 +183,15 @@ class MainScreen(Screen[None]):
         title = "Tree"
         session = self.session
         if session is not None:
-            name = session.name or (
-                self.sidebar.session_list.current().title if self.sidebar.session_list.current() else ""
-            )
-            title = f"{len(session.records)} entries · {self.tree.view.label} view"
+            # What changes with keys comes first: narrow panes cut the end of the line.
+            count = len(session.records)
+            title = f"{self.tree.view.label} view · {count} {'entry' if count == 1 else 'entries'}"
             if self.follow:
                 title += " · following"
-            if name:
-                title = f"{one_line(name, 60)} · " + title
             if session.problems:
                 title += f" · {self.glyphs.problem} {len(session.problems)} problem(s)"
+            if session.name:
+                title += f" · {one_line(session.name, 60)}"
         self.query_one("#tree-title", Static).update(title)
 
     # ------------------------------------------------------------------ scanning and watching

@@ -91,7 +91,10 @@ class RawJsonScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         text = json.dumps(self.value, indent=2, ensure_ascii=False)
         lines = [visible(line) for line in text.splitlines()]
-        log = self.query_one(Log)
+        logs = self.query(Log)
+        if not logs:
+            return  # the app is closing around us
+        log = logs.first()
         log.write_lines(lines)
         log.scroll_home(animate=False)
         log.focus()

@@ -106,7 +106,8 @@ class SessionList(RowList):
         title = controls_as_spaces(summary.title)
         text.add(title, None if summary.name else self.style("sessionlist--dim") if not selected else None)
         if row.matched:
-            text.add("  " + row.matched, self.style("sessionlist--match"))
+            text.add("  ", raw=True)
+            text.add(row.matched, self.style("sessionlist--match"))
         flags = ""
         if summary.is_fork and not row.depth:
             flags += g.fork
