@@ -28,7 +28,7 @@ from ..core.problems import SessionError
 from ..core.search import SearchIndex, SessionText, parse_query
 from ..core.session import Session
 from ..core.store import SessionStore
-from ..core.text import one_line
+from ..core.text import GLYPHS, one_line
 from ..core.watch import EventKind, SessionWatcher, StoreEvent
 from ..widgets.branch_tree import BranchTree
 from ..widgets.context_view import ContextBody, ContextView
@@ -185,13 +185,13 @@ class MainScreen(Screen[None]):
         if session is not None:
             # What changes with keys comes first: narrow panes cut the end of the line.
             count = len(session.records)
-            title = f"{self.tree.view.label} view · {count} {'entry' if count == 1 else 'entries'}"
+            title = f"{self.tree.view.label} view {GLYPHS.dot} {count} {'entry' if count == 1 else 'entries'}"
             if self.follow:
-                title += " · following"
+                title += f" {GLYPHS.dot} following"
             if session.problems:
-                title += f" · {self.glyphs.problem} {len(session.problems)} problem(s)"
+                title += f" {GLYPHS.dot} {self.glyphs.problem} {len(session.problems)} problem(s)"
             if session.name:
-                title += f" · {one_line(session.name, 60)}"
+                title += f" {GLYPHS.dot} {one_line(session.name, 60)}"
         self.query_one("#tree-title", Static).update(title)
 
     # ------------------------------------------------------------------ scanning and watching
@@ -225,9 +225,9 @@ class MainScreen(Screen[None]):
         else:
             note = f"{len(summaries)} sessions in {self.root.describe()}"
             if skipped:
-                note += f" · {len(skipped)} other file(s) skipped (not pi sessions)"
+                note += f" {GLYPHS.dot} {len(skipped)} other file(s) skipped (not pi sessions)"
             if cache_problem:
-                note += f" · {cache_problem}"
+                note += f" {GLYPHS.dot} {cache_problem}"
             self.set_status(note)
         if first_scan:
             self._open_initial(summaries)
@@ -485,7 +485,9 @@ class MainScreen(Screen[None]):
         except (SessionError, OSError) as e:
             self.set_status(f"cannot read line {record.line}: {e}", error=True)
             return
-        self.app.push_screen(RawJsonScreen(f"{entry_id} · line {record.line} of {session.path}", value))
+        self.app.push_screen(
+            RawJsonScreen(f"{entry_id} {GLYPHS.dot} line {record.line} of {session.path}", value)
+        )
 
     def action_resume(self) -> None:
         from .actions import resume_selected

@@ -6,6 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -14,7 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Log, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..core.text import visible
+from ..core.text import GLYPHS, visible
 
 HELP = [
     ("Everywhere", ""),
@@ -58,16 +59,16 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box", classes="dialog"):
-            yield Static("pi-sessions · keys", classes="dialog-title")
-            width = max(len(k) for k, _ in HELP) + 2
-            text = Text()
+            yield Static(f"pi-sessions {GLYPHS.dot} keys", classes="dialog-title")
+            table = Table(box=None, show_header=False, padding=(0, 1), expand=True)
+            table.add_column(style="bold", no_wrap=True, max_width=24)
+            table.add_column(ratio=1)
             for key, what in HELP:
                 if not what:
-                    text.append(f"\n{key}\n", style="bold")
+                    table.add_row(Text(key, style="underline"), "")
                 else:
-                    text.append(f"  {key:<{width}}", style="bold")
-                    text.append(f"{what}\n")
-            yield Static(text)
+                    table.add_row(key, what)
+            yield Static(table)
 
     def action_dismiss(self) -> None:  # type: ignore[override]
         self.dismiss(None)

@@ -7,9 +7,11 @@ from collections.abc import Iterable
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.theme import Theme
 
 from ..core.locations import SessionsRoot
+from ..core.text import use_ascii_glyphs
 from ..widgets.glyphs import glyphs_for
 from .config import Settings
 from .demo import prepare_demo
@@ -32,6 +34,13 @@ PI_DARK = Theme(
     panel="#303030",
     dark=True,
 )
+
+
+class AsciiScrollBarRender(ScrollBarRender):
+    """Scrollbars drawn with colour alone: no block glyphs for `--ascii` terminals."""
+
+    VERTICAL_BARS = [" "] * 8
+    HORIZONTAL_BARS = [" "] * 8
 
 
 class PiSessionsApp(App[None]):
@@ -64,6 +73,11 @@ class PiSessionsApp(App[None]):
     def on_mount(self) -> None:
         self.register_theme(PI_DARK)
         self.theme = "pi-dark"
+        # Process-wide display settings: set both ways, a previous app may have changed them.
+        use_ascii_glyphs(self.settings.ascii)
+        ScrollBar.renderer = AsciiScrollBarRender if self.settings.ascii else ScrollBarRender
+        if self.settings.ascii:
+            self.add_class("-ascii")
         self.push_screen(self.make_main_screen())
 
     def make_main_screen(self) -> MainScreen:
@@ -76,6 +90,12 @@ class PiSessionsApp(App[None]):
             cache_dir=self.cache_dir,
             demo=self.demo,
         )
+
+    def get_key_display(self, binding: Binding) -> str:
+        shown = super().get_key_display(binding)
+        if self.settings.ascii and not shown.isascii():
+            return binding.key.split(",")[0]
+        return shown
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

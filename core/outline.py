@@ -22,7 +22,7 @@ from .jsvalues import js_string
 from .problems import StaleFileError
 from .records import EntryRecord
 from .session import Session
-from .text import human_count, one_line
+from .text import GLYPHS, human_count, one_line
 
 
 class ViewFilter(StrEnum):
@@ -211,7 +211,9 @@ def content_text(content: Any, with_tools: bool = True) -> str:
         if kind == "text":
             parts.append(js_string(block.get("text")))
         elif kind == "toolCall" and with_tools:
-            parts.append(f"→ {js_string(block.get('name'))}({_args_preview(block.get('arguments'))})")
+            parts.append(
+                f"{GLYPHS.arrow} {js_string(block.get('name'))}({_args_preview(block.get('arguments'))})"
+            )
         elif kind == "image":
             parts.append("[image]")
     return " ".join(p for p in parts if p)
@@ -261,7 +263,7 @@ def _describe(session: Session, record: EntryRecord, entry: dict[str, Any]) -> s
                 bits.append(f"sections: {names}")
             if tools:
                 bits.append(f"+{tools} tools")
-            return " · ".join(bits)
+            return f" {GLYPHS.dot} ".join(bits)
         if role == "assistant":
             text = content_text(content)
             stop = message.get("stopReason")
@@ -284,16 +286,17 @@ def _describe(session: Session, record: EntryRecord, entry: dict[str, Any]) -> s
     if kind == "branch_summary":
         return f"[branch summary] {js_string(entry.get('summary')) or '(empty)'}"
     if kind == "model_change":
-        return f"→ {js_string(entry.get('provider'))}/{js_string(entry.get('modelId'))}"
+        return f"{GLYPHS.arrow} {js_string(entry.get('provider'))}/{js_string(entry.get('modelId'))}"
     if kind == "thinking_level_change":
-        return f"→ {js_string(entry.get('thinkingLevel'))}"
+        return f"{GLYPHS.arrow} {js_string(entry.get('thinkingLevel'))}"
     if kind == "label":
         label = entry.get("label")
         target = js_string(entry.get("targetId"))
-        return f"cleared label on {target}" if not label else f"“{js_string(label)}” on {target}"
+        quoted = f"{GLYPHS.open_quote}{js_string(label)}{GLYPHS.close_quote}"
+        return f"cleared label on {target}" if not label else f"{quoted} on {target}"
     if kind == "session_info":
         name = entry.get("name")
-        return f"“{js_string(name)}”" if name else "(name cleared)"
+        return f"{GLYPHS.open_quote}{js_string(name)}{GLYPHS.close_quote}" if name else "(name cleared)"
     if kind == "custom":
         return f"{js_string(entry.get('customType'))} (extension state, not sent)"
     if kind == "custom_message":

@@ -8,6 +8,38 @@ rest of C0, `<9b>`-style for C1), so a reader can still see that they were there
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+
+
+@dataclass(slots=True)
+class TextGlyphs:
+    """The few non-ASCII characters core puts into display text (`--ascii` swaps them)."""
+
+    ellipsis: str = "…"
+    arrow: str = "→"
+    dot: str = "·"
+    open_quote: str = "“"
+    close_quote: str = "”"
+
+
+GLYPHS = TextGlyphs()
+
+
+def use_ascii_glyphs(enabled: bool = True) -> None:
+    """Process-wide: display text built from now on uses ASCII stand-ins."""
+    if enabled:
+        GLYPHS.ellipsis, GLYPHS.arrow, GLYPHS.dot, GLYPHS.open_quote, GLYPHS.close_quote = (
+            "...",
+            "->",
+            "-",
+            '"',
+            '"',
+        )
+    else:
+        default = TextGlyphs()
+        GLYPHS.ellipsis, GLYPHS.arrow, GLYPHS.dot = default.ellipsis, default.arrow, default.dot
+        GLYPHS.open_quote, GLYPHS.close_quote = default.open_quote, default.close_quote
+
 
 _C0_PICTURES = {code: chr(0x2400 + code) for code in range(0x20)}
 _C0_PICTURES[0x7F] = "\u2421"
@@ -36,7 +68,7 @@ def one_line(text: str, limit: int = 200) -> str:
     head = " ".join(head.split())
     head = _CONTROL_OR_NEWLINE_RE.sub(_placeholder, head)
     if len(head) > limit:
-        return head[: max(0, limit - 1)] + "…"
+        return head[: max(0, limit - len(GLYPHS.ellipsis))] + GLYPHS.ellipsis
     return head
 
 

@@ -346,3 +346,25 @@ async def test_raw_json_of_an_entry(tmp_path: Path) -> None:
         assert app.screen.value["name"] == "Compaction demo"
         log_text = "\n".join(app.screen.query_one("Log").lines)
         assert json.loads(log_text)["type"] == "session_info"
+
+
+async def test_ascii_mode_draws_only_ascii(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    compaction_session(root / "--home-u-proj--")
+    app = make_app(root, tmp_path / "cache", ascii=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("tab", "x")
+        drawn = "".join(
+            segments_of(screen.tree)
+            + segments_of(screen.context_view.body)
+            + segments_of(screen.sidebar.session_list)
+        )
+        titles = [
+            str(screen.query_one(f"#{name}").render())
+            for name in ("tree-title", "sidebar-title", "context-line1")
+        ]
+        assert drawn.isascii() and all(t.isascii() for t in titles), [
+            c for c in drawn + "".join(titles) if not c.isascii()
+        ]
+        assert "|- " in drawn or "`- " in drawn or "* " in drawn

@@ -35,7 +35,7 @@ from ..core.outline import content_text, excerpt, kind_label
 from ..core.problems import StaleFileError
 from ..core.records import CONTENT_NULL, EntryRecord
 from ..core.session import Session
-from ..core.text import human_count, one_line, visible
+from ..core.text import GLYPHS, human_count, one_line, visible
 from .glyphs import Glyphs
 
 PREVIEW_LINES = {
@@ -422,9 +422,10 @@ class ContextBody(ScrollView, can_focus=True):
         prompt: SystemPrompt = block.extra["prompt"]
         role = self.style("context--role-system")
         meta = self.style("context--meta")
-        head = f"system prompt · {len(prompt.sections)} section(s) · {len(prompt.tools)} tool(s)"
+        dot = f" {GLYPHS.dot} "
+        head = f"system prompt{dot}{len(prompt.sections)} section(s){dot}{len(prompt.tools)} tool(s)"
         if prompt.sources:
-            head += f" · from {', '.join(prompt.sources[-3:])}"
+            head += f" {GLYPHS.dot} from {', '.join(prompt.sources[-3:])}"
         strips = [Strip([Segment(head, role)]).crop_extend(0, width, self.rich_style)]
         if not block.expanded:
             names = "  sections: " + (
@@ -564,10 +565,15 @@ class ContextView(Vertical):
         excluded = [f for f in projection.fates if not f.in_context]
         title = f"Context at {projection.leaf_id}" + (f"  {live_note}" if live_note else "")
         self.query_one("#context-title", Static).update(one_line(title, 200))
-        line1 = (
-            f"{model_text} · thinking {js_string(projection.thinking_level) or 'off'} · "
-            f"{projection.message_count} messages · ~{human_count(projection.estimated_tokens())} tokens · "
-            f"${totals.cost:.2f} / {human_count(totals.tokens)} tokens spent on this path"
+        dot = f" {GLYPHS.dot} "
+        line1 = dot.join(
+            [
+                model_text,
+                f"thinking {js_string(projection.thinking_level) or 'off'}",
+                f"{projection.message_count} messages",
+                f"~{human_count(projection.estimated_tokens())} tokens",
+                f"${totals.cost:.2f} / {human_count(totals.tokens)} tokens spent on this path",
+            ]
         )
         hidden = _why_hidden(excluded)
         line2 = (
@@ -684,7 +690,7 @@ def _role_title(message: Any) -> str:
     role = message.get("role")
     if role == "toolResult":
         error = " (error)" if message.get("isError") else ""
-        return f"tool result · {js_string(message.get('toolName'))}{error}"
+        return f"tool result {GLYPHS.dot} {js_string(message.get('toolName'))}{error}"
     if role == "compactionSummary":
         tokens = message.get("tokensBefore")
         size = f" of {human_count(tokens)} tokens" if isinstance(tokens, int | float) else ""
@@ -693,17 +699,17 @@ def _role_title(message: Any) -> str:
         return f"branch summary (from {js_string(message.get('fromId'))})"
     if role == "custom":
         hidden = "" if message.get("display", True) else ", hidden in pi"
-        return f"extension message · {js_string(message.get('customType'))}{hidden}"
+        return f"extension message {GLYPHS.dot} {js_string(message.get('customType'))}{hidden}"
     if role == "bashExecution":
         code = message.get("exitCode")
-        return f"bash · exit {code}" + (
-            " · not sent (excludeFromContext)" if message.get("excludeFromContext") else ""
+        return f"bash {GLYPHS.dot} exit {code}" + (
+            f" {GLYPHS.dot} not sent (excludeFromContext)" if message.get("excludeFromContext") else ""
         )
     if role == "assistant":
         model = js_string(message.get("model"))
         stop = message.get("stopReason")
-        stop_text = f" · {js_string(stop)}" if stop not in (None, "stop", "toolUse") else ""
-        return f"assistant · {model}{stop_text}" if model else f"assistant{stop_text}"
+        stop_text = f" {GLYPHS.dot} {js_string(stop)}" if stop not in (None, "stop", "toolUse") else ""
+        return f"assistant {GLYPHS.dot} {model}{stop_text}" if model else f"assistant{stop_text}"
     if role == "system":
         return "system prompt update"
     return js_string(role) or "message"
@@ -766,7 +772,7 @@ def _message_paragraphs(message: Any, expanded: bool) -> list[tuple[str, str]]:
                 shown = one_line(
                     json.dumps(args, ensure_ascii=False) if not isinstance(args, str) else args, 160
                 )
-            out.append(("context--toolcall", f"→ {js_string(block.get('name'))} {shown}"))
+            out.append(("context--toolcall", f"{GLYPHS.arrow} {js_string(block.get('name'))} {shown}"))
         elif kind == "image":
             out.append(("context--meta", f"[image {js_string(block.get('mimeType'))}]"))
         else:

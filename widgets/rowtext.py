@@ -12,7 +12,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
 
-from ..core.text import one_line
+from ..core.text import GLYPHS, one_line
 
 
 class RowText:
@@ -51,9 +51,7 @@ class RowText:
             if used + length > room:
                 keep = max(0, room - used)
                 if keep:
-                    segments.append(
-                        Segment(set_cell_size(text, max(0, keep - 1)) + "…" if keep > 1 else "…", style)
-                    )
+                    segments.append(Segment(_cut(text, keep), style))
                 used = room
                 break
             segments.append(Segment(text, style))
@@ -65,3 +63,10 @@ class RowText:
         if used < width:
             segments.append(Segment(" " * (width - used), self.base))
         return Strip(segments, width)
+
+
+def _cut(text: str, width: int) -> str:
+    mark = GLYPHS.ellipsis
+    if width <= len(mark):
+        return mark[:width]
+    return set_cell_size(text, width - len(mark)) + mark

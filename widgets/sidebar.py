@@ -16,7 +16,7 @@ from textual.widgets import Input, Static
 
 from ..core.groups import GroupRow, SessionRow, SidebarRow, SortOrder, build_rows
 from ..core.listing import SessionSummary
-from ..core.text import age, controls_as_spaces, human_count
+from ..core.text import GLYPHS, age, controls_as_spaces, human_count
 from .glyphs import Glyphs
 from .rowlist import RowList
 from .rowtext import RowText
@@ -213,7 +213,7 @@ class SessionSidebar(Vertical):
             bits.append(f"by {self.order}")
         if self.status:
             bits.append(self.status)
-        self.query_one("#sidebar-title", Static).update(" · ".join(bits))
+        self.query_one("#sidebar-title", Static).update(f" {GLYPHS.dot} ".join(bits))
 
     def set_status(self, status: str) -> None:
         self.status = status
