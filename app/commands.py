@@ -116,7 +116,8 @@ class _MessageCache:
         return out
 
 
-def _context_line(projection: Projection, messages: list[bytes]) -> bytes:
+def _context_line(session: Session, projection: Projection, messages: list[bytes]) -> bytes:
+    totals = projection.path_totals(session)
     head = {
         "leaf": projection.leaf_id,
         "context_entry_ids": [r.id for r in projection.context],
@@ -128,8 +129,8 @@ def _context_line(projection: Projection, messages: list[bytes]) -> bytes:
             for f in projection.fates
             if not f.in_context
         ],
-        "tokens": projection.path_totals.tokens,
-        "cost": round(projection.path_totals.cost, 6),
+        "tokens": totals.tokens,
+        "cost": round(totals.cost, 6),
     }
     encoded = encode_json(head)
     return encoded[:-1] + b',"messages":[' + b",".join(messages) + b"]}"
@@ -151,7 +152,7 @@ def cmd_context(path: str, leaves: list[str] | None, all_leaves: bool, as_json: 
     for leaf in wanted:
         projection = project(session, leaf)
         if as_json:
-            _write_line(_context_line(projection, cache.encoded(projection)))
+            _write_line(_context_line(session, projection, cache.encoded(projection)))
         else:
             _print_context(session, projection)
     return 0

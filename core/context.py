@@ -103,6 +103,8 @@ class Projection:
         "context",
         "counts",
         "edits",
+        "estimated_bytes",
+        "excluded",
         "leaf_id",
         "model",
         "path",
@@ -119,6 +121,8 @@ class Projection:
         edits: dict[Any, EntryRecord],
         model: dict[str, Any] | None,
         thinking_level: Any,
+        excluded: dict[Reason, int] | None = None,
+        estimated_bytes: int = 0,
     ) -> None:
         self.leaf_id = leaf_id
         self.path = path  # root to leaf
@@ -128,27 +132,21 @@ class Projection:
         self.edits = edits  # target id -> the edit that applies
         self.model = model
         self.thinking_level = thinking_level
+        self.excluded = excluded or {}  # how many path entries are out of context, by reason
+        self.estimated_bytes = estimated_bytes  # JSON bytes of what is sent (a size estimate)
         self._fates: list[Fate] | None = None
 
     @property
     def message_count(self) -> int:
         return sum(self.counts)
 
-    @property
-    def path_totals(self) -> Totals:
-        totals = Totals()
-        for record in self.path:
-            totals.tokens += record.tokens
-            totals.cost += record.cost
-        return totals
+    def path_totals(self, session: Session) -> Totals:
+        """Tokens and cost spent on the way to this leaf (every entry of the path)."""
+        return session.totals_along(self.path)
 
     def estimated_tokens(self) -> int:
         """A cheap estimate (bytes / 4) of the context size, without reading bodies."""
-        total = 0
-        for record, count in zip(self.context, self.counts, strict=True):
-            if count:
-                total += record.content_size or record.length
-        return total // 4
+        return self.estimated_bytes // 4
 
     @property
     def fates(self) -> list[Fate]:
@@ -180,26 +178,41 @@ class Projection:
 def project(session: Session, leaf_id: str) -> Projection:
     """pi's projection of the path ending at `leaf_id` (raises UnknownEntryError)."""
     path = session.path_to(leaf_id)
-    thinking, model = _settings(path)
+    kinds = session.type_counts
+    thinking, model = _settings(
+        path,
+        need_thinking="thinking_level_change" in kinds,
+        need_model="model_change" in kinds or "message" in kinds,
+    )
     compaction: EntryRecord | None = None
     compaction_index = -1
     for i in range(len(path) - 1, -1, -1):
         if path[i].type == "compaction":
             compaction, compaction_index = path[i], i
             break
+    excluded: dict[Reason, int] = {}
     if compaction is None:
         context = list(path)
     else:
         context = [compaction]
         first_kept = compaction.firstKeptEntryId
         found = False
+        summarized = folded = 0
         for i in range(compaction_index):
             record = path[i]
             if not found and record.id == first_kept:
                 found = True
-            if found and not (record.type == "message" and record.role == "system"):
+            if not found:
+                summarized += 1
+            elif record.type == "message" and record.role == "system":
+                folded += 1
+            else:
                 context.append(record)
         context.extend(path[compaction_index + 1 :])
+        if summarized:
+            excluded[Reason.SUMMARIZED] = summarized
+        if folded:
+            excluded[Reason.FOLDED] = folded
     edits: dict[Any, EntryRecord] = {}
     for record in context:
         if record.type == "context_edit" and record.replacement_kind != CONTENT_ABSENT:
@@ -208,24 +221,36 @@ def project(session: Session, leaf_id: str) -> Projection:
             except TypeError:
                 continue
     counts = [0] * len(context)
+    size = 0
     for index, record in enumerate(context):
         kind = record.type
         if kind == "message":
-            count = 1 if isinstance(record.message, MessageHead) else 0
+            if not isinstance(record.message, MessageHead):
+                excluded[Reason.UNREADABLE] = excluded.get(Reason.UNREADABLE, 0) + 1
+                continue
+            count = 1
         elif kind == "custom_message":
             count = 1
         elif kind == "branch_summary":
-            count = 1 if js_truthy(record.summary) else 0
+            if not js_truthy(record.summary):
+                excluded[Reason.EMPTY_SUMMARY] = excluded.get(Reason.EMPTY_SUMMARY, 0) + 1
+                continue
+            count = 1
         elif kind == "compaction":
-            count = (2 if record.has_system_message else 1) if index == 0 else 0
+            if index:
+                excluded[Reason.SUPERSEDED] = excluded.get(Reason.SUPERSEDED, 0) + 1
+                continue
+            count = 2 if record.has_system_message else 1
         else:
             continue
-        if count and edits:
+        if edits:
             edit = edits.get(record.id)
             if edit is not None and edit.replacement_kind == CONTENT_NULL:
-                count = 0
+                excluded[Reason.OMITTED] = excluded.get(Reason.OMITTED, 0) + 1
+                continue
         counts[index] = count
-    return Projection(leaf_id, path, context, counts, compaction, edits, model, thinking)
+        size += record.content_size or record.length
+    return Projection(leaf_id, path, context, counts, compaction, edits, model, thinking, excluded, size)
 
 
 def _fates(projection: Projection) -> list[Fate]:
@@ -283,11 +308,15 @@ def _edit_changes(record: EntryRecord) -> bool:
     return record.type == "message" and record.role in EDITABLE_ROLES
 
 
-def _settings(path: list[EntryRecord]) -> tuple[Any, dict[str, Any] | None]:
-    """Thinking level and model from the full path (compaction hides nothing here)."""
+def _settings(
+    path: list[EntryRecord], need_thinking: bool = True, need_model: bool = True
+) -> tuple[Any, dict[str, Any] | None]:
+    """Thinking level and model from the full path (compaction hides nothing here). The
+    flags skip looking for what the session does not hold at all."""
     thinking: Any = "off"
     model: dict[str, Any] | None = None
-    need_thinking = need_model = True
+    if not (need_thinking or need_model):
+        return thinking, model
     # The last of each wins, so walk back from the leaf and stop once both are known.
     for record in reversed(path):
         kind = record.type

@@ -9,6 +9,7 @@ the session reports a problem and stays finite.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 from bisect import bisect_right
@@ -115,6 +116,9 @@ class Session:
         self.default_leaf: str | None = None
         self.problems: list[Problem] = []
         self.totals = Totals()
+        self.system_prompt_entries = 0  # system messages and compaction checkpoints in the file
+        self.type_counts: dict[Any, int] = {}  # entries per type (lets walks skip what is absent)
+        self._totals_to: dict[int, tuple[float, float]] = {}  # record index -> totals root..record
         self.end_offset = 0
         self.end_line = 1
         self.pending_bytes = 0
@@ -231,6 +235,10 @@ class Session:
         self.by_id[record.id] = record
         self.default_leaf = record.id
         self.totals.add(record)
+        if record.has_system_message or (record.type == "message" and record.role == "system"):
+            self.system_prompt_entries += 1
+        with contextlib.suppress(TypeError):  # an unhashable "type" value: nothing to count
+            self.type_counts[record.type] = self.type_counts.get(record.type, 0) + 1
         kind = record.type
         if kind == "label":
             self._apply_label(record)
@@ -588,6 +596,22 @@ class Session:
             current = get(parent) if parent.__class__ is str and parent else None
         path.reverse()
         return path
+
+    def totals_along(self, path: list[EntryRecord]) -> Totals:
+        """Tokens and cost spent from the root to the end of `path` (a `path_to` result).
+
+        Remembered per entry, so moving the selection along a conversation costs a step or
+        two instead of a walk over the whole path."""
+        memo = self._totals_to
+        start = len(path)
+        while start > 0 and path[start - 1].index not in memo:
+            start -= 1
+        tokens, cost = memo[path[start - 1].index] if start > 0 else (0.0, 0.0)
+        for record in path[start:]:
+            tokens += record.tokens
+            cost += record.cost
+            memo[record.index] = (tokens, cost)
+        return Totals(tokens, cost)
 
     def preorder(self) -> list[str]:
         out: list[str] = []

@@ -238,4 +238,5 @@ def test_totals_per_session_and_per_path(tmp_path: Path) -> None:
     assert session.totals.tokens == 15 + 100 + 15
     assert round(session.totals.cost, 6) == 0.52
     projection = project(session, "w")
-    assert projection.path_totals.tokens == 115
+    assert projection.path_totals(session).tokens == 115
+    assert project(session, "b1").path_totals(session).tokens == 15  # remembered totals stay per path

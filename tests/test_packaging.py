@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pkgutil
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -28,23 +29,14 @@ def test_core_never_imports_textual_or_rich() -> None:
 
 
 def test_wheel_ships_one_namespace_and_the_stylesheet(tmp_path: Path) -> None:
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--no-build-isolation",
-            "-q",
-            "-w",
-            str(tmp_path),
-            str(ROOT),
-        ],
-        check=True,
-        capture_output=True,
-    )
-    [wheel] = tmp_path.glob("pi_sessions-*.whl")
+    source = tmp_path / "src"
+    # A copy: setuptools leaves a build/ folder behind in the tree it builds.
+    ignore = shutil.ignore_patterns(".venv", ".git", "fixtures", "__snapshots__", "build", "*.egg-info")
+    shutil.copytree(ROOT, source, ignore=ignore)
+    wheel_dir = tmp_path / "wheel"
+    pip = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q"]
+    subprocess.run([*pip, "-w", str(wheel_dir), str(source)], check=True, capture_output=True)
+    [wheel] = wheel_dir.glob("pi_sessions-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert "pi_sessions/styles.tcss" in names
     assert "pi_sessions/core/session.py" in names and "pi_sessions/app/cli.py" in names

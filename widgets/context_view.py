@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_right
+from itertools import accumulate
 from typing import Any
 
 from rich.console import Console
@@ -29,12 +30,12 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Static
 
-from ..core.context import Fate, Projection, Reason, SystemPrompt, entry_messages
+from ..core.context import Fate, Projection, Reason, entry_messages
 from ..core.jsvalues import js_string
 from ..core.outline import content_text, excerpt, kind_label
 from ..core.problems import StaleFileError
 from ..core.records import CONTENT_NULL, EntryRecord
-from ..core.session import Session
+from ..core.session import Session, Totals
 from ..core.text import GLYPHS, human_count, one_line, visible
 from .glyphs import Glyphs
 
@@ -64,6 +65,7 @@ class Block:
         "extra",
         "fate",
         "first",
+        "height",
         "kind",
         "lines",
         "message_index",
@@ -93,11 +95,14 @@ class Block:
         self.extra = extra or {}
         self.expanded = False
         self.lines: list[Strip] | None = None
+        self.height = estimate  # lines once laid out, the estimate before
         self.width = 0
         self._message: Any = _UNREAD
 
-    def height(self) -> int:
-        return len(self.lines) if self.lines is not None else self.estimate
+    def set_lines(self, lines: list[Strip] | None, width: int = 0) -> None:
+        self.lines = lines
+        self.width = width
+        self.height = len(lines) if lines is not None else self.estimate
 
     @property
     def entry_id(self) -> str | None:
@@ -205,13 +210,8 @@ class ContextBody(ScrollView, can_focus=True):
         return max(10, self.scrollable_content_region.width)
 
     def _relayout(self) -> None:
-        offsets = [0]
-        total = 0
-        for block in self.blocks:
-            total += block.height()
-            offsets.append(total)
-        self.offsets = offsets
-        self.virtual_size = Size(self._width(), max(1, total))
+        self.offsets = [0, *accumulate(b.height for b in self.blocks)]
+        self.virtual_size = Size(self._width(), max(1, self.offsets[-1]))
 
     def _settle_end(self) -> None:
         """Scroll to the end, laying out the last blocks first so estimates do not leave a gap."""
@@ -238,9 +238,9 @@ class ContextBody(ScrollView, can_focus=True):
         for index in range(first, last + 1):
             block = self.blocks[index]
             if block.lines is None or block.width != width:
-                before = block.height()
+                before = block.height
                 self._layout_block(index, block, width)
-                changed |= block.height() != before
+                changed |= block.height != before
         if changed:
             self._relayout()
 
@@ -266,7 +266,7 @@ class ContextBody(ScrollView, can_focus=True):
 
     def on_resize(self, event: events.Resize) -> None:
         for block in self.blocks:
-            block.lines = None
+            block.set_lines(None)
         self._relayout()
         if self.stick_to_end:
             self._settle_end()
@@ -307,7 +307,7 @@ class ContextBody(ScrollView, can_focus=True):
         return strip.crop_extend(0, width, self.rich_style)
 
     def _relayout_if_needed(self) -> None:
-        total = sum(b.height() for b in self.blocks)
+        total = sum(b.height for b in self.blocks)
         if total != self.offsets[-1]:
             self._relayout()
             self.refresh()
@@ -323,8 +323,7 @@ class ContextBody(ScrollView, can_focus=True):
             lines = [
                 self._plain(f"(cannot read this entry back: {e})", self.style("context--excluded"), width)
             ]
-        block.lines = lines
-        block.width = width
+        block.set_lines(lines, width)
 
     def _plain(self, text: str, style: Style, width: int) -> Strip:
         text = one_line(text, width * 2)
@@ -419,7 +418,15 @@ class ContextBody(ScrollView, can_focus=True):
         return strips
 
     def _system_prompt_lines(self, block: Block, width: int, console: Console) -> list[Strip]:
-        prompt: SystemPrompt = block.extra["prompt"]
+        prompt = block.extra.get("prompt")
+        if prompt is None:
+            assert self.session is not None
+            prompt = block.extra["prompt"] = block.extra["projection"].system_prompt(self.session)
+        if prompt.is_empty:
+            return [
+                self._plain("(no system prompt at this point)", self.style("context--hint"), width),
+                Strip.blank(width),
+            ]
         role = self.style("context--role-system")
         meta = self.style("context--meta")
         dot = f" {GLYPHS.dot} "
@@ -495,7 +502,7 @@ class ContextBody(ScrollView, can_focus=True):
             self._set_current(self._block_at(top))
         block = self.blocks[self.current]
         block.expanded = not block.expanded
-        block.lines = None
+        block.set_lines(None)
         self._layout_block(self.current, block, self._width())
         self._relayout()
         self._reveal_current()
@@ -561,8 +568,7 @@ class ContextView(Vertical):
             if model
             else "no model yet"
         )
-        totals = projection.path_totals
-        excluded = [f for f in projection.fates if not f.in_context]
+        totals = projection.path_totals(self.session) if self.session is not None else Totals()
         title = f"Context at {projection.leaf_id}" + (f"  {live_note}" if live_note else "")
         self.query_one("#context-title", Static).update(one_line(title, 200))
         dot = f" {GLYPHS.dot} "
@@ -575,7 +581,7 @@ class ContextView(Vertical):
                 f"${totals.cost:.2f} / {human_count(totals.tokens)} tokens spent on this path",
             ]
         )
-        hidden = _why_hidden(excluded)
+        hidden = _why_hidden(projection.excluded)
         line2 = (
             "x: hide what is not in context" if self.show_excluded else "x: show what is not in context"
         ) + (f" ({hidden})" if hidden else "")
@@ -588,22 +594,21 @@ class ContextView(Vertical):
             self.show(self.session, self.projection)
 
 
-def _why_hidden(excluded: list[Fate]) -> str:
-    counts: dict[str, int] = {}
-    for fate in excluded:
-        key = {
-            Reason.SUMMARIZED: "summarized",
-            Reason.FOLDED: "folded into a checkpoint",
-            Reason.OMITTED: "omitted by edits",
-            Reason.SUPERSEDED: "superseded compaction",
-            Reason.EMPTY_SUMMARY: "empty summary",
-            Reason.UNREADABLE: "unreadable",
-        }.get(fate.reason, str(fate.reason))
-        counts[key] = counts.get(key, 0) + 1
-    return ", ".join(f"{n} {k}" for k, n in counts.items())
+WHY_HIDDEN = {
+    Reason.SUMMARIZED: "summarized",
+    Reason.FOLDED: "folded into a checkpoint",
+    Reason.OMITTED: "omitted by edits",
+    Reason.SUPERSEDED: "superseded compaction",
+    Reason.EMPTY_SUMMARY: "empty summary",
+    Reason.UNREADABLE: "unreadable",
+}
 
 
-BlockKey = tuple[str, int, int, bool, int]
+def _why_hidden(excluded: dict[Reason, int]) -> str:
+    return ", ".join(f"{n} {WHY_HIDDEN.get(reason, str(reason))}" for reason, n in excluded.items())
+
+
+BlockKey = int | tuple[int, int, bool, int]
 
 
 def build_blocks(
@@ -615,12 +620,13 @@ def build_blocks(
     order. With them: summarized entries first (they precede the compaction that replaced
     them), then the context in pi's order with folded, omitted and replaced entries in place.
     `cache` keeps message blocks (and their layout) across projections of the same session:
-    moving along a conversation reuses almost all of them."""
+    moving along a conversation reuses almost all of them, so this is one dictionary lookup
+    per message."""
     cache = {} if cache is None else cache
     blocks: list[Block] = []
-    prompt = projection.system_prompt(session)
-    if not prompt.is_empty:
-        blocks.append(Block("system-prompt", None, extra={"prompt": prompt}, estimate=5))
+    if session.system_prompt_entries:
+        # Replayed only when drawn: the prompt sits at the top, usually out of view.
+        blocks.append(Block("system-prompt", None, extra={"projection": projection}, estimate=5))
     fates: dict[int, Fate] = {}
     pending: list[Fate] = []
     path_index: dict[int, int] = {}
@@ -633,22 +639,31 @@ def build_blocks(
             elif not fate.in_context:
                 pending.append(fate)
     edits = projection.edits
+    append = blocks.append
+    get = cache.get
     for position, (record, count) in enumerate(zip(projection.context, projection.counts, strict=True)):
         if pending:
             where = path_index.get(id(record), -1)
             while pending and path_index[id(pending[0].record)] <= where and record.type != "compaction":
                 fate = pending.pop(0)
-                blocks.append(Block("excluded", fate.record, fate=fate, estimate=2))
+                append(Block("excluded", fate.record, fate=fate, estimate=2))
         if not count:
             continue
-        first = position == 0
         edit = edits.get(record.id) if edits else None
+        if count == 1 and edit is None and position:
+            block = get(record.index)  # the common case: one message, unedited
+            if block is None:
+                block = Block("message", record, fate=fates.get(id(record)), estimate=_estimate(record))
+                cache[record.index] = block
+            append(block)
+            continue
+        first = position == 0
         fate = fates.get(id(record)) if show_excluded else None
         if fate is None and edit is not None and edit.replacement_kind != CONTENT_NULL:
             fate = next((f for f in projection.fates if f.record is record), None)
         for k in range(count):
-            key = ("m", record.index, k, first, edit.index if edit is not None else -1)
-            block = cache.get(key)
+            key = (record.index, k, first, edit.index if edit is not None else -1)
+            block = get(key)
             if block is None:
                 block = Block(
                     "message",
@@ -660,9 +675,9 @@ def build_blocks(
                     estimate=_estimate(record),
                 )
                 cache[key] = block
-            blocks.append(block)
+            append(block)
     for fate in pending:
-        blocks.append(Block("excluded", fate.record, fate=fate, estimate=2))
+        append(Block("excluded", fate.record, fate=fate, estimate=2))
     return blocks
 
 

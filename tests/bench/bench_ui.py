@@ -1,0 +1,216 @@
+"""The browser on the big tree, against pi measured in the same run.
+
+first screen:  warm cache, app start -> sessions listed and one context shown
+               target <= 0.2x pi's listAll
+open largest:  select the largest session -> its tree and default leaf's context shown
+               target <= 1.2x pi's open + buildSessionContext
+move:          in a 10,000-entry session, one key press -> the context pane updated
+               target: median under one frame (16.7 ms)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from .common import ensure_big_tree, largest_files, pi_bench, ratio_line
+
+FRAME_MS = 1000 / 60
+
+
+def _app(root: Path, cache: Path, open_path: Path | None = None):  # type: ignore[no-untyped-def]
+    from pi_sessions.app.config import Settings
+    from pi_sessions.app.tui import PiSessionsApp
+    from pi_sessions.core.locations import SessionsRoot
+
+    return PiSessionsApp(
+        Settings(),
+        SessionsRoot(str(root), "bench", False),
+        open_path=str(open_path) if open_path else None,
+        current_cwd="/nowhere",
+        cache_dir=str(cache),
+    )
+
+
+async def _until(pilot, condition, limit: float = 60.0) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + limit
+    while not condition():
+        if time.monotonic() > deadline:
+            raise SystemExit("bench: timed out")
+        await pilot.pause(0.001)
+
+
+async def first_screen(root: Path, cache: Path) -> float:
+    from pi_sessions.app.main_screen import MainScreen
+
+    started = time.perf_counter()
+    app = _app(root, cache)
+    async with app.run_test(size=(160, 48)) as pilot:
+
+        def ready() -> bool:
+            screen = app.screen
+            return (
+                isinstance(screen, MainScreen)
+                and screen.scanned
+                and screen.context_view.projection is not None
+            )
+
+        await _until(pilot, ready)
+        return time.perf_counter() - started
+
+
+async def open_largest(root: Path, cache: Path, path: Path) -> float:
+    from pi_sessions.app.main_screen import MainScreen
+
+    app = _app(root, cache)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await _until(
+            pilot,
+            lambda: isinstance(app.screen, MainScreen) and app.screen.context_view.projection is not None,
+        )
+        screen = app.screen
+        assert isinstance(screen, MainScreen)
+        started = time.perf_counter()
+        screen.sidebar.select_path(str(path))
+        screen.open_session(str(path))
+        await _until(
+            pilot,
+            lambda: (
+                screen.session is not None
+                and screen.session.path == str(path)
+                and screen.context_view.projection is not None
+                and screen.context_view.projection.leaf_id == screen.session.default_leaf
+            ),
+        )
+        await pilot.pause()
+        return time.perf_counter() - started
+
+
+def write_long_session(folder: Path, entries: int = 10_000) -> Path:
+    import json
+
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "2026-01-01T00-00-00-000Z_long.jsonl"
+    lines = [
+        {
+            "type": "session",
+            "version": 3,
+            "id": "long",
+            "timestamp": "2026-01-01T00:00:00.000Z",
+            "cwd": "/home/u/long",
+        }
+    ]
+    parent = None
+    for i in range(entries):
+        eid = f"{i:08x}"
+        role = ("user", "assistant", "toolResult")[i % 3]
+        content = f"message {i}: " + "some words of a realistic length " * (1 + i % 5)
+        message = {
+            "role": role,
+            "content": content if role == "user" else [{"type": "text", "text": content}],
+            "timestamp": 1767225600000 + i,
+        }
+        if role == "assistant":
+            message.update(
+                {
+                    "provider": "anthropic",
+                    "model": "claude-sonnet-4-5",
+                    "usage": {"input": 10, "output": 5, "totalTokens": 15, "cost": {"total": 0.001}},
+                }
+            )
+        if role == "toolResult":
+            message.update({"toolCallId": f"t{i}", "toolName": "bash"})
+        lines.append(
+            {
+                "type": "message",
+                "id": eid,
+                "parentId": parent,
+                "timestamp": f"2026-01-01T00:{(i // 60) % 60:02d}:{i % 60:02d}.000Z",
+                "message": message,
+            }
+        )
+        parent = eid
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    return path
+
+
+async def moves(root: Path, cache: Path, path: Path, count: int = 200) -> tuple[list[float], list[float]]:
+    from pi_sessions.app.main_screen import MainScreen
+
+    app = _app(root, cache, open_path=path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await _until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, MainScreen)
+                and app.screen.session is not None
+                and app.screen.context_view.projection is not None
+            ),
+        )
+        screen = app.screen
+        assert isinstance(screen, MainScreen)
+        screen.focus_pane("tree")
+        await pilot.pause()
+        handler, key_to_frame = [], []
+        loop = asyncio.get_running_loop()
+        for _ in range(count):
+            before = screen.context_view.projection
+            started = time.perf_counter()
+            screen.tree.action_cursor_up()  # what the key does
+            await _until(pilot, lambda before=before: screen.context_view.projection is not before)
+            drawn = loop.create_future()
+            screen.call_after_refresh(lambda drawn=drawn: drawn.done() or drawn.set_result(None))
+            await drawn  # the next frame, with the new context in it, has been rendered
+            key_to_frame.append((time.perf_counter() - started) * 1000)
+            handler.append(screen.last_context_ms)
+        return handler, key_to_frame
+
+
+def main() -> None:
+    tree = ensure_big_tree()
+    pi = pi_bench(tree)
+    pi_list = pi["list_all_ms"] / 1000 if pi else None
+    scratch = Path(tempfile.mkdtemp(prefix="pi-sessions-bench-ui-"))
+    try:
+        cache = scratch / "cache"
+        root = tree / "sessions"
+        from pi_sessions.core.store import SessionStore
+
+        SessionStore(root, cache_dir=cache, keep_text=True).scan()  # warm the cache
+        times = [asyncio.run(first_screen(root, cache)) for _ in range(3)]
+        print(ratio_line("first useful screen (warm cache)", statistics.median(times), pi_list, target=0.2))
+
+        largest = largest_files(tree, 1)[0]
+        pi_open = None
+        if pi:
+            item = next(x for x in pi["largest"] if x["file"].endswith(largest.name))
+            pi_open = (item["open_ms"] + item["context_ms"]) / 1000
+        times = [asyncio.run(open_largest(root, cache, largest)) for _ in range(3)]
+        print(
+            ratio_line(
+                f"open the largest session ({largest.stat().st_size / 2**20:.0f} MiB) into tree + context",
+                statistics.median(times),
+                pi_open,
+                target=1.2,
+            )
+        )
+
+        long_root = scratch / "long"
+        long_path = write_long_session(long_root / "--home-u-long--")
+        handler, frames = asyncio.run(moves(long_root, scratch / "cache-long", long_path))
+        median_handler, median_frame = statistics.median(handler), statistics.median(frames)
+        verdict = "ok" if median_handler < FRAME_MS else "OVER one frame"
+        print(
+            f"move in a 10,000-entry session: context update median {median_handler:.2f} ms (max {max(handler):.1f}), "
+            f"cursor move to rendered frame median {median_frame:.1f} ms  {verdict}"
+        )
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
