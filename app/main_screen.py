@@ -84,7 +84,7 @@ class MainScreen(Screen[None]):
         self.store = SessionStore(root.path, cache_dir=cache_dir, keep_text=True)
         self.watcher: SessionWatcher | None = None
         self.session: Session | None = None
-        self.search_index: SearchIndex | None = None
+        self.search_index: SearchIndex[SessionText] | None = None
         self.context_leaf: str | None = None
         self.follow = False
         self.active_pane = "sidebar"
@@ -197,25 +197,29 @@ class MainScreen(Screen[None]):
     # ------------------------------------------------------------------ scanning and watching
     @work(thread=True, exclusive=True, group="scan")
     def scan_sessions(self) -> None:
-        started = time.perf_counter()
         report = self.store.scan()
         listing = self.store.listing()
-        index = SearchIndex(self._search_items(listing.summaries))
-        elapsed = time.perf_counter() - started
+        worker = get_current_worker()
+        if worker.is_cancelled:
+            return
+        self.app.call_from_thread(self._scan_done, listing.summaries, listing.skipped, report.cache_problem)
+
+    @work(thread=True, exclusive=True, group="index")
+    def build_search_index(self) -> None:
+        """The search index, built after the first screen is up (it competes for the GIL)."""
+        summaries = list(self.sidebar.summaries)
+        index = SearchIndex(self._search_items(summaries))
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(
-                self._scan_done, listing.summaries, listing.skipped, index, report.cache_problem, elapsed
-            )
+            self.app.call_from_thread(self._index_ready, index)
+
+    def _index_ready(self, index: SearchIndex[SessionText]) -> None:
+        if self.search_index is None:
+            self.search_index = index
 
     def _scan_done(
-        self,
-        summaries: list[SessionSummary],
-        skipped: list[tuple[str, str]],
-        index: SearchIndex,
-        cache_problem: str | None,
-        elapsed: float,
+        self, summaries: list[SessionSummary], skipped: list[tuple[str, str]], cache_problem: str | None
     ) -> None:
-        self.search_index = index
+        self.search_index = None
         first_scan = not self.scanned
         self.scanned = True
         self.sidebar.set_status("")
@@ -232,6 +236,9 @@ class MainScreen(Screen[None]):
         if first_scan:
             self._open_initial(summaries)
             self.watch_sessions()
+        # Searching works at once (the index is built on the first keystroke if need be);
+        # building it in the background waits until the first screen is drawn.
+        self.set_timer(1.0 if first_scan else 0.1, self.build_search_index)
 
     def _show_empty_state(self) -> None:
         where = self.root.describe()
@@ -411,7 +418,8 @@ class MainScreen(Screen[None]):
     def _search_sessions(self, query: str) -> Mapping[str, str] | None:
         """path -> where it matched (and an excerpt of the message that matched)."""
         if self.search_index is None:
-            return {}
+            # Typed before the background index was ready: build it now, once.
+            self.search_index = SearchIndex(self._search_items(self.sidebar.summaries))
         parsed = parse_query(query)
         if parsed.error:
             self.set_status(parsed.error, error=True)

@@ -83,7 +83,7 @@ class SessionWatcher:
     def apply(self, paths: Iterable[str]) -> list[StoreEvent]:
         """Bring the store (and tracked sessions) up to date for these paths; one event per
         file that changed, a vanish and an appearance of the same inode paired as a rename."""
-        unique = sorted({os.path.abspath(p) for p in paths if is_session_file(p)})
+        unique = sorted(_session_paths(paths))
         inodes_before = {p: e.inode for p in unique if (e := self.store.entries.get(p)) is not None}
         changes: dict[str, FileChange] = {}
         refreshed: dict[str, tuple[AppendResult | None, str | None]] = {}
@@ -236,4 +236,19 @@ class SessionWatcher:
 
 
 def _jsonl_filter(change: object, path: str) -> bool:
-    return is_session_file(path)
+    # Folders too: a file written right after its folder was created can beat the OS watch
+    # on that new folder, so a new folder is listed when its own event comes in.
+    return is_session_file(path) or os.path.isdir(path)
+
+
+def _session_paths(paths: Iterable[str]) -> set[str]:
+    found: set[str] = set()
+    for path in paths:
+        if is_session_file(path):
+            found.add(os.path.abspath(path))
+        elif os.path.isdir(path):
+            try:
+                found.update(e.path for e in os.scandir(path) if is_session_file(e.name) and e.is_file())
+            except OSError:
+                continue
+    return found

@@ -163,8 +163,7 @@ async def test_fifty_new_files_at_once(live: tuple[Harness, Path, SessionStore])
 async def test_new_cwd_folder_is_watched(live: tuple[Harness, Path, SessionStore]) -> None:
     harness, folder, _store = live
     other = folder.parent / "--srv-new--"
-    other.mkdir()
-    await asyncio.sleep(0.2)  # a new directory's watch is added asynchronously by the OS watcher
+    other.mkdir()  # and the file right after: faster than the OS adds a watch on the folder
     path = write(other / "s.jsonl", header(id="n"), user("a", None, "in a new folder"))
     event = await harness.until(EventKind.APPEARED, path)
     assert event.summary.cwd == "/home/u/proj"
