@@ -18,6 +18,34 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from .entries import (
+    AnyMessage,
+    AssistantMessage,
+    BashExecutionMessage,
+    BranchSummaryEntry,
+    CompactionEntry,
+    ContextEditEntry,
+    CustomEntry,
+    CustomMessageEntry,
+    CustomRoleMessage,
+    ImageBlock,
+    LabelEntry,
+    MessageEntry,
+    ModelChangeEntry,
+    SessionInfoEntry,
+    SystemMessage,
+    TextBlock,
+    ThinkingBlock,
+    ThinkingLevelChangeEntry,
+    ToolCallBlock,
+    ToolResultMessage,
+    UnknownMessage,
+    UsageEntry,
+    UserMessage,
+    as_content,
+    content_blocks,
+    parse_entry,
+)
 from .jsvalues import js_string
 from .problems import StaleFileError
 from .records import EntryRecord
@@ -198,23 +226,18 @@ def kind_label(record: EntryRecord) -> str:
 
 
 def content_text(content: Any, with_tools: bool = True) -> str:
-    """Readable text of a message content (text blocks, tool calls shown as `→ name(args)`)."""
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
-        return "" if content is None else js_string(content)
+    """Readable text of a message content, raw or typed (text blocks; tool calls shown as
+    `→ name(args)`; images as `[image]`)."""
+    blocks = content_blocks(as_content(content))
+    if not blocks and content is not None and not isinstance(content, str | list):
+        return js_string(content)
     parts: list[str] = []
-    for block in content:
-        if not isinstance(block, dict):
-            continue
-        kind = block.get("type")
-        if kind == "text":
-            parts.append(js_string(block.get("text")))
-        elif kind == "toolCall" and with_tools:
-            parts.append(
-                f"{GLYPHS.arrow} {js_string(block.get('name'))}({_args_preview(block.get('arguments'))})"
-            )
-        elif kind == "image":
+    for block in blocks:
+        if isinstance(block, TextBlock):
+            parts.append(block.text)
+        elif isinstance(block, ToolCallBlock) and with_tools:
+            parts.append(f"{GLYPHS.arrow} {block.name}({_args_preview(block.arguments)})")
+        elif isinstance(block, ImageBlock):
             parts.append("[image]")
     return " ".join(p for p in parts if p)
 
@@ -238,84 +261,73 @@ def excerpt(session: Session, record: EntryRecord, limit: int = 160) -> str:
     return one_line(_describe(session, record, entry), limit)
 
 
-def _describe(session: Session, record: EntryRecord, entry: dict[str, Any]) -> str:
-    kind = record.type
-    if kind == "message":
-        message = entry.get("message")
-        if not isinstance(message, dict):
-            return "(no message object)"
-        role = message.get("role")
-        content = message.get("content")
-        if role == "toolResult":
-            head = js_string(message.get("toolName")) or "tool"
-            error = " error" if message.get("isError") else ""
-            return f"{head}{error}: {content_text(content)}"
-        if role == "bashExecution":
-            code = message.get("exitCode")
-            tail = f" (exit {code})" if isinstance(code, int) and code else ""
-            return f"$ {js_string(message.get('command'))}{tail}  {js_string(message.get('output'))}"
-        if role == "system":
-            sections = message.get("sections")
-            names = ", ".join(str(k) for k in sections) if isinstance(sections, dict) else ""
-            tools = len(message.get("toolsAdded") or []) if isinstance(message.get("toolsAdded"), list) else 0
-            bits = [content_text(content) or "system prompt"]
-            if names:
-                bits.append(f"sections: {names}")
-            if tools:
-                bits.append(f"+{tools} tools")
-            return f" {GLYPHS.dot} ".join(bits)
-        if role == "assistant":
-            text = content_text(content)
-            stop = message.get("stopReason")
-            if stop not in (None, "stop", "toolUse"):
-                text = f"[{js_string(stop)}] {text}".strip()
-            if (
-                not text
-                and isinstance(content, list)
-                and any(isinstance(b, dict) and b.get("type") == "thinking" for b in content)
-            ):
-                text = "(thinking only)"
-            return text or "(empty)"
-        if role == "custom":
-            return f"{js_string(message.get('customType'))}: {content_text(content)}"
-        return content_text(content) or "(empty)"
-    if kind == "compaction":
-        tokens = entry.get("tokensBefore")
-        size = f"{human_count(tokens)} tokens" if isinstance(tokens, int | float) else "?"
-        return f"[compaction: {size}] {js_string(entry.get('summary'))}"
-    if kind == "branch_summary":
-        return f"[branch summary] {js_string(entry.get('summary')) or '(empty)'}"
-    if kind == "model_change":
-        return f"{GLYPHS.arrow} {js_string(entry.get('provider'))}/{js_string(entry.get('modelId'))}"
-    if kind == "thinking_level_change":
-        return f"{GLYPHS.arrow} {js_string(entry.get('thinkingLevel'))}"
-    if kind == "label":
-        label = entry.get("label")
-        target = js_string(entry.get("targetId"))
-        quoted = f"{GLYPHS.open_quote}{js_string(label)}{GLYPHS.close_quote}"
-        return f"cleared label on {target}" if not label else f"{quoted} on {target}"
-    if kind == "session_info":
-        name = entry.get("name")
-        return f"{GLYPHS.open_quote}{js_string(name)}{GLYPHS.close_quote}" if name else "(name cleared)"
-    if kind == "custom":
-        return f"{js_string(entry.get('customType'))} (extension state, not sent)"
-    if kind == "custom_message":
-        hidden = "" if entry.get("display", True) else " (hidden)"
-        return f"{js_string(entry.get('customType'))}{hidden}: {content_text(entry.get('content'))}"
-    if kind == "context_edit":
-        target = js_string(entry.get("targetId"))
-        replacement = entry.get("replacement")
-        if "replacement" not in entry:
-            return f"edit of {target} without a replacement (ignored)"
-        if replacement is None:
-            return f"omit {target}"
-        new = content_text(replacement.get("content")) if isinstance(replacement, dict) else ""
-        return f"replace {target}: {new}"
-    if kind == "usage":
-        tokens = human_count(record.tokens)
-        note = f" {js_string(entry.get('note'))}" if entry.get("note") else ""
-        return f"{js_string(entry.get('kind'))}: {tokens} tokens{note}"
-    return f"({js_string(kind)}: unknown entry type, kept as is)"
+def _describe(session: Session, record: EntryRecord, raw: dict[str, Any]) -> str:
+    entry = parse_entry(raw)
+    if isinstance(entry, MessageEntry):
+        return _describe_message(entry.message)
+    if isinstance(entry, CompactionEntry):
+        size = f"{human_count(entry.tokensBefore)} tokens" if entry.tokensBefore is not None else "?"
+        return f"[compaction: {size}] {entry.summary}"
+    if isinstance(entry, BranchSummaryEntry):
+        return f"[branch summary] {entry.summary or '(empty)'}"
+    if isinstance(entry, ModelChangeEntry):
+        return f"{GLYPHS.arrow} {entry.provider or ''}/{entry.modelId or ''}"
+    if isinstance(entry, ThinkingLevelChangeEntry):
+        return f"{GLYPHS.arrow} {entry.thinkingLevel or ''}"
+    if isinstance(entry, LabelEntry):
+        quoted = f"{GLYPHS.open_quote}{entry.label}{GLYPHS.close_quote}"
+        return f"{quoted} on {entry.targetId}" if entry.label else f"cleared label on {entry.targetId}"
+    if isinstance(entry, SessionInfoEntry):
+        return f"{GLYPHS.open_quote}{entry.name}{GLYPHS.close_quote}" if entry.name else "(name cleared)"
+    if isinstance(entry, CustomEntry):
+        return f"{entry.customType or ''} (extension state, not sent)"
+    if isinstance(entry, CustomMessageEntry):
+        hidden = "" if entry.display is not False else " (hidden)"
+        return f"{entry.customType or ''}{hidden}: {content_text(entry.content)}"
+    if isinstance(entry, ContextEditEntry):
+        if "replacement" not in raw:
+            return f"edit of {entry.targetId} without a replacement (ignored)"
+        if entry.replacement is None:
+            return f"omit {entry.targetId}"
+        return f"replace {entry.targetId}: {content_text(entry.replacement.content)}"
+    if isinstance(entry, UsageEntry):
+        note = f" {entry.note}" if entry.note else ""
+        return f"{entry.kind or ''}: {human_count(record.tokens)} tokens{note}"
+    if entry.problem:
+        return f"({js_string(raw.get('type'))}: {entry.problem}; kept as is)"
+    return f"({js_string(raw.get('type'))}: unknown entry type, kept as is)"
+
+
+def _describe_message(message: AnyMessage) -> str:
+    if isinstance(message, ToolResultMessage):
+        error = " error" if message.isError else ""
+        return f"{message.toolName or 'tool'}{error}: {content_text(message.content)}"
+    if isinstance(message, BashExecutionMessage):
+        tail = f" (exit {message.exitCode})" if message.exitCode else ""
+        return f"$ {message.command}{tail}  {message.output}"
+    if isinstance(message, SystemMessage):
+        bits = [content_text(message.content) or "system prompt"]
+        if message.sections:
+            bits.append("sections: " + ", ".join(message.sections))
+        if message.toolsAdded:
+            bits.append(f"+{len(message.toolsAdded)} tools")
+        return f" {GLYPHS.dot} ".join(bits)
+    if isinstance(message, AssistantMessage):
+        text = content_text(message.content)
+        if message.stopReason not in (None, "stop", "toolUse"):
+            text = f"[{message.stopReason}] {text}".strip()
+        if not text and any(isinstance(b, ThinkingBlock) for b in content_blocks(message.content)):
+            text = "(thinking only)"
+        return text or "(empty)"
+    if isinstance(message, CustomRoleMessage):
+        return f"{message.customType or ''}: {content_text(message.content)}"
+    if isinstance(message, UserMessage):
+        return content_text(message.content) or "(empty)"
+    if isinstance(message, UnknownMessage):
+        if message.problem and message.role in (None, "user", "assistant", "toolResult"):
+            return f"(unreadable message: {message.problem})"
+        return content_text(message.extras().get("content")) or f"({js_string(message.role)} message)"
+    return content_text(getattr(message, "content", None)) or "(empty)"
 
 
 def entry_summary_line(session: Session, record: EntryRecord, limit: int = 100) -> str:

@@ -31,6 +31,24 @@ from textual.strip import Strip
 from textual.widgets import Static
 
 from ..core.context import Fate, Projection, Reason, entry_messages
+from ..core.entries import (
+    AssistantMessage,
+    BashExecutionMessage,
+    BranchSummaryMessage,
+    CompactionSummaryMessage,
+    CustomRoleMessage,
+    ImageBlock,
+    SystemMessage,
+    TextBlock,
+    ThinkingBlock,
+    ToolCallBlock,
+    ToolResultMessage,
+    UnknownMessage,
+    UserMessage,
+    as_content,
+    content_blocks,
+    parse_message,
+)
 from ..core.jsvalues import js_string
 from ..core.outline import content_text, excerpt, kind_label
 from ..core.problems import StaleFileError
@@ -699,102 +717,96 @@ def _role_style(role: Any) -> str:
     }.get(str(role), "context--role-other")
 
 
-def _role_title(message: Any) -> str:
-    if not isinstance(message, dict):
-        return "(not a message object)"
-    role = message.get("role")
-    if role == "toolResult":
-        error = " (error)" if message.get("isError") else ""
-        return f"tool result {GLYPHS.dot} {js_string(message.get('toolName'))}{error}"
-    if role == "compactionSummary":
-        tokens = message.get("tokensBefore")
-        size = f" of {human_count(tokens)} tokens" if isinstance(tokens, int | float) else ""
+def _role_title(raw: Any) -> str:
+    message = parse_message(raw)
+    dot = f" {GLYPHS.dot} "
+    if isinstance(message, ToolResultMessage):
+        return f"tool result{dot}{message.toolName or ''}" + (" (error)" if message.isError else "")
+    if isinstance(message, CompactionSummaryMessage):
+        size = f" of {human_count(message.tokensBefore)} tokens" if message.tokensBefore is not None else ""
         return f"compaction summary{size}"
-    if role == "branchSummary":
-        return f"branch summary (from {js_string(message.get('fromId'))})"
-    if role == "custom":
-        hidden = "" if message.get("display", True) else ", hidden in pi"
-        return f"extension message {GLYPHS.dot} {js_string(message.get('customType'))}{hidden}"
-    if role == "bashExecution":
-        code = message.get("exitCode")
-        return f"bash {GLYPHS.dot} exit {code}" + (
-            f" {GLYPHS.dot} not sent (excludeFromContext)" if message.get("excludeFromContext") else ""
-        )
-    if role == "assistant":
-        model = js_string(message.get("model"))
-        stop = message.get("stopReason")
-        stop_text = f" {GLYPHS.dot} {js_string(stop)}" if stop not in (None, "stop", "toolUse") else ""
-        return f"assistant {GLYPHS.dot} {model}{stop_text}" if model else f"assistant{stop_text}"
-    if role == "system":
+    if isinstance(message, BranchSummaryMessage):
+        return f"branch summary (from {message.fromId})"
+    if isinstance(message, CustomRoleMessage):
+        hidden = ", hidden in pi" if message.display is False else ""
+        return f"extension message{dot}{message.customType or ''}{hidden}"
+    if isinstance(message, BashExecutionMessage):
+        excluded = f"{dot}not sent (excludeFromContext)" if message.excludeFromContext else ""
+        return f"bash{dot}exit {message.exitCode}{excluded}"
+    if isinstance(message, AssistantMessage):
+        stop = f"{dot}{message.stopReason}" if message.stopReason not in (None, "stop", "toolUse") else ""
+        return f"assistant{dot}{message.model}{stop}" if message.model else f"assistant{stop}"
+    if isinstance(message, SystemMessage):
         return "system prompt update"
-    return js_string(role) or "message"
+    if isinstance(message, UserMessage):
+        return "user"
+    if isinstance(message, UnknownMessage) and not isinstance(raw, dict):
+        return "(not a message object)"
+    return js_string(getattr(message, "role", None)) or "message"
 
 
-def _message_paragraphs(message: Any, expanded: bool) -> list[tuple[str, str]]:
+def _message_paragraphs(raw: Any, expanded: bool) -> list[tuple[str, str]]:
     """(style, text) paragraphs of a message, in order."""
-    if not isinstance(message, dict):
-        return [("context--text", js_string(message))]
-    role = message.get("role")
-    content = message.get("content")
-    out: list[tuple[str, str]] = []
-    if role in ("compactionSummary", "branchSummary"):
-        return [("context--text", js_string(message.get("summary")))]
-    if role == "bashExecution":
-        out.append(("context--toolcall", f"$ {js_string(message.get('command'))}"))
-        out.append(("context--text", js_string(message.get("output")) or "(no output)"))
-        return out
-    if role == "system":
-        sections = message.get("sections")
-        if isinstance(content, str) and content:
-            out.append(("context--text", content))
-        if isinstance(sections, dict):
-            for name, value in sections.items():
+    message = parse_message(raw)
+    if isinstance(message, CompactionSummaryMessage | BranchSummaryMessage):
+        return [("context--text", message.summary)]
+    if isinstance(message, BashExecutionMessage):
+        return [
+            ("context--toolcall", f"$ {message.command}"),
+            ("context--text", message.output or "(no output)"),
+        ]
+    if isinstance(message, SystemMessage):
+        out = [("context--text", content_text(message.content))] if content_text(message.content) else []
+        for name, value in (message.sections or {}).items():
+            out.append(("context--meta", f"§ {name}: " + ("(removed)" if value is None else value)))
+        for tools, title in ((message.toolsAdded, "+ tools"), (message.toolsRemoved, "- tools")):
+            if tools:
                 out.append(
-                    ("context--meta", f"§ {name}: " + ("(removed)" if value is None else js_string(value)))
+                    ("context--meta", f"{title}: " + ", ".join(js_string(t.get("name")) for t in tools))
                 )
-        for key, title in (("toolsAdded", "+ tools"), ("toolsRemoved", "- tools")):
-            tools = message.get(key)
-            if isinstance(tools, list) and tools:
-                names = ", ".join(
-                    js_string(t.get("name")) if isinstance(t, dict) else js_string(t) for t in tools
-                )
-                out.append(("context--meta", f"{title}: {names}"))
         return out or [("context--meta", "(empty)")]
+    if isinstance(message, UnknownMessage):
+        if not isinstance(raw, dict):
+            return [("context--text", js_string(raw))]
+        if message.problem:
+            return [
+                ("context--meta", f"(cannot show: {message.problem})"),
+                ("context--text", json.dumps(raw, ensure_ascii=False)),
+            ]
+    content = getattr(message, "content", None)
+    if content is None and isinstance(message, UnknownMessage):
+        content = as_content(message.extras().get("content"))
     if isinstance(content, str):
         return [("context--text", content)]
-    if not isinstance(content, list):
-        return [("context--meta", "(no content)" if content is None else js_string(content))]
-    for block in content:
-        if not isinstance(block, dict):
-            out.append(("context--text", js_string(block)))
-            continue
-        kind = block.get("type")
-        if kind == "text":
-            out.append(("context--text", js_string(block.get("text"))))
-        elif kind == "thinking":
-            thinking = js_string(block.get("thinking"))
-            if block.get("redacted"):
+    out = []
+    for block in content_blocks(content):
+        if isinstance(block, TextBlock):
+            out.append(("context--text", block.text))
+        elif isinstance(block, ThinkingBlock):
+            if block.redacted:
                 out.append(("context--thinking", "thinking (redacted)"))
             elif expanded:
-                out.append(("context--thinking", "thinking: " + thinking))
+                out.append(("context--thinking", "thinking: " + block.thinking))
             else:
-                out.append(("context--thinking", "thinking: " + one_line(thinking, 70) + "  (enter to read)"))
-        elif kind == "toolCall":
-            args = block.get("arguments")
+                out.append(
+                    ("context--thinking", "thinking: " + one_line(block.thinking, 70) + "  (enter to read)")
+                )
+        elif isinstance(block, ToolCallBlock):
+            args = block.arguments
             if expanded:
                 shown = json.dumps(args, indent=2, ensure_ascii=False) if not isinstance(args, str) else args
             else:
                 shown = one_line(
                     json.dumps(args, ensure_ascii=False) if not isinstance(args, str) else args, 160
                 )
-            out.append(("context--toolcall", f"{GLYPHS.arrow} {js_string(block.get('name'))} {shown}"))
-        elif kind == "image":
-            out.append(("context--meta", f"[image {js_string(block.get('mimeType'))}]"))
+            out.append(("context--toolcall", f"{GLYPHS.arrow} {block.name} {shown}"))
+        elif isinstance(block, ImageBlock):
+            out.append(("context--meta", f"[image {block.mimeType or ''}]"))
         else:
-            out.append(("context--meta", f"[{js_string(kind)} block]"))
-    if role == "toolResult" and not out:
+            out.append(("context--meta", f"[{js_string(block.type)} block]"))
+    if isinstance(message, ToolResultMessage) and not out:
         out.append(("context--meta", "(empty result)"))
-    return out or [("context--meta", "(empty)")]
+    return out or [("context--meta", "(no content)" if content is None else "(empty)")]
 
 
 def _entry_text(entry: dict[str, Any]) -> str:
