@@ -244,10 +244,81 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
         if len(values) != lines:
             return False  # blank lines, or two values on one line: be exact instead
         self.line_number += lines
-        feed = self._feed
-        for value in values:
-            feed(value)
+        self._feed_many(values)
         return True
+
+    def _feed_many(self, values: list[_ListLine]) -> None:
+        """`_feed` for a whole file's lines at once, with the hot state in locals: a cold
+        listing spends most of its Python time here (hundreds of thousands of entries)."""
+        tips, referenced = self.tips, self.referenced
+        entry_count = message_count = 0
+        tokens = cost = 0.0
+        last_activity = self.last_activity
+        want_first = not self.first_message
+        keep_texts = self.texts is not None
+        for value in values:
+            entry_count += 1
+            # Tips (entries nobody names as parent) without keeping every id: an entry is a
+            # tip until a child names it; a parent that was not a tip is remembered in case
+            # it shows up later (a child written before its parent).
+            entry_id, parent_id = value.id, value.parentId
+            if entry_id.__class__ is str:
+                if entry_id in referenced:
+                    referenced.discard(entry_id)
+                else:
+                    tips.add(entry_id)
+            if parent_id.__class__ is str:
+                if parent_id in tips:
+                    tips.discard(parent_id)
+                else:
+                    referenced.add(parent_id)
+            if value.type != "message":
+                self._feed_other(value)
+                continue
+            message_count += 1
+            message = value.message
+            if message is None or message is UNSET:
+                self._drop("a message entry has no message object")
+                continue
+            role = message.role
+            if role == "assistant":
+                usage = message.usage
+                if usage is not None:
+                    total = usage.totalTokens
+                    if total.__class__ is int or total.__class__ is float:
+                        tokens += total
+                    else:
+                        tokens += usage.tokens()
+                    spent = usage.cost.total if usage.cost is not None else None
+                    if spent.__class__ is int or spent.__class__ is float:
+                        cost += spent
+            elif role != "user":
+                continue
+            content = message.content
+            if content is UNSET:
+                continue
+            t = message.timestamp
+            if t.__class__ is int or t.__class__ is float:
+                if last_activity is None or t > last_activity:
+                    last_activity = float(t)
+            else:
+                self.last_activity = last_activity
+                self._activity(t, value.timestamp)
+                last_activity = self.last_activity
+            if keep_texts or (want_first and role == "user"):
+                text = self._text(content)
+                self._message_text(role, text)
+                want_first = not self.first_message
+            else:
+                # Without the text: would pi's extraction throw? (strings and arrays are fine)
+                view = memoryview(content)
+                if not (len(view) and view[0] in (0x22, 0x5B)):
+                    self._text(content)
+        self.tokens += tokens
+        self.cost += cost
+        self.entry_count += entry_count
+        self.message_count += message_count
+        self.last_activity = last_activity
 
     def _feed_slow(self, region: bytes) -> None:
         result = read_lines(BytesSource(region), _decode_list_line)
@@ -257,57 +328,18 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
 
     # ---------------------------------------------------------------- one entry
     def _feed(self, value: _ListLine | _Odd) -> None:
-        if value.__class__ is _Odd:
+        if isinstance(value, _Odd):
             self._feed_plain(value.value)
-            return
-        self.entry_count += 1
-        entry_id, parent_id = value.id, value.parentId  # type: ignore[union-attr]
-        # Tips (entries nobody names as parent) without keeping every id: an entry is a tip
-        # until a child names it; a parent that was not a tip is remembered in case it shows
-        # up later (a child written before its parent).
-        if entry_id.__class__ is str:
-            if entry_id in self.referenced:
-                self.referenced.discard(entry_id)
-            else:
-                self.tips.add(entry_id)
-        if parent_id.__class__ is str:
-            if parent_id in self.tips:
-                self.tips.discard(parent_id)
-            else:
-                self.referenced.add(parent_id)
-        kind = value.type  # type: ignore[union-attr]
-        if kind == "message":
-            self.message_count += 1
-            message = value.message  # type: ignore[union-attr]
-            if message is None or message is UNSET:
-                self._drop("a message entry has no message object")
-                return
-            role = message.role
-            if role == "assistant":
-                usage = message.usage
-                if usage is not None:
-                    self._add_usage(usage)
-            elif role != "user":
-                return
-            content = message.content
-            if content is UNSET:
-                return
-            t = message.timestamp
-            if t.__class__ is int or t.__class__ is float:
-                if self.last_activity is None or t > self.last_activity:
-                    self.last_activity = float(t)
-            else:
-                self._activity(t, value.timestamp)  # type: ignore[union-attr]
-            if self.texts is not None or (role == "user" and not self.first_message):
-                self._message_text(role, self._text(content))
-            else:
-                self._check_content(role, content)
-            return
+        else:
+            self._feed_many([value])
+
+    def _feed_other(self, value: _ListLine) -> None:
+        kind = value.type
         if kind == "session_info":
-            self._name(value.name)  # type: ignore[union-attr]
+            self._name(value.name)
         elif kind == "compaction":
             self.has_compaction = True
-        usage = value.usage  # type: ignore[union-attr]
+        usage = value.usage
         if usage is not None and kind in ("usage", "compaction", "branch_summary"):
             self._add_usage(usage)
 
@@ -322,13 +354,6 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
             value = cost.total
             if value.__class__ is int or value.__class__ is float:
                 self.cost += value
-
-    def _check_content(self, role: str, content: Raw | UnsetType) -> None:
-        """Without needing the text: would pi's text extraction throw on this content?"""
-        view = memoryview(content)  # type: ignore[arg-type]
-        if len(view) and view[0] in (0x22, 0x5B):  # a string or an array: pi can read it
-            return
-        self._text(content)  # the exact check (and the reason pi drops the file)
 
     def _feed_plain(self, value: Any) -> None:
         """The same rules on a plain decoded value (odd shapes, lone surrogates...)."""
