@@ -37,6 +37,7 @@ from ..widgets.sidebar import SessionSidebar
 from .config import Settings
 from .screens import MenuScreen, RawJsonScreen
 
+QUICK_SCAN_BYTES = 4 * 1024 * 1024  # up to this much to read, the first listing is done inline
 WIDE = 110  # below this many columns, two panes at a time
 NARROW = 70  # below this, one pane at a time
 PANES = ("sidebar", "tree", "context")
@@ -124,7 +125,14 @@ class MainScreen(Screen[None]):
         self._set_tree_title()
         self._apply_layout(self.size.width)
         self.sidebar.session_list.focus()
-        self.scan_sessions()
+        # With a usable index cache the listing is a stat per file: do it right here, before
+        # the first frame, rather than in a thread that competes with that frame for the GIL.
+        report = self.store.scan(read_limit=QUICK_SCAN_BYTES)
+        if report is None:
+            self.scan_sessions()
+        else:
+            listing = self.store.listing()
+            self._scan_done(listing.summaries, listing.skipped, report.cache_problem)
 
     def on_resize(self, event: Resize) -> None:
         self._apply_layout(event.size.width)
@@ -198,6 +206,7 @@ class MainScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="scan")
     def scan_sessions(self) -> None:
         report = self.store.scan()
+        assert report is not None
         listing = self.store.listing()
         worker = get_current_worker()
         if worker.is_cancelled:

@@ -196,12 +196,20 @@ class SessionStore:
         return None
 
     # ------------------------------------------------------------------ scanning
-    def scan(self, workers: int | None = None, save: bool = True) -> ScanReport:
-        """Bring every file up to date (from the cache when possible) and save the index."""
+    def scan(
+        self, workers: int | None = None, save: bool = True, read_limit: int | None = None
+    ) -> ScanReport | None:
+        """Bring every file up to date (from the cache when possible) and save the index.
+
+        With `read_limit`, give up (None, nothing changed) when more than that many bytes
+        would have to be read: the caller can then scan in the background instead."""
         report = ScanReport()
         with paused_gc():
             cached = self._load_cache(report) if not self.entries else self.entries
             paths = list(iter_session_files(self.root))
+            stats = _stat_all(paths)
+            if read_limit is not None and _bytes_to_read(cached, stats) > read_limit:
+                return None
             report.files = len(paths)
             fresh: dict[str, IndexEntry] = {}
             to_read: list[str] = []
@@ -210,7 +218,7 @@ class SessionStore:
                 if old is None:
                     to_read.append(path)
                     continue
-                change, read = self._refresh(path, old)
+                change, read = self._refresh(path, old, stats.get(path))
                 if change is FileChange.VANISHED:
                     continue
                 if change is FileChange.REPLACED:
@@ -288,12 +296,15 @@ class SessionStore:
                 results.extend(_read_many(theirs, self.keep_text))
         return results
 
-    def _refresh(self, path: str, entry: IndexEntry) -> tuple[FileChange, int]:
+    def _refresh(
+        self, path: str, entry: IndexEntry, st: os.stat_result | None = None
+    ) -> tuple[FileChange, int]:
         """Bring one known entry up to date in place, reading only appended bytes."""
-        try:
-            st = os.stat(path)
-        except OSError:
-            return FileChange.VANISHED, 0
+        if st is None:
+            try:
+                st = os.stat(path)
+            except OSError:
+                return FileChange.VANISHED, 0
         if st.st_ino == entry.inode and st.st_size == entry.size and st.st_mtime_ns == entry.mtime_ns:
             return FileChange.UNCHANGED, 0
         builder = entry.builder
@@ -364,6 +375,33 @@ class SessionStore:
         if entry is None or entry.builder is None or entry.builder.texts is None:
             return []
         return entry.builder.texts
+
+
+def _stat_all(paths: list[str]) -> dict[str, os.stat_result]:
+    stats = {}
+    for path in paths:
+        try:
+            stats[path] = os.stat(path)
+        except OSError:
+            continue
+    return stats
+
+
+def _bytes_to_read(cached: dict[str, IndexEntry], stats: dict[str, os.stat_result]) -> int:
+    """What a scan would read: whole new or replaced files, the appended part of grown ones."""
+    total = 0
+    for path, st in stats.items():
+        entry = cached.get(path)
+        if (
+            entry is None
+            or entry.builder is None
+            or st.st_ino != entry.inode
+            or st.st_size < entry.builder.offset
+        ):
+            total += st.st_size
+        elif (st.st_size, st.st_mtime_ns) != (entry.size, entry.mtime_ns):
+            total += st.st_size - entry.builder.offset
+    return total
 
 
 def _read_cost(size: int) -> float:
