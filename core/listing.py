@@ -19,7 +19,7 @@ from typing import Any
 import msgspec
 from msgspec import UNSET, Raw, UnsetType
 
-from .jsvalues import date_ms, iso_from_ms, js_string, js_truthy
+from .jsvalues import date_ms, iso_from_ms, js_string, js_truthy, text_of_blocks
 from .lines import BytesSource, LineDecodeError, decode_json, read_lines
 from .problems import ProblemKind
 from .records import UsageHead
@@ -384,7 +384,7 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
             return
         self._activity(message.get("timestamp"), value.get("timestamp"))
         try:
-            text = _plain_text(message.get("content"))
+            text = text_of_blocks(message.get("content"), " ")
         except TypeError as e:
             self._drop(f"a {role} message has unreadable content ({e})")
             text = ""
@@ -423,7 +423,7 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
             decoded = _blocks_decoder.decode(content)  # type: ignore[arg-type]
         except (msgspec.DecodeError, msgspec.ValidationError):
             try:
-                return _plain_text(decode_json(content))  # type: ignore[arg-type]
+                return text_of_blocks(decode_json(content), " ")  # type: ignore[arg-type]
             except (TypeError, LineDecodeError) as e:
                 self._drop(f"a message has unreadable content ({e})")
                 return ""
@@ -490,20 +490,6 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
             problems=problems,
             pi_lists_it=self.pi_drop_reason is None,
         )
-
-
-def _plain_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
-        raise TypeError("content is not a string or an array")
-    parts: list[str] = []
-    for block in content:
-        if block is None:
-            raise TypeError("null content block")
-        if isinstance(block, dict) and block.get("type") == "text":
-            parts.append(js_string(block.get("text")))
-    return " ".join(parts)
 
 
 def summarize(

@@ -166,7 +166,7 @@ def outline_rows(
                     child_count=len(kids),
                     on_active_path=node in active,
                     folded=is_folded,
-                    hidden_count=subtree_size(session, node) - 1 if is_folded else 0,
+                    hidden_count=session.count_below([node]) - 1 if is_folded else 0,
                 )
             )
             branch_start = False
@@ -181,23 +181,6 @@ def outline_rows(
             last = i == len(kid_list) - 1
             stack.append((kid_list[i], depth + 1, (*guides, not last), True, last))
     return rows
-
-
-def subtree_size(session: Session, node: str) -> int:
-    count = 0
-    stack = [node]
-    children = session.children
-    while stack:
-        current = stack.pop()
-        count += 1
-        kids = children.get(current)
-        if kids:
-            stack.extend(kids)
-    return count
-
-
-def fork_points(session: Session) -> list[str]:
-    return [r.id for r in session.winners() if len(session.children.get(r.id, ())) > 1]
 
 
 # ---------------------------------------------------------------------------------------

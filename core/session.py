@@ -14,7 +14,7 @@ import hashlib
 import os
 from bisect import bisect_right
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cmp_to_key
 from typing import Any
@@ -377,7 +377,7 @@ class Session:
     def _break_cycles(self) -> None:
         """Entries unreachable from the roots sit on a parent cycle (pi loops forever there).
         Each cycle is broken at its first entry in file order, which becomes a root."""
-        reachable = self._reachable_count()
+        reachable = self.count_below(self.roots)
         if reachable == len(self.by_id):
             return
         seen: set[str] = set()
@@ -421,9 +421,10 @@ class Session:
                 seen.add(node)
                 stack.extend(self.children.get(node, ()))
 
-    def _reachable_count(self) -> int:
+    def count_below(self, starts: Iterable[str]) -> int:
+        """Entries in the subtrees under `starts` (themselves included), iteratively."""
         count = 0
-        stack = list(self.roots)
+        stack = list(starts)
         children = self.children
         while stack:
             node = stack.pop()

@@ -46,7 +46,7 @@ class RowList(ScrollView, can_focus=True):
         Binding("enter", "activate", "Open", show=False),
     ]
 
-    class CursorMoved(Message):
+    class RowMessage(Message):
         def __init__(self, row_list: RowList, index: int) -> None:
             super().__init__()
             self.row_list = row_list
@@ -56,15 +56,11 @@ class RowList(ScrollView, can_focus=True):
         def control(self) -> RowList:
             return self.row_list
 
-    class Activated(Message):
-        def __init__(self, row_list: RowList, index: int) -> None:
-            super().__init__()
-            self.row_list = row_list
-            self.index = index
+    class CursorMoved(RowMessage):
+        """The cursor is on another row."""
 
-        @property
-        def control(self) -> RowList:
-            return self.row_list
+    class Activated(RowMessage):
+        """Enter (or a double click) on the cursor's row."""
 
     def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
