@@ -19,8 +19,6 @@ class ProblemKind(StrEnum):
     SELF_PARENT = "self-parent"
     BAD_MESSAGE = "bad-message"
     BAD_EDIT = "bad-context-edit"
-    UNKNOWN_TYPE = "unknown-type"
-    UNLISTABLE = "pi-drops-from-list"
 
 
 @dataclass(frozen=True, slots=True)

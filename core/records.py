@@ -86,7 +86,7 @@ def _raw_truthy(raw: Raw | UnsetType) -> bool:
     if raw is UNSET:
         return False
     view = memoryview(raw)
-    if len(view) > 8:
+    if len(view) and view[0] in (0x7B, 0x5B):  # an object or an array: always truthy
         return True
     return js_truthy(msgspec.json.decode(bytes(view)))
 
@@ -133,7 +133,6 @@ class EntryRecord(msgspec.Struct, gc=False, kw_only=True):
     replacement_kind: int = msgspec.field(default=CONTENT_ABSENT, name=_INTERNAL + "rk")
     has_system_message: bool = msgspec.field(default=False, name=_INTERNAL + "sm")
     migrated: bool = msgspec.field(default=False, name=_INTERNAL + "mig")  # v1/v2 fields changed
-    original_id: Any = msgspec.field(default=None, name=_INTERNAL + "oid")
     tokens: float = msgspec.field(default=0.0, name=_INTERNAL + "tok")  # what this entry adds to totals
     cost: float = msgspec.field(default=0.0, name=_INTERNAL + "cost")
     ts_cache: Any = msgspec.field(default=UNSET, name=_INTERNAL + "ts")

@@ -24,7 +24,7 @@ from msgspec import UNSET
 from .jsvalues import js_truthy
 from .lines import ByteSource, BytesSource, FileSource, Line, decode_json, read_lines, read_span
 from .problems import Problem, ProblemKind, SessionError, StaleFileError, UnknownEntryError
-from .records import EntryRecord, MessageHead, decode_record
+from .records import CONTENT_ABSENT, EntryRecord, MessageHead, decode_record
 
 CURRENT_VERSION = 3
 
@@ -213,6 +213,15 @@ class Session:
                 )
             )
             return None
+        if record.type == "context_edit" and record.replacement_kind == CONTENT_ABSENT:
+            self.problems.append(
+                Problem(
+                    ProblemKind.BAD_EDIT,
+                    "context edit without a replacement: ignored (pi would stop with an error)",
+                    line.number,
+                    record.id if isinstance(record.id, str) else None,
+                )
+            )
         if record.type == "message" and not isinstance(record.message, MessageHead):
             self.problems.append(
                 Problem(
@@ -263,7 +272,6 @@ class Session:
     def _migrate(self, record: EntryRecord, parsed_index: int) -> None:
         patch: dict[str, Any] = {}
         if self._v1:
-            record.original_id = record.id
             record.id = self._v1_id(parsed_index)
             record.parentId = self.records[-1].id if self.records else None
             patch["id"] = record.id

@@ -240,3 +240,40 @@ def test_totals_per_session_and_per_path(tmp_path: Path) -> None:
     projection = project(session, "w")
     assert projection.path_totals(session).tokens == 115
     assert project(session, "b1").path_totals(session).tokens == 15  # remembered totals stay per path
+
+
+def test_context_edit_without_replacement_is_reported_and_ignored(tmp_path: Path) -> None:
+    from pi_sessions.core.problems import ProblemKind
+
+    session = open_rows(
+        tmp_path,
+        user("u1", None, "q", 1),
+        assistant("a1", "u1", "answer", 2),
+        entry("context_edit", "e1", "a1", 3, targetId="a1"),
+        user("u2", "e1", "next", 4),
+    )
+    assert [p.kind for p in session.problems] == [ProblemKind.BAD_EDIT]
+    projection = project(session, "u2")
+    assert projection.counts == [1, 1, 0, 1]
+    assert projection.messages(session)[1]["content"] == [{"type": "text", "text": "answer"}]
+
+
+def test_exclusion_counts_agree_with_the_reasons_on_the_whole_corpus() -> None:
+    from collections import Counter
+
+    from pi_sessions.core.problems import SessionError
+
+    from .conftest import FIXTURES
+
+    checked = 0
+    for path in sorted((FIXTURES / "sessions").rglob("*.jsonl")):
+        try:
+            session = Session.open(path)
+        except SessionError:
+            continue
+        for leaf in list(session.by_id)[:120]:
+            projection = project(session, leaf)
+            reasons = Counter(f.reason for f in projection.fates if not f.in_context)
+            assert projection.excluded == dict(reasons), (path.name, leaf)
+            checked += 1
+    assert checked > 1000
