@@ -251,6 +251,19 @@ class MainScreen(Screen[None]):
 
     def _show_empty_state(self) -> None:
         where = self.root.describe()
+        self.sidebar.session_list.placeholder = [
+            "No pi sessions here yet.",
+            "",
+            "Looked in:",
+            f"  {self.root.path}",
+            f"  ({self.root.source})",
+            "",
+            "Press d to open the bundled demo",
+            "(a temporary copy), or start pi",
+            "and come back: new sessions",
+            "appear as they are written.",
+        ]
+        self.sidebar.session_list.refresh()
         self.context_view.clear(f"No pi sessions found in {where}.")
         self.set_status(f"No sessions in {where}. Press d for a demo (or run pi-sessions --demo).")
 
@@ -289,6 +302,10 @@ class MainScreen(Screen[None]):
         if changed_listing:
             listing = self.store.listing()
             self.sidebar.set_summaries(listing.summaries)
+            if self.session is None and listing.summaries:
+                current = self.sidebar.session_list.current()
+                if current is not None:
+                    self.open_session(current.path)  # the first session of a folder that had none
             if self.search_index is not None:
                 self.search_index.update(self._search_items(listing.summaries))
 

@@ -179,6 +179,7 @@ class SessionWatcher:
     async def _notified(self) -> AsyncIterator[set[str]]:
         import watchfiles
 
+        caught_up = False
         async for changes in watchfiles.awatch(
             self.store.root,
             watch_filter=_jsonl_filter,
@@ -187,9 +188,15 @@ class SessionWatcher:
             stop_event=self._stop,
             recursive=True,
             rust_timeout=1000,
-            yield_on_timeout=False,
+            yield_on_timeout=True,
         ):
-            yield {path for _, path in changes}
+            if changes:
+                yield {path for _, path in changes}
+            elif not caught_up:
+                # The first quiet second proves the OS watch is in place: whatever changed
+                # between the listing and now is found by comparing every file once.
+                caught_up = True
+                yield self._changed_on_disk()
 
     async def _polled(self) -> AsyncIterator[set[str]]:
         """Our own polling: stat every session file and compare size, mtime (ns) and inode

@@ -190,3 +190,18 @@ async def test_falls_back_to_polling_when_notifications_fail(
     assert harness.watcher.poll and "polling" in (harness.watcher.notice or "")
     harness.watcher.stop()
     await asyncio.wait_for(task, TIMEOUT)
+
+
+async def test_a_sessions_folder_that_appears_later_is_picked_up(tmp_path: Path) -> None:
+    root = tmp_path / "not-yet"
+    store = SessionStore(root, use_cache=False)
+    store.scan()
+    harness = Harness(SessionWatcher(store))
+    task = asyncio.create_task(harness.run())
+    path = write(
+        root / "--home-u-p--" / "first.jsonl", header(id="first"), user("a", None, "the very first session")
+    )
+    event = await harness.until(EventKind.APPEARED, path)
+    assert event.summary.first_message == "the very first session"
+    harness.watcher.stop()
+    await asyncio.wait_for(task, TIMEOUT)

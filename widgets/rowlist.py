@@ -17,6 +17,8 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from ..core.text import one_line
+
 
 class RowList(ScrollView, can_focus=True):
     DEFAULT_CSS = """
@@ -66,6 +68,7 @@ class RowList(ScrollView, can_focus=True):
         super().__init__(name=name, id=id, classes=classes)
         self.row_count = 0
         self.cursor = -1
+        self.placeholder: list[str] = []  # lines shown while there are no rows
 
     # ------------------------------------------------------------------ for subclasses
     def render_row(self, index: int, width: int, selected: bool) -> Strip:
@@ -87,6 +90,9 @@ class RowList(ScrollView, can_focus=True):
         index = int(self.scroll_offset.y) + y
         width = self.scrollable_content_region.width
         if index < 0 or index >= self.row_count or width <= 0:
+            if not self.row_count and 0 <= y < len(self.placeholder) and width > 0:
+                text = one_line(self.placeholder[y], width)
+                return Strip([Segment(" " + text, self.rich_style)]).crop_extend(0, width, self.rich_style)
             return Strip([Segment(" " * max(width, 0), self.rich_style)], max(width, 0))
         strip = self.render_row(index, width, index == self.cursor)
         return strip.crop_extend(0, width, self.rich_style)
