@@ -77,6 +77,11 @@ def append_session_name(session: Session, name: str) -> dict[str, Any]:
 def append_label(session: Session, target_id: str, label: str | None) -> dict[str, Any]:
     """Set (or, with None or "", clear) the label of an entry."""
     _prepare(session)
+    if session.is_v1:
+        raise SessionError(
+            "this is a version 1 file: pi gives its entries new ids when it opens it, so a label "
+            "written now would point at nothing"
+        )
     session.get(target_id)
     entry: dict[str, Any] = {
         "type": "label",

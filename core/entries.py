@@ -58,7 +58,7 @@ _BLOCK_TAGS = {"text", "thinking", "image", "toolCall"}
 
 def _block_tag(value: Any) -> str:
     kind = value.get("type") if isinstance(value, dict) else getattr(value, "type", None)
-    return kind if kind in _BLOCK_TAGS else "unknown"
+    return kind if isinstance(kind, str) and kind in _BLOCK_TAGS else "unknown"
 
 
 ContentBlock = Annotated[
@@ -185,7 +185,7 @@ _MESSAGE_TAGS = {
 
 def _message_tag(value: Any) -> str:
     role = value.get("role") if isinstance(value, dict) else getattr(value, "role", None)
-    return role if role in _MESSAGE_TAGS else "unknown"
+    return role if isinstance(role, str) and role in _MESSAGE_TAGS else "unknown"
 
 
 Message = Annotated[
@@ -329,7 +329,7 @@ _ENTRY_TAGS = {
 
 def _entry_tag(value: Any) -> str:
     kind = value.get("type") if isinstance(value, dict) else getattr(value, "type", None)
-    return kind if kind in _ENTRY_TAGS else "unknown"
+    return kind if isinstance(kind, str) and kind in _ENTRY_TAGS else "unknown"
 
 
 Entry = Annotated[

@@ -193,10 +193,7 @@ def write_fork(plan: ForkPlan) -> str:
         raise SessionError(f"cannot create a file in {plan.folder}: {e.strerror}") from None
     try:
         try:
-            view = memoryview(data)
-            while view:
-                written = os.write(fd, view)
-                view = view[written:]
+            _write_all(fd, data)
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -226,10 +223,18 @@ def _exclusive_copy(source: str, target: str) -> None:
     except FileExistsError:
         raise SessionError(f"a file named {os.path.basename(target)} already exists") from None
     try:
-        os.write(fd, data)
-        os.fsync(fd)
-        os.close(fd)
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
     except OSError:
-        os.close(fd)
         os.unlink(target)
         raise
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]

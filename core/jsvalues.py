@@ -34,6 +34,19 @@ _ISO_RE = re.compile(
 _MAX_TIME_MS = 8.64e15
 
 
+def js_number(value: int | float) -> float:
+    """A JSON number as JavaScript holds it: a double, so 1e400 (or a 400-digit integer) is
+    Infinity instead of Python's OverflowError."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+
+
+def is_finite_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(js_number(value))
+
+
 def js_truthy(value: Any) -> bool:
     """`Boolean(value)` in JavaScript."""
     if value is None or value is False:
@@ -58,7 +71,7 @@ def date_ms(value: Any) -> float | None:
     if isinstance(value, bool):
         return 1.0 if value else 0.0
     if isinstance(value, int | float):
-        ms = float(value)
+        ms = js_number(value)
         if math.isnan(ms) or abs(ms) > _MAX_TIME_MS:
             return None
         return float(math.trunc(ms))

@@ -123,6 +123,8 @@ def decode_json(data: bytes | memoryview) -> Any:
         return msgspec.json.decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError):
         pass
+    except RecursionError:
+        raise LineDecodeError(ProblemKind.MALFORMED_LINE, "nested more than ~1000 levels deep") from None
     return _decode_slow(data)
 
 

@@ -19,10 +19,10 @@ from typing import Any
 import msgspec
 from msgspec import UNSET, Raw, UnsetType
 
-from .jsvalues import date_ms, iso_from_ms, js_string, js_truthy, text_of_blocks
+from .jsvalues import date_ms, iso_from_ms, js_number, js_string, js_truthy, text_of_blocks
 from .lines import BytesSource, LineDecodeError, decode_json, read_lines
 from .problems import ProblemKind
-from .records import UsageHead
+from .records import CostHead, UsageHead
 from .session import session_name_of
 
 NO_MESSAGES = "(no messages)"
@@ -66,7 +66,7 @@ class _Odd:
 def _decode_list_line(data: bytes | memoryview) -> _ListLine | _Odd:
     try:
         return _line_decoder.decode(data)
-    except (msgspec.DecodeError, msgspec.ValidationError):
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
         return _Odd(decode_json(data))
 
 
@@ -132,6 +132,7 @@ class NotASession(Exception):
 
 _lines_decoder = msgspec.json.Decoder(_ListLine)
 TAIL_BYTES = 64
+HEAD_BYTES = 256
 HEADER_FIELDS = ("type", "version", "id", "timestamp", "cwd", "parentSession")
 
 
@@ -143,6 +144,7 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
     offset: int = 0  # first byte not yet read (a held-back partial line starts here)
     line_number: int = 1
     tail: bytes = b""  # the TAIL_BYTES before `offset`: tells a grown file from a rewritten one
+    head: bytes = b""  # the file's first HEAD_BYTES (at most up to `offset`), for the same check
     message_count: int = 0
     first_message: str = ""
     name: str | None = None
@@ -195,6 +197,8 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
 
     def _advance(self, data: bytes, pos: int) -> None:
         if pos:
+            if len(self.head) < HEAD_BYTES:
+                self.head += data[: min(pos, HEAD_BYTES - len(self.head))]
             self.tail = (self.tail + data[max(0, pos - TAIL_BYTES) : pos])[-TAIL_BYTES:]
             self.offset += pos
 
@@ -238,7 +242,7 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
         """All complete lines in one msgspec call; False when any line needs the exact path."""
         try:
             values = _lines_decoder.decode_lines(memoryview(data)[start:stop])
-        except (msgspec.DecodeError, msgspec.ValidationError):
+        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
             return False
         lines = data.count(b"\n", start, stop)
         if len(values) != lines:
@@ -285,13 +289,15 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
                 usage = message.usage
                 if usage is not None:
                     total = usage.totalTokens
-                    if total.__class__ is int or total.__class__ is float:
+                    if total.__class__ is float or (total.__class__ is int and -(2**53) < total < 2**53):
                         tokens += total
                     else:
                         tokens += usage.tokens()
                     spent = usage.cost.total if usage.cost is not None else None
-                    if spent.__class__ is int or spent.__class__ is float:
+                    if spent.__class__ is float:
                         cost += spent
+                    elif spent is not None:
+                        cost += usage.cost_total()
             elif role != "user":
                 continue
             content = message.content
@@ -300,7 +306,7 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
             t = message.timestamp
             if t.__class__ is int or t.__class__ is float:
                 if last_activity is None or t > last_activity:
-                    last_activity = float(t)
+                    last_activity = js_number(t)
             else:
                 self.last_activity = last_activity
                 self._activity(t, value.timestamp)
@@ -343,17 +349,24 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
         if usage is not None and kind in ("usage", "compaction", "branch_summary"):
             self._add_usage(usage)
 
+    def _add_plain_usage(self, usage: Any) -> None:
+        if not isinstance(usage, dict):
+            return
+        cost = usage.get("cost")
+        self._add_usage(
+            UsageHead(
+                input=usage.get("input"),
+                output=usage.get("output"),
+                cacheRead=usage.get("cacheRead"),
+                cacheWrite=usage.get("cacheWrite"),
+                totalTokens=usage.get("totalTokens"),
+                cost=CostHead(total=cost.get("total")) if isinstance(cost, dict) else None,
+            )
+        )
+
     def _add_usage(self, usage: UsageHead) -> None:
-        total = usage.totalTokens
-        if total.__class__ is int or total.__class__ is float:
-            self.tokens += total
-        else:
-            self.tokens += usage.tokens()
-        cost = usage.cost
-        if cost is not None:
-            value = cost.total
-            if value.__class__ is int or value.__class__ is float:
-                self.cost += value
+        self.tokens += usage.tokens()
+        self.cost += usage.cost_total()
 
     def _feed_plain(self, value: Any) -> None:
         """The same rules on a plain decoded value (odd shapes, lone surrogates...)."""
@@ -366,6 +379,8 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
             self._name(value.get("name"))
         elif kind == "compaction":
             self.has_compaction = True
+        if kind in ("usage", "compaction", "branch_summary"):
+            self._add_plain_usage(value.get("usage"))
         if kind != "message":
             return
         self.message_count += 1
@@ -378,6 +393,8 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
                 self._drop("a message entry holds a string")
             return
         role = message.get("role")
+        if role == "assistant":
+            self._add_plain_usage(message.get("usage"))
         if not isinstance(role, str) or "content" not in message:
             return
         if role != "user" and role != "assistant":
@@ -412,7 +429,7 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
 
     def _activity(self, message_ts: Any, entry_ts: Any) -> None:
         if isinstance(message_ts, int | float) and not isinstance(message_ts, bool):
-            t: float | None = float(message_ts)
+            t: float | None = js_number(message_ts)
         else:
             t = date_ms(entry_ts)
         if t is not None and not math.isnan(t):
@@ -421,7 +438,7 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
     def _text(self, content: Raw | UnsetType) -> str:
         try:
             decoded = _blocks_decoder.decode(content)  # type: ignore[arg-type]
-        except (msgspec.DecodeError, msgspec.ValidationError):
+        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
             try:
                 return text_of_blocks(decode_json(content), " ")  # type: ignore[arg-type]
             except (TypeError, LineDecodeError) as e:

@@ -90,8 +90,13 @@ def filter_predicate(view: ViewFilter, session: Session) -> Callable[[EntryRecor
         labels = session.labels
         return lambda r: r.id in labels
     if view is ViewFilter.NO_TOOLS:
-        return lambda r: r.type not in SETTINGS_TYPES and not (r.type == "message" and r.role == "toolResult")
-    return lambda r: r.type not in SETTINGS_TYPES
+        return lambda r: not _is_setting(r) and not (r.type == "message" and r.role == "toolResult")
+    return lambda r: not _is_setting(r)
+
+
+def _is_setting(record: EntryRecord) -> bool:
+    kind = record.type
+    return isinstance(kind, str) and kind in SETTINGS_TYPES
 
 
 @dataclass(slots=True)
@@ -198,6 +203,8 @@ def kind_label(record: EntryRecord) -> str:
         if role == "bashExecution":
             return "bash"
         return role if isinstance(role, str) else "message?"
+    if not isinstance(kind, str):
+        return "?"  # a type that is not even a string (an object, a list...)
     return {
         "model_change": "model",
         "thinking_level_change": "thinking",
@@ -205,7 +212,7 @@ def kind_label(record: EntryRecord) -> str:
         "custom_message": "ext-msg",
         "session_info": "name",
         "context_edit": "edit",
-    }.get(kind, kind if isinstance(kind, str) else "?")
+    }.get(kind, kind)
 
 
 def content_text(content: Any, with_tools: bool = True) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 from msgspec import UNSET, Raw, UnsetType
 
-from .jsvalues import date_ms, js_truthy
+from .jsvalues import date_ms, is_finite_number, js_number, js_truthy
 from .lines import LineDecodeError, decode_json
 from .problems import ProblemKind
 
@@ -36,20 +36,15 @@ class UsageHead(msgspec.Struct, gc=False):
     cost: CostHead | None = None
 
     def tokens(self) -> float:
-        if _is_number(self.totalTokens):
-            return float(self.totalTokens)
-        return sum(
-            float(v) for v in (self.input, self.output, self.cacheRead, self.cacheWrite) if _is_number(v)
-        )
+        if is_finite_number(self.totalTokens):
+            return js_number(self.totalTokens)
+        parts = (self.input, self.output, self.cacheRead, self.cacheWrite)
+        return sum(js_number(v) for v in parts if is_finite_number(v))
 
     def cost_total(self) -> float:
-        if self.cost is not None and _is_number(self.cost.total):
-            return float(self.cost.total)
+        if self.cost is not None and is_finite_number(self.cost.total):
+            return js_number(self.cost.total)
         return 0.0
-
-
-def _is_number(v: Any) -> bool:
-    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
 
 
 class MessageHead(msgspec.Struct, gc=False):
@@ -174,7 +169,7 @@ def decode_record(data: bytes | memoryview) -> EntryRecord | dict[str, Any]:
     """
     try:
         record = _record_decoder.decode(data)
-    except (msgspec.DecodeError, msgspec.ValidationError):
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
         value = decode_json(data)
         if not isinstance(value, dict):
             raise LineDecodeError(
@@ -244,10 +239,18 @@ def _record_from_dict(value: dict[str, Any]) -> EntryRecord:
     except (msgspec.EncodeError, UnicodeEncodeError, OverflowError, ValueError):
         encoded = msgspec.json.encode(_without_surrogates(clean))
     record = _record_decoder.decode(encoded)
+    for key in _STRUCTURAL_STRINGS:
+        # Cleaning lone surrogates must not change what links entries together.
+        original = value.get(key)
+        if isinstance(original, str):
+            setattr(record, key, original)
     if bad_message:
         # pi would pass a non-object message through as it is; we keep none and report it.
         record.message = None
     return record
+
+
+_STRUCTURAL_STRINGS = ("type", "id", "parentId", "targetId", "firstKeptEntryId", "label", "name", "timestamp")
 
 
 def _clean_usage_holder(msg: dict[str, Any]) -> dict[str, Any]:

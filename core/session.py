@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -21,12 +20,13 @@ from typing import Any
 
 from msgspec import UNSET
 
-from .jsvalues import js_truthy
+from .jsvalues import js_number, js_truthy
 from .lines import ByteSource, BytesSource, FileSource, Line, decode_json, read_lines, read_span
 from .problems import Problem, ProblemKind, SessionError, StaleFileError, UnknownEntryError
 from .records import CONTENT_ABSENT, EntryRecord, MessageHead, decode_record
 
 CURRENT_VERSION = 3
+HEAD_BYTES = 256  # compared on each refresh, with the bytes before the end, to spot rewrites
 
 # JavaScript's String.prototype.trim() whitespace (differs from str.strip() at the edges).
 JS_WHITESPACE = (
@@ -126,8 +126,10 @@ class Session:
         self.generation = getattr(self, "generation", -1) + 1
         self._identity: tuple[int, int] | None = None
         self._tail: bytes = b""
+        self._head: bytes = b""
         self._orphans: dict[str, list[str]] = {}  # missing parent id -> ids waiting for it
         self._cut: set[str] = set()  # entries whose parent link was cut to break a cycle
+        self._unsortable: set[str] = set()  # parents with a child whose timestamp is not a date
         self._migration = False
         self._v1 = False
         self._v1_pending_kept: list[tuple[EntryRecord, int]] = []
@@ -305,13 +307,13 @@ class Session:
         for record, parsed_index in self._v1_pending_kept:
             index = record.firstKeptEntryIndex
             target_id: str | None = None
+            if isinstance(index, float) and index.is_integer():
+                index = int(index)  # JavaScript indexes an array with 3.0 as with 3
             if isinstance(index, int) and not isinstance(index, bool) and index >= 0:
                 if index >= self.parsed_count:
                     still.append((record, parsed_index))  # may still arrive
                     continue
                 target_id = self._parsed_ids.get(index)
-            elif isinstance(index, float) and index.is_integer() and index >= 0:
-                target_id = self._parsed_ids.get(int(index))
             if target_id is not None:
                 record.firstKeptEntryId = target_id
                 self._patches[parsed_index]["firstKeptEntryId"] = target_id
@@ -330,6 +332,7 @@ class Session:
         self.children = {}
         self._orphans = {}
         self._cut = set()
+        self._unsortable = set()
         children = self.children
         by_id = self.by_id
         for record in self.winners():
@@ -372,6 +375,9 @@ class Session:
         if all(k is not None for k in keys):
             kids.sort(key=lambda k: by_id[k].ts_ms())  # type: ignore[arg-type,return-value]
             return
+        parent = by_id[kids[0]].parentId
+        if isinstance(parent, str):
+            self._unsortable.add(parent)
 
         # NaN timestamps: reproduce JavaScript's comparator, where NaN compares as "equal".
         def compare(a: str, b: str) -> int:
@@ -389,6 +395,7 @@ class Session:
         if reachable == len(self.by_id):
             return
         seen: set[str] = set()
+        breakers: list[str] = []
         stack = list(self.roots)
         while stack:
             node = stack.pop()
@@ -413,8 +420,7 @@ class Session:
             parent = self.by_id[breaker].parentId
             self.children[parent].remove(breaker)
             self._cut.add(breaker)
-            roots_index = bisect_right([self.by_id[r].index for r in self.roots], self.by_id[breaker].index)
-            self.roots.insert(roots_index, breaker)
+            breakers.append(breaker)
             self.problems.append(
                 Problem(
                     ProblemKind.PARENT_CYCLE,
@@ -428,6 +434,10 @@ class Session:
                 node = stack.pop()
                 seen.add(node)
                 stack.extend(self.children.get(node, ()))
+        if breakers:
+            # Roots stay in file order (one sort for all the cycles, however many).
+            self.roots.extend(breakers)
+            self.roots.sort(key=lambda r: self.by_id[r].index)
 
     def count_below(self, starts: Iterable[str]) -> int:
         """Entries in the subtrees under `starts` (themselves included), iteratively."""
@@ -452,6 +462,8 @@ class Session:
             self.roots.append(rid)
             if parent == rid:
                 self._cut.add(rid)
+                message = "entry is its own parent; shown as a root"
+                self.problems.append(Problem(ProblemKind.SELF_PARENT, message, record.line, rid))
             elif isinstance(parent, str):
                 self._orphans.setdefault(parent, []).append(rid)
                 self.problems.append(
@@ -465,16 +477,19 @@ class Session:
             return True
         kids = self.children.setdefault(parent, [])
         ts = record.ts_ms()
-        if ts is None or any(self.by_id[k].ts_ms() is None for k in kids):
+        if ts is None or parent in self._unsortable:
+            # A sibling without a usable timestamp: sort as a fresh read would, from file order.
+            self._unsortable.add(parent)
             kids.append(rid)
-            if len(kids) > 1:
-                self._sort_children(kids)
+            kids.sort(key=lambda k: self.by_id[k].index)
+            self._sort_children(kids)
             return True
         # Stable: after every sibling with the same or an older timestamp.
+        by_id = self.by_id
         lo, hi = 0, len(kids)
         while lo < hi:
             mid = (lo + hi) // 2
-            if self.by_id[kids[mid]].ts_ms() <= ts:  # type: ignore[operator]
+            if by_id[kids[mid]].ts_ms() <= ts:  # type: ignore[operator]
                 lo = mid + 1
             else:
                 hi = mid
@@ -539,15 +554,18 @@ class Session:
         return out
 
     def _remember_tail(self) -> None:
+        """The first and last bytes read: a file that only grew still has both."""
         start = max(0, self.end_offset - 64)
         self._tail = self.source.read(start, self.end_offset - start) if self.end_offset else b""
+        self._head = self.source.read(0, min(HEAD_BYTES, self.end_offset)) if self.end_offset else b""
 
     def _tail_unchanged(self) -> bool:
         if not self.end_offset:
             return True
         start = max(0, self.end_offset - 64)
         try:
-            return self.source.read(start, self.end_offset - start) == self._tail
+            head = self.source.read(0, len(self._head))
+            return head == self._head and self.source.read(start, self.end_offset - start) == self._tail
         except OSError:
             return False
 
@@ -642,6 +660,11 @@ class Session:
         return [r.id for r in self.records]
 
     @property
+    def is_v1(self) -> bool:
+        """A legacy v1 file: entry ids are ours (pi draws random ones and rewrites the file)."""
+        return self._v1
+
+    @property
     def is_empty(self) -> bool:
         return self.header is None
 
@@ -690,7 +713,7 @@ def _js_version(value: Any) -> float:
     if isinstance(value, bool):
         return 1.0 if value else 0.0
     if isinstance(value, int | float):
-        return float(value)
+        return js_number(value)
     if isinstance(value, str):
         try:
             return float(value.strip() or "0")

@@ -25,7 +25,7 @@ import msgspec
 from .listing import TAIL_BYTES, NotASession, SessionSummary, SummaryBuilder
 from .locations import iter_session_files
 
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 # Below this many bytes to read, a second process costs more than it saves.
 PARALLEL_MIN_BYTES = 48 * 1024 * 1024
 
@@ -164,7 +164,7 @@ class SessionStore:
             return {}
         try:
             index = msgspec.msgpack.decode(data, type=IndexFile)
-        except (msgspec.DecodeError, msgspec.ValidationError):
+        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
             report.cache_problem = "cache corrupt; rebuilt"
             return {}
         if index.version != CACHE_VERSION or index.root != self.root:
@@ -180,8 +180,7 @@ class SessionStore:
         path = self.cache_path
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            index = IndexFile(version=CACHE_VERSION, root=self.root, entries=self.entries)
-            data = msgspec.msgpack.encode(index)
+            data = self._encode_index()
             fd, temp = tempfile.mkstemp(prefix=".index-", dir=path.parent)
             try:
                 with os.fdopen(fd, "wb") as f:
@@ -194,6 +193,24 @@ class SessionStore:
         except OSError as e:
             return f"cannot write the cache in {path.parent}: {e.strerror or e}"
         return None
+
+    def _encode_index(self) -> bytes:
+        try:
+            return msgspec.msgpack.encode(
+                IndexFile(version=CACHE_VERSION, root=self.root, entries=self.entries)
+            )
+        except (msgspec.EncodeError, UnicodeEncodeError, OverflowError, ValueError, TypeError):
+            pass
+        # Something unencodable (a lone surrogate, a 400-digit number): leave those files out
+        # of the cache; they are simply read again next time.
+        keep = {}
+        for file, entry in self.entries.items():
+            try:
+                msgspec.msgpack.encode(entry)
+            except (msgspec.EncodeError, UnicodeEncodeError, OverflowError, ValueError, TypeError):
+                continue
+            keep[file] = entry
+        return msgspec.msgpack.encode(IndexFile(version=CACHE_VERSION, root=self.root, entries=keep))
 
     # ------------------------------------------------------------------ scanning
     def scan(
@@ -411,12 +428,15 @@ def _read_cost(size: int) -> float:
 
 
 def _prefix_unchanged(path: str, builder: SummaryBuilder) -> bool:
+    """The bytes read before are still there: the first ones and the last ones."""
     tail = builder.tail
     if not tail:
         return builder.offset == 0
     start = builder.offset - len(tail)
     try:
         with open(path, "rb") as f:
+            if f.read(len(builder.head)) != builder.head:
+                return False
             f.seek(start)
             return f.read(len(tail)) == tail
     except OSError:

@@ -24,7 +24,7 @@ from .listing import SessionSummary
 from .locations import iter_session_files
 from .problems import SessionError
 from .session import AppendResult, Session
-from .store import FileChange, SessionStore
+from .store import FileChange, IndexEntry, SessionStore
 
 DEBOUNCE_MS = 50
 STEP_MS = 25
@@ -84,7 +84,7 @@ class SessionWatcher:
         """Bring the store (and tracked sessions) up to date for these paths; one event per
         file that changed, a vanish and an appearance of the same inode paired as a rename."""
         unique = sorted(_session_paths(paths))
-        inodes_before = {p: e.inode for p in unique if (e := self.store.entries.get(p)) is not None}
+        before = {p: _identity(e) for p in unique if (e := self.store.entries.get(p)) is not None}
         changes: dict[str, FileChange] = {}
         refreshed: dict[str, tuple[AppendResult | None, str | None]] = {}
         for path in unique:
@@ -98,21 +98,29 @@ class SessionWatcher:
             if change is not FileChange.UNCHANGED:
                 changes[path] = change
         events: list[StoreEvent] = []
-        vanished = {p: inodes_before.get(p) for p, c in changes.items() if c is FileChange.VANISHED}
+        vanished = {p: before.get(p) for p, c in changes.items() if c is FileChange.VANISHED}
         for path, change in changes.items():
             if change is FileChange.VANISHED:
                 continue
             if change is FileChange.APPEARED:
+                # A rename: the same inode, holding the same session, under a new name. (An
+                # inode alone is not enough: filesystems reuse a deleted file's inode.)
                 entry = self.store.entries.get(path)
+                identity = _identity(entry) if entry is not None else None
                 old = next(
-                    (p for p, ino in vanished.items() if entry is not None and ino == entry.inode), None
+                    (p for p, ident in vanished.items() if identity is not None and ident == identity), None
                 )
                 if old is not None:
                     del vanished[old]
                     self._retrack(old, path)
-                    events.append(
-                        StoreEvent(EventKind.RENAMED, path, old_path=old, summary=self.store.summary(path))
+                    event = StoreEvent(
+                        EventKind.RENAMED, path, old_path=old, summary=self.store.summary(path)
                     )
+                    session = self.tracked.get(path)
+                    if session is not None:
+                        event.session = session
+                        event.append, event.error = self._refresh(session)
+                    events.append(event)
                     continue
             kind = {
                 FileChange.APPEARED: EventKind.APPEARED,
@@ -240,6 +248,11 @@ class SessionWatcher:
                 changed.add(path)
         changed.update(p for p in entries if p not in seen)
         return changed
+
+
+def _identity(entry: IndexEntry) -> tuple[int, object]:
+    header = entry.builder.header if entry.builder is not None else None
+    return entry.inode, header.get("id") if header else None
 
 
 def _jsonl_filter(change: object, path: str) -> bool:

@@ -1,0 +1,217 @@
+"""Regressions for damaged and hostile files, and for the live paths that must agree with a
+fresh read of the same bytes (found by a review that tried hard to break them)."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pi_sessions.core import fork as fork_module
+from pi_sessions.core.append import append_label, append_session_name
+from pi_sessions.core.fork import plan_fork, write_fork
+from pi_sessions.core.listing import summarize
+from pi_sessions.core.problems import SessionError
+from pi_sessions.core.session import Session
+from pi_sessions.core.store import SessionStore
+from pi_sessions.core.watch import EventKind, SessionWatcher
+
+from .helpers import assistant, chain, entry, header, jsonl, user, write
+
+BIG = "1" + "0" * 400  # JSON.parse reads it as Infinity; float() would overflow
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pi_sessions.app.cli", *args], capture_output=True, text=True
+    )
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        # 1,000 levels of nesting: skipped as a malformed line, never a crash
+        b'{"type":"message","id":"t","parentId":"u","timestamp":"2025-03-01T10:00:02.000Z","message":{"role":"toolResult","content":[],"details":'
+        + b"[" * 1000
+        + b"]" * 1000
+        + b"}}\n",
+        b"[" * 1000 + b"]" * 1000 + b"\n",
+        (
+            '{"type":"message","id":"a","parentId":"u","timestamp":"x","message":{"role":"assistant","content":[],"usage":{"totalTokens":'
+            + BIG
+            + "}}}\n"
+        ).encode(),
+        ('{"type":"custom","id":"c","parentId":"u","timestamp":' + BIG + "}\n").encode(),
+        b'{"type":{"a":1},"id":"b","parentId":"u","timestamp":"2025-03-01T10:00:02.000Z"}\n',
+        b'{"type":"message","id":"r","parentId":"u","timestamp":"2025-03-01T10:00:03.000Z","message":{"role":["user"],"content":"x"}}\n',
+    ],
+    ids=["deep-entry", "deep-junk", "huge-tokens", "huge-timestamp", "object-type", "array-role"],
+)
+def test_hostile_lines_never_break_the_commands(tmp_path: Path, tail: bytes) -> None:
+    folder = tmp_path / "sessions" / "--p--"
+    path = folder / "s.jsonl"
+    folder.mkdir(parents=True)
+    path.write_bytes(jsonl(header(), user("u", None, "hi")) + tail)
+    for args in (
+        ("tree", str(path), "--json"),
+        ("tree", str(path)),
+        ("context", str(path), "--all", "--json"),
+    ):
+        out = run(*args)
+        assert out.returncode == 0, (args, out.stderr)
+    out = run("list", "--session-dir", str(tmp_path / "sessions"), "--json")
+    assert out.returncode == 0 and json.loads(out.stdout.splitlines()[0])["firstMessage"] == "hi"
+
+
+def test_huge_header_version_is_read_like_javascript(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(
+        json.dumps(header()).replace('"version": 3', '"version": ' + BIG).encode()
+        + b"\n"
+        + jsonl(user("u", None, "hi"))
+    )
+    assert Session.open(path).entry_ids() == ["u"]
+
+
+def test_lone_surrogates_keep_ids_and_the_cache_works(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    folder = root / "--p--"
+    folder.mkdir(parents=True)
+    lines = [
+        json.dumps(header()),
+        '{"type":"message","id":"a\\ud800","parentId":null,"timestamp":"2025-03-01T10:00:01.000Z","message":{"role":"user","content":"half \\ud83d emoji"}}',
+        '{"type":"message","id":"a\\udfff","parentId":"a\\ud800","timestamp":"2025-03-01T10:00:02.000Z","message":{"role":"assistant","content":[],"usage":{"totalTokens":15,"cost":{"total":0.01}}}}',
+    ]
+    path = folder / "s.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    session = Session.open(path)
+    assert session.entry_ids() == ["a\ud800", "a\udfff"] and session.problems == []
+    assert session.children["a\ud800"] == ["a\udfff"]
+    assert session.entry_dict(session.get("a\udfff"))["id"] == "a\udfff"
+    summary, _, _ = summarize(str(path))
+    assert summary is not None and summary.tokens == session.totals.tokens == 15
+    store = SessionStore(root, cache_dir=tmp_path / "cache", keep_text=True)
+    report = store.scan()
+    assert report is not None and len(store.listing().summaries) == 1
+    assert SessionStore(root, cache_dir=tmp_path / "cache", keep_text=True).scan() is not None
+
+
+def test_children_without_dates_keep_a_fresh_reads_order_when_appended(tmp_path: Path) -> None:
+    def child(entry_id: str, n: int) -> dict:
+        return entry("message", entry_id, "r", n, message={"role": "user", "content": entry_id})
+
+    late = child("B", 0)
+    late["timestamp"] = "not a date"
+    path = write(tmp_path / "s.jsonl", header(), user("r", None, "root", 0), child("A", 3))
+    session = Session.open(path)
+    for line in (child("C", 1), late, child("D", 2)):
+        with open(path, "ab") as f:
+            f.write(jsonl(line))
+        session.refresh()
+    assert session.children["r"] == Session.open(path).children["r"]
+
+
+def test_a_file_rewritten_in_place_with_the_same_end_is_read_again(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    path = write(root / "--p--" / "s.jsonl", header(cwd="/home/u/proj"), *chain(4))
+    session = Session.open(path)
+    store = SessionStore(root, use_cache=False)
+    store.scan()
+    rewritten = chain(4)
+    rewritten[0] = user("e0", None, "QUESTION 0", 0)
+    with open(path, "r+b") as f:  # same inode, bigger, different only near the start
+        f.write(jsonl(header(cwd="/home/u/PROJ"), *rewritten, user("e4", "e3", "more", 9)))
+        f.truncate()
+    assert session.refresh().reloaded and session.cwd == "/home/u/PROJ"
+    store.update(str(path))
+    assert store.summary(str(path)).first_message == "QUESTION 0"
+
+
+def test_rename_and_append_in_one_batch_refreshes_the_open_session(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    old = write(root / "--p--" / "a.jsonl", header(), *chain(2))
+    store = SessionStore(root, use_cache=False)
+    store.scan()
+    watcher = SessionWatcher(store)
+    session = Session.open(old)
+    watcher.track(session)
+    new = old.with_name("b.jsonl")
+    os.rename(old, new)
+    with open(new, "ab") as f:
+        f.write(jsonl(user("e2", "e1", "after the rename", 5)))
+    [event] = watcher.apply([str(old), str(new)])
+    assert event.kind is EventKind.RENAMED and event.session is session
+    assert session.entry_ids() == ["e0", "e1", "e2"] and session.path == str(new)
+
+
+def test_a_new_file_on_a_reused_inode_is_not_a_rename(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    a = write(root / "--p--" / "a.jsonl", header(id="session-a"), *chain(2))
+    store = SessionStore(root, use_cache=False)
+    store.scan()
+    watcher = SessionWatcher(store)
+    session = Session.open(a)
+    watcher.track(session)
+    a.unlink()
+    c = write(root / "--p--" / "c.jsonl", header(id="session-c"), user("zz", None, "unrelated"))
+    events = {e.kind: e for e in watcher.apply([str(a), str(c)])}
+    assert EventKind.RENAMED not in events  # whatever inode c got
+    assert set(events) == {EventKind.APPEARED, EventKind.VANISHED}
+    assert session.path == str(a)
+    with pytest.raises(SessionError):
+        append_session_name(session, "meant for a")  # never written into c
+    assert b"meant for a" not in c.read_bytes()
+
+
+def test_fork_by_copy_writes_everything_or_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    source = Session.open(write(tmp_path / "s.jsonl", header(), *chain(40)))
+    plan = plan_fork(source, "e39", folder=str(tmp_path / "out"))
+
+    def no_links(src: str, dst: str) -> None:
+        raise OSError(errno.EPERM, "hard links not supported")
+
+    real_write = os.write
+
+    def short_writes(fd: int, data: bytes) -> int:
+        return real_write(fd, bytes(data)[:100])  # a filesystem that writes a little at a time
+
+    monkeypatch.setattr(fork_module.os, "link", no_links)
+    monkeypatch.setattr(fork_module.os, "write", short_writes)
+    path = write_fork(plan)
+    forked = Session.open(path)
+    assert forked.entry_ids() == source.entry_ids()
+    assert Path(path).read_bytes().endswith(b"\n")
+
+
+def test_labels_are_refused_on_version_1_files(tmp_path: Path) -> None:
+    v1 = {"type": "session", "id": "legacy", "timestamp": "2025-01-01T00:00:00.000Z", "cwd": "/old"}
+    path = write(
+        tmp_path / "old.jsonl",
+        v1,
+        {"type": "message", "timestamp": "t", "message": {"role": "user", "content": "q"}},
+    )
+    session = Session.open(path)
+    before = path.read_bytes()
+    with pytest.raises(SessionError, match="version 1"):
+        append_label(session, session.entry_ids()[0], "important")
+    assert path.read_bytes() == before
+
+
+def test_many_children_and_many_cycles_stay_linear_and_correct(tmp_path: Path) -> None:
+    path = write(tmp_path / "s.jsonl", header(), user("root", None, "q"))
+    session = Session.open(path)
+    with open(path, "ab") as f:
+        f.write(jsonl(*[assistant(f"k{i}", "root", "x", i % 3000) for i in range(6000)]))
+    session.refresh()
+    assert session.children["root"] == Session.open(path).children["root"]
+    cycles = [header()]
+    for i in range(3000):
+        cycles.append(entry("custom", f"x{i}", f"y{i}", 1))
+        cycles.append(entry("custom", f"y{i}", f"x{i}", 2))
+    session = Session.open(write(tmp_path / "cycles.jsonl", *cycles))
+    assert len(session.roots) == 3000 and session.roots[:2] == ["x0", "x1"]
+    assert len(session.preorder()) == 6000
