@@ -333,13 +333,15 @@ class MainScreen(Screen[None]):
             if leaf is not None and record.parentId == leaf and len(session.children.get(leaf, ())) == 1:
                 leaf = record.id
                 extended = True
-        if self.follow and session.default_leaf:
-            self.tree.rebuild(select=session.default_leaf)
-            self.tree.select(session.default_leaf)
-        else:
+        grown_from = len(session.records) - len(append.new_records) - 1
+        previous_leaf = session.records[grown_from].id if grown_from >= 0 else None
+        # The common case, a conversation growing at the bottom, adds rows in place.
+        if append.tree_rebuilt or not self.tree.append_records(append.new_records, previous_leaf):
             self.tree.rebuild(keep_view=True)
-            if extended and leaf is not None:
-                self.show_context(leaf, keep_scroll=True, live=True)
+        if self.follow and session.default_leaf:
+            self.tree.select(session.default_leaf)
+        elif extended and leaf is not None:
+            self.show_context(leaf, keep_scroll=True, live=True)
         self._set_tree_title()
 
     def action_rescan(self) -> None:

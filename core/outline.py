@@ -13,7 +13,7 @@ read back by offset, only for the rows someone looks at.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -81,35 +81,82 @@ SETTINGS_TYPES = frozenset(
 )
 
 
-def filter_predicate(view: ViewFilter, session: Session) -> Callable[[EntryRecord], bool] | None:
+@dataclass(frozen=True, slots=True)
+class RowFilter:
+    """Which entries a view shows; the always-shown ids (the active leaf, search matches)
+    pass whatever the rest says."""
+
+    hidden_types: frozenset[str] = frozenset()
+    hide_tool_results: bool = False
+    user_only: bool = False
+    labelled_only: bool = False
+    always: frozenset[str] = frozenset()
+
+    def with_always(self, ids: Collection[str]) -> RowFilter:
+        return RowFilter(
+            self.hidden_types, self.hide_tool_results, self.user_only, self.labelled_only, frozenset(ids)
+        )
+
+    def shows(self, record: EntryRecord, labels: Collection[Any]) -> bool:
+        if record.id in self.always:
+            return True
+        kind = record.type
+        if self.user_only:
+            return bool(kind == "message" and record.role == "user")
+        if self.labelled_only:
+            return record.id in labels
+        if kind.__class__ is str and kind in self.hidden_types:
+            return False
+        return not (self.hide_tool_results and kind == "message" and record.role == "toolResult")
+
+
+def row_filter(view: ViewFilter) -> RowFilter | None:
+    """The filter of a view (None: everything is shown)."""
     if view is ViewFilter.ALL:
         return None
     if view is ViewFilter.USER_ONLY:
-        return lambda r: r.type == "message" and r.role == "user"
+        return RowFilter(user_only=True)
     if view is ViewFilter.LABELED:
-        labels = session.labels
-        return lambda r: r.id in labels
-    if view is ViewFilter.NO_TOOLS:
-        return lambda r: not _is_setting(r) and not (r.type == "message" and r.role == "toolResult")
-    return lambda r: not _is_setting(r)
+        return RowFilter(labelled_only=True)
+    return RowFilter(hidden_types=SETTINGS_TYPES, hide_tool_results=view is ViewFilter.NO_TOOLS)
 
 
-def _is_setting(record: EntryRecord) -> bool:
-    kind = record.type
-    return isinstance(kind, str) and kind in SETTINGS_TYPES
-
-
-@dataclass(slots=True)
 class OutlineRow:
-    record: EntryRecord
-    depth: int
-    guides: tuple[bool, ...]  # per outer branch level: does a later sibling branch continue below?
-    branch_start: bool  # the first row of a branch below a fork point
-    last_branch: bool  # ... and that branch is the last one of its fork
-    child_count: int
-    on_active_path: bool
-    folded: bool = False
-    hidden_count: int = 0  # descendants hidden by folding
+    """One drawn row of the branch tree."""
+
+    __slots__ = (
+        "branch_start",
+        "child_count",
+        "depth",
+        "folded",
+        "guides",
+        "hidden_count",
+        "last_branch",
+        "on_active_path",
+        "record",
+    )
+
+    def __init__(
+        self,
+        record: EntryRecord,
+        depth: int,
+        guides: tuple[bool, ...],
+        branch_start: bool,
+        last_branch: bool,
+        child_count: int,
+        on_active_path: bool,
+        folded: bool = False,
+        hidden_count: int = 0,
+    ) -> None:
+        self.record = record
+        self.depth = depth
+        self.guides = guides  # per outer branch level: does a later sibling branch continue below?
+        self.branch_start = branch_start  # the first row of a branch below a fork point
+        self.last_branch = last_branch  # ... and that branch is the last one of its fork
+        self.child_count = child_count
+        self.on_active_path = on_active_path
+        self.folded = folded
+        self.hidden_count = hidden_count  # descendants hidden by folding
 
     @property
     def is_fork_point(self) -> bool:
@@ -132,15 +179,18 @@ def outline_rows(
     session: Session,
     active_leaf: str | None = None,
     folded: Collection[str] = (),
-    visible: Callable[[EntryRecord], bool] | None = None,
+    view: RowFilter | None = None,
 ) -> list[OutlineRow]:
-    """Rows in display order (iterative: depth of the tree never matters)."""
+    """Rows in display order (iterative: the depth of the tree never matters). A chain of
+    single children is followed in an inner loop: that is most of any conversation."""
     leaf = active_leaf if active_leaf is not None else session.default_leaf
     active = active_path_ids(session, leaf)
     by_id = session.by_id
     children = session.children
+    labels = session.labels
     rows: list[OutlineRow] = []
-    no_guides: tuple[bool, ...] = ()
+    append = rows.append
+    shows = view.shows if view is not None else None
 
     def ordered(ids: list[str]) -> list[str]:
         if len(ids) < 2 or not active:
@@ -153,38 +203,39 @@ def outline_rows(
     # (id, depth, guides, branch_start, last_branch)
     stack: list[tuple[str, int, tuple[bool, ...], bool, bool]] = []
     for i in range(len(roots) - 1, -1, -1):
-        stack.append((roots[i], 0, no_guides, multiple_roots, i == len(roots) - 1))
+        stack.append((roots[i], 0, (), multiple_roots, i == len(roots) - 1))
     while stack:
         node, depth, guides, branch_start, last_branch = stack.pop()
-        record = by_id[node]
-        kids = children.get(node) or ()
-        show = visible is None or visible(record)
-        is_folded = node in folded and bool(kids)
-        if show or is_folded:
-            rows.append(
-                OutlineRow(
-                    record=record,
-                    depth=depth,
-                    guides=guides,
-                    branch_start=branch_start,
-                    last_branch=last_branch,
-                    child_count=len(kids),
-                    on_active_path=node in active,
-                    folded=is_folded,
-                    hidden_count=session.count_below([node]) - 1 if is_folded else 0,
+        while True:
+            record = by_id[node]
+            kids = children.get(node) or ()
+            is_folded = bool(kids) and node in folded
+            if shows is None or is_folded or shows(record, labels):
+                append(
+                    OutlineRow(
+                        record,
+                        depth,
+                        guides,
+                        branch_start,
+                        last_branch,
+                        len(kids),
+                        node in active,
+                        is_folded,
+                        session.count_below([node]) - 1 if is_folded else 0,
+                    )
                 )
-            )
-            branch_start = False
-        if is_folded or not kids:
-            continue
-        if len(kids) == 1:
-            # A chain continues at the same level; a hidden branch start passes its connector on.
-            stack.append((kids[0], depth, guides, branch_start, last_branch))
-            continue
-        kid_list = ordered(list(kids))
-        for i in range(len(kid_list) - 1, -1, -1):
-            last = i == len(kid_list) - 1
-            stack.append((kid_list[i], depth + 1, (*guides, not last), True, last))
+                branch_start = False
+            if is_folded or not kids:
+                break
+            if len(kids) == 1:
+                # A chain continues at the same level; a hidden branch start passes its connector on.
+                node = kids[0]
+                continue
+            kid_list = ordered(list(kids))
+            for i in range(len(kid_list) - 1, -1, -1):
+                last = i == len(kid_list) - 1
+                stack.append((kid_list[i], depth + 1, (*guides, not last), True, last))
+            break
     return rows
 
 

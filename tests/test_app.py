@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pi_sessions.app.demo import prepare_demo
@@ -12,7 +13,7 @@ from pi_sessions.core.context import Reason
 from pi_sessions.core.outline import ViewFilter
 
 from .apphelpers import lines_of, loaded, main, make_app, segments_of, until
-from .helpers import assistant, entry, header, jsonl, system, user, write
+from .helpers import assistant, chain, entry, header, jsonl, system, user, write
 
 
 @pytest.fixture
@@ -240,6 +241,86 @@ async def test_live_append_keeps_selection_and_scroll(tmp_path: Path) -> None:
             f.write(jsonl(assistant("a61", "u61", "followed", 203)))
         await until(pilot, lambda: screen.tree.current_id() == "a61", "follow")
         assert screen.sidebar.session_list.live.get(str(path))
+
+
+def tree_shape(tree: Any) -> list[tuple[Any, ...]]:
+    return [
+        (
+            r.record.id,
+            r.depth,
+            r.guides,
+            r.branch_start,
+            r.last_branch,
+            r.child_count,
+            r.on_active_path,
+            r.folded,
+        )
+        for r in tree.rows
+    ]
+
+
+async def test_live_rows_match_a_fresh_rebuild_and_growth_at_the_bottom_adds_in_place(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    rows = [header(id="grow"), *chain(4)]
+    rows += [user("b1", "e3", "first branch", 10), user("c1", "e3", "second branch", 11)]
+    rows += [assistant("c2", "c1", "on the second branch", 12)]
+    path = write(root / "--home-u-proj--" / "grow.jsonl", *rows)
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 30)) as pilot:
+        screen = await loaded(pilot)
+        await until(
+            pilot, lambda: screen.watcher is not None and screen.watcher._stop is not None, "the watcher"
+        )
+        tree = screen.tree
+        rebuilds: list[str] = []
+        real_rebuild = tree.rebuild
+
+        def counting_rebuild(*args: Any, **kwargs: Any) -> None:
+            rebuilds.append("rebuild")
+            real_rebuild(*args, **kwargs)
+
+        tree.rebuild = counting_rebuild  # type: ignore[method-assign]
+
+        async def append_and_compare(*objects: Any) -> list[tuple[Any, ...]]:
+            rebuilds.clear()
+            with open(path, "ab") as f:
+                f.write(jsonl(*objects))
+            await until(pilot, lambda: objects[-1]["id"] in (screen.session.by_id if screen.session else {}))
+            await pilot.pause()
+            live = tree_shape(tree)
+            real_rebuild(keep_view=True)
+            assert live == tree_shape(tree)
+            return live
+
+        # The conversation grows at its tip: rows are added, nothing is rebuilt, and the cursor
+        # stays on the entry it was on, below the new rows.
+        tree.select("b1")
+        shape = await append_and_compare(user("c3", "c2", "more", 13), assistant("c4", "c3", "reply", 14))
+        assert tree.current_id() == "b1"
+        ids = [row[0] for row in shape]
+        assert ids[ids.index("c2") + 1 : ids.index("c2") + 3] == ["c3", "c4"] and ids[-1] == "b1"
+        assert rebuilds == []
+        # A settings entry is hidden in the default view but its child is added.
+        shape = await append_and_compare(
+            entry("model_change", "m1", "c4", 15, provider="x", modelId="y"), user("c5", "m1", "after", 16)
+        )
+        ids = [row[0] for row in shape]
+        assert "m1" not in ids and ids[ids.index("c4") + 1] == "c5"
+        assert rebuilds == []
+        # A settings entry as the new leaf is shown while it is the leaf, then hidden again.
+        shape = await append_and_compare(entry("model_change", "m2", "c5", 17, provider="x", modelId="z"))
+        ids = [row[0] for row in shape]
+        assert ids[ids.index("c5") + 1] == "m2"
+        shape = await append_and_compare(user("c6", "m2", "after the change", 18))
+        assert "m2" not in [row[0] for row in shape]
+        # Going back to the first branch moves the active path: the tree is rebuilt.
+        shape = await append_and_compare(assistant("b2", "b1", "back on the first branch", 19))
+        assert rebuilds and {row[0] for row in shape if row[6]} >= {"e0", "b1", "b2"}
+        # In the labelled view, a label on an older entry brings it in.
+        tree.view = ViewFilter.LABELED
+        real_rebuild()
+        shape = await append_and_compare(entry("label", "l1", "b2", 20, targetId="e1", label="start"))
+        assert "e1" in [row[0] for row in shape]
 
 
 async def test_new_and_deleted_sessions_appear_and_disappear(demo: Path, tmp_path: Path) -> None:
