@@ -20,7 +20,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
 from textual.worker import get_current_worker
 
-from ..core.context import project
+from ..core.context import extend_projection, project
 from ..core.listing import SessionSummary
 from ..core.locations import SessionsRoot
 from ..core.outline import search_entries
@@ -422,7 +422,10 @@ class MainScreen(Screen[None]):
             return
         started = time.perf_counter()
         self.context_leaf = entry_id
-        projection = project(session, entry_id)
+        shown = self.context_view.projection
+        # Live, the context usually just grows: build on what is shown, not the whole path.
+        extended = extend_projection(shown, session, entry_id) if live and shown is not None else None
+        projection = extended if extended is not None else project(session, entry_id)
         self.context_view.show(
             session, projection, keep_scroll=keep_scroll, live_note="(live)" if live else ""
         )

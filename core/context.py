@@ -9,6 +9,7 @@ checkpoint, omitted or replaced by a context edit. Message bodies are read back 
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -98,7 +99,9 @@ class Projection:
     read back only by `messages()`, and the per-entry reasons only by `fates`."""
 
     __slots__ = (
+        "__weakref__",
         "_fates",
+        "_grown_from",
         "compaction",
         "context",
         "counts",
@@ -135,6 +138,13 @@ class Projection:
         self.excluded = excluded or {}  # how many path entries are out of context, by reason
         self.estimated_bytes = estimated_bytes  # JSON bytes of what is sent (a size estimate)
         self._fates: list[Fate] | None = None
+        self._grown_from: weakref.ref[Projection] | None = None
+
+    @property
+    def grown_from(self) -> Projection | None:
+        """The projection this one extends (set by `extend_projection`; weak, so a live
+        session does not keep a chain of every earlier projection)."""
+        return self._grown_from() if self._grown_from is not None else None
 
     @property
     def message_count(self) -> int:
@@ -221,8 +231,66 @@ def project(session: Session, leaf_id: str) -> Projection:
             except TypeError:
                 continue
     counts = [0] * len(context)
+    size = _count_messages(context, 0, counts, edits, excluded)
+    return Projection(leaf_id, path, context, counts, compaction, edits, model, thinking, excluded, size)
+
+
+def extend_projection(previous: Projection, session: Session, leaf_id: str) -> Projection | None:
+    """The projection at `leaf_id` built on `previous` when the entries between them only
+    add to the conversation (what a live session does); None when it takes `project`.
+
+    A compaction or a context edit among the new entries changes what came before, so they
+    are left to the full walk; so is a session read again (its records are new objects)."""
+    path = previous.path
+    if not path or session.by_id.get(previous.leaf_id) is not path[-1]:
+        return None
+    tail: list[EntryRecord] = []
+    record = session.by_id.get(leaf_id)
+    cut = session._cut
+    while record is not None and record is not path[-1]:
+        if len(tail) > 10_000 or record.type in ("compaction", "context_edit") or record.id in cut:
+            return None
+        if previous.edits and record.id in previous.edits:
+            return None
+        tail.append(record)
+        parent = record.parentId
+        record = session.by_id.get(parent) if parent.__class__ is str and parent else None
+    if record is None:
+        return None
+    tail.reverse()
+    thinking, model = _settings(tail, thinking=previous.thinking_level, model=previous.model)
+    context = previous.context + tail
+    counts = previous.counts + [0] * len(tail)
+    excluded = dict(previous.excluded)
+    size = _count_messages(context, len(previous.context), counts, previous.edits, excluded)
+    grown = Projection(
+        leaf_id,
+        path + tail,
+        context,
+        counts,
+        previous.compaction,
+        previous.edits,
+        model,
+        thinking,
+        excluded,
+        previous.estimated_bytes + size,
+    )
+    grown._grown_from = weakref.ref(previous)
+    return grown
+
+
+def _count_messages(
+    context: list[EntryRecord],
+    start: int,
+    counts: list[int],
+    edits: dict[Any, EntryRecord],
+    excluded: dict[Reason, int],
+) -> int:
+    """Fill `counts` (messages per context entry) from `start` on, counting what is left
+    out in `excluded`; returns the estimated JSON bytes of what is sent."""
     size = 0
-    for index, record in enumerate(context):
+    for index in range(start, len(context)):
+        record = context[index]
         kind = record.type
         if kind == "message":
             if not isinstance(record.message, MessageHead):
@@ -250,7 +318,7 @@ def project(session: Session, leaf_id: str) -> Projection:
                 continue
         counts[index] = count
         size += record.content_size or record.length
-    return Projection(leaf_id, path, context, counts, compaction, edits, model, thinking, excluded, size)
+    return size
 
 
 def _fates(projection: Projection) -> list[Fate]:
@@ -309,12 +377,16 @@ def _edit_changes(record: EntryRecord) -> bool:
 
 
 def _settings(
-    path: list[EntryRecord], need_thinking: bool = True, need_model: bool = True
+    path: list[EntryRecord],
+    need_thinking: bool = True,
+    need_model: bool = True,
+    *,
+    thinking: Any = "off",
+    model: dict[str, Any] | None = None,
 ) -> tuple[Any, dict[str, Any] | None]:
-    """Thinking level and model from the full path (compaction hides nothing here). The
-    flags skip looking for what the session does not hold at all."""
-    thinking: Any = "off"
-    model: dict[str, Any] | None = None
+    """Thinking level and model from the full path (compaction hides nothing here), or the
+    given ones when the path sets none. The flags skip looking for what the session does
+    not hold at all."""
     if not (need_thinking or need_model):
         return thinking, model
     # The last of each wins, so walk back from the leaf and stop once both are known.

@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 from pi_sessions.app.demo import prepare_demo
 from pi_sessions.app.screens import HelpScreen, MenuScreen, RawJsonScreen
-from pi_sessions.core.context import Reason
+from pi_sessions.core.context import Reason, project
 from pi_sessions.core.outline import ViewFilter
+from pi_sessions.widgets.context_view import build_blocks
 
-from .apphelpers import lines_of, loaded, main, make_app, segments_of, until
+from .apphelpers import lines_of, loaded, main, make_app, segments_of, settled, until
 from .helpers import assistant, chain, entry, header, jsonl, system, user, write
 
 
@@ -321,6 +322,52 @@ async def test_live_rows_match_a_fresh_rebuild_and_growth_at_the_bottom_adds_in_
         real_rebuild()
         shape = await append_and_compare(entry("label", "l1", "b2", 20, targetId="e1", label="start"))
         assert "e1" in [row[0] for row in shape]
+
+
+async def test_live_context_grows_at_the_end_and_leaves_a_scrolled_view_alone(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    path = write(root / "--home-u-proj--" / "ctx.jsonl", header(id="ctx"), *chain(80))
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 30)) as pilot:
+        screen = await loaded(pilot)
+        await until(
+            pilot, lambda: screen.watcher is not None and screen.watcher._stop is not None, "the watcher"
+        )
+        await settled(pilot)
+        body = screen.context_view.body
+
+        def blocks_of(blocks: list[Any]) -> list[tuple[Any, ...]]:
+            return [(b.kind, b.entry_id, b.message_index) for b in blocks]
+
+        async def append(*objects: Any) -> None:
+            with open(path, "ab") as f:
+                f.write(jsonl(*objects))
+            leaf = objects[-1]["id"]
+            await until(pilot, lambda: screen.context_view.projection.leaf_id == leaf, "the context to grow")
+            await settled(pilot)
+            session = screen.session
+            assert session is not None
+            fresh = build_blocks(session, project(session, leaf), screen.context_view.show_excluded)
+            assert blocks_of(body.blocks) == blocks_of(fresh)
+
+        assert body.scroll_offset.y == body.max_scroll_y > 0
+        shown_blocks = body.blocks
+        await append(user("n1", "e79", "a brand new question", 100))
+        assert body.blocks is shown_blocks  # extended in place, not built again
+        assert body.scroll_offset.y == body.max_scroll_y
+        assert any("a brand new question" in line for line in lines_of(body))
+        # Scrolled up to read: new messages arrive below without moving the view.
+        body.scroll_to(y=3, animate=False, immediate=True)
+        await pilot.pause()
+        await append(assistant("n2", "n1", "a brand new answer", 101))
+        assert body.scroll_offset.y == 3
+        # With what is not in context shown, the whole pane is rebuilt, to the same result,
+        # and a view at the end stays there.
+        screen.context_view.toggle_excluded()
+        await settled(pilot)
+        await append(user("n3", "n2", "and another", 102))
+        assert body.scroll_offset.y == body.max_scroll_y
+        assert any("and another" in line for line in lines_of(body))
 
 
 async def test_new_and_deleted_sessions_appear_and_disappear(demo: Path, tmp_path: Path) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pi_sessions.core.context import Reason, project
+from pi_sessions.core.context import Projection, Reason, extend_projection, project
 from pi_sessions.core.session import Session
 
 from .helpers import assistant, entry, header, system, user, write
@@ -277,3 +277,64 @@ def test_exclusion_counts_agree_with_the_reasons_on_the_whole_corpus() -> None:
             assert projection.excluded == dict(reasons), (path.name, leaf)
             checked += 1
     assert checked > 1000
+
+
+def _shape(projection: Projection) -> tuple[object, ...]:
+    return (
+        projection.leaf_id,
+        [r.id for r in projection.path],
+        [r.id for r in projection.context],
+        projection.counts,
+        projection.compaction.id if projection.compaction else None,
+        {key: edit.id for key, edit in projection.edits.items()},
+        projection.model,
+        projection.thinking_level,
+        projection.excluded,
+        projection.estimated_bytes,
+        [(f.record.id, f.reason, f.by) for f in projection.fates],
+    )
+
+
+def test_extending_a_projection_along_the_path_equals_projecting_from_scratch() -> None:
+    """Every parent -> child step of every corpus session (branches, compactions, edits,
+    settings, cycles): an extension is either refused or the very projection pi's walk gives."""
+    corpus = Path(__file__).parent / "fixtures" / "pi-1.6.0" / "sessions"
+    extended = refused = 0
+    for path in sorted(corpus.rglob("*.jsonl")):
+        session = Session.open(path)
+        projections = {}
+        for record in session.records:
+            projections[record.id] = project(session, record.id)
+        for record in session.records:
+            parent = record.parentId
+            if not isinstance(parent, str) or parent not in projections:
+                continue
+            result = extend_projection(projections[parent], session, record.id)
+            if result is None:
+                refused += 1
+                continue
+            extended += 1
+            assert _shape(result) == _shape(projections[record.id]), (path.name, record.id)
+    assert extended > 100 and refused > 0
+
+
+def test_extension_refuses_what_changes_the_past(tmp_path: Path) -> None:
+    session = open_rows(
+        tmp_path,
+        user("u1", None, "one", 1),
+        assistant("a1", "u1", "two", 2),
+        entry("context_edit", "e1", "a1", 3, targetId="u1", replacement=None),
+        user("u2", "e1", "three", 4),
+        entry("model_change", "m1", "u2", 5, provider="p", modelId="m"),
+        entry("thinking_level_change", "t1", "m1", 6, thinkingLevel="high"),
+        user("u3", "t1", "four", 7),
+    )
+    at_a1 = project(session, "a1")
+    assert extend_projection(at_a1, session, "u2") is None  # the edit omits u1
+    at_u2 = project(session, "u2")
+    grown = extend_projection(at_u2, session, "u3")
+    assert grown is not None and _shape(grown) == _shape(project(session, "u3"))
+    assert grown.model == {"provider": "p", "modelId": "m"} and grown.thinking_level == "high"
+    assert extend_projection(project(session, "u3"), session, "u1") is None  # not below it
+    reread = Session.open(session.path)
+    assert extend_projection(at_u2, reread, "u3") is None  # other records: start again

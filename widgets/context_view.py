@@ -191,20 +191,28 @@ class ContextBody(ScrollView, can_focus=True):
         self._placeholder = ""
         self.stick_to_end = False  # keep the end in view when the size changes (until scrolled)
         self.scroll_pending = False  # a scroll waits for the next refresh
+        self._dirty_from: int | None = None  # the first block whose height changed since the layout
 
     # ------------------------------------------------------------------ layout
     def set_blocks(
         self, session: Session | None, blocks: list[Block], *, at_end: bool, keep_scroll: bool = False
     ) -> None:
         old_y = int(self.scroll_offset.y)
+        if keep_scroll and self.blocks and (self.stick_to_end or old_y >= self.max_scroll_y):
+            keep_scroll, at_end = False, True  # a view at the end follows what is added
         self.session = session
         self.blocks = blocks
-        self.current = len(blocks) - 1 if at_end else (0 if blocks else -1)
+        if keep_scroll:
+            self.current = min(self.current, len(blocks) - 1)
+        else:
+            self.current = len(blocks) - 1 if at_end else (0 if blocks else -1)
         self.stick_to_end = at_end and not keep_scroll
         self._relayout()
         if keep_scroll:
             self.scroll_to(
-                y=min(old_y, max(0, self.offsets[-1] - self.size.height)), animate=False, immediate=True
+                y=min(old_y, max(0, self.offsets[-1] - self.scrollable_content_region.height)),
+                animate=False,
+                immediate=True,
             )
         elif at_end:
             self._settle_end()
@@ -227,16 +235,50 @@ class ContextBody(ScrollView, can_focus=True):
     def _width(self) -> int:
         return max(10, self.scrollable_content_region.width)
 
-    def _relayout(self) -> None:
-        self.offsets = [0, *accumulate(b.height for b in self.blocks)]
+    def _relayout(self, start: int = 0) -> None:
+        """Block offsets from the first block whose height changed (`start`) on: a live
+        context grows at its end, and only the end moves."""
+        offsets = self.offsets
+        if 0 < start < len(offsets) and len(offsets) <= len(self.blocks) + 1:
+            del offsets[start + 1 :]
+            blocks = self.blocks
+            heights = (blocks[i].height for i in range(start, len(blocks)))
+            offsets.extend(accumulate(heights, initial=offsets[start]))
+            del offsets[start + 1]  # accumulate repeats its initial value
+        else:
+            self.offsets = [0, *accumulate(b.height for b in self.blocks)]
+        self._dirty_from = None
         self.virtual_size = Size(self._width(), max(1, self.offsets[-1]))
+
+    def set_system_prompt_projection(self, projection: Projection) -> None:
+        """The prompt block replays from this projection from now on (the same prompt)."""
+        if self.blocks and self.blocks[0].kind == "system-prompt":
+            self.blocks[0].extra["projection"] = projection
+
+    def append_blocks(self, blocks: list[Block]) -> None:
+        """More blocks at the end (a live context growing); a view at the end stays there."""
+        at_end = self.stick_to_end or self.scroll_offset.y >= self.max_scroll_y
+        start = len(self.blocks)
+        self.blocks.extend(blocks)
+        self._relayout(start)
+        if at_end:
+            self.stick_to_end = True
+            self._settle_end()
+            self.scroll_pending = True
+            self.call_after_refresh(self._settle_end_if_sticking)
+        self.refresh()
 
     def _settle_end(self) -> None:
         """Scroll to the end, laying out the last blocks first so estimates do not leave a gap."""
         for _ in range(3):
-            self._render_range(max(0, self.offsets[-1] - self.size.height - 5), self.offsets[-1])
+            self._render_range(
+                max(0, self.offsets[-1] - self.scrollable_content_region.height - 5), self.offsets[-1]
+            )
             self.scroll_to(
-                y=max(0, self.offsets[-1] - self.size.height), animate=False, immediate=True, force=True
+                y=max(0, self.offsets[-1] - self.scrollable_content_region.height),
+                animate=False,
+                immediate=True,
+                force=True,
             )
 
     def _settle_end_if_sticking(self) -> None:
@@ -252,15 +294,16 @@ class ContextBody(ScrollView, can_focus=True):
             return
         width = self._width()
         first, last = self._block_at(start), self._block_at(stop)
-        changed = False
+        changed: int | None = None
         for index in range(first, last + 1):
             block = self.blocks[index]
             if block.lines is None or block.width != width:
                 before = block.height
                 self._layout_block(index, block, width)
-                changed |= block.height != before
-        if changed:
-            self._relayout()
+                if block.height != before and changed is None:
+                    changed = index
+        if changed is not None:
+            self._relayout(changed)
 
     def _prepare_view(self) -> None:
         """Lay out the blocks in view; keep the top line's block where it was on screen."""
@@ -269,18 +312,23 @@ class ContextBody(ScrollView, can_focus=True):
         top = int(self.scroll_offset.y)
         anchor = self._block_at(top)
         within = top - self.offsets[anchor]
-        self._render_range(top, top + self.size.height + 2)
+        self._render_range(top, top + self.scrollable_content_region.height + 2)
         new_top = self.offsets[anchor] + within
         if new_top != top:
             self.scroll_to(y=new_top, animate=False, immediate=True, force=True)
-            self._render_range(new_top, new_top + self.size.height + 2)
+            self._render_range(new_top, new_top + self.scrollable_content_region.height + 2)
 
     def watch_scroll_y(self, old: float, new: float) -> None:
         # ScrollView skips a hidden scrollbar, which then shows up with a stale thumb.
         self.vertical_scrollbar.position = new
         super().watch_scroll_y(old, new)
+        # Scrolling up (wheel, scrollbar, keys) leaves the end; scrolling back to it sticks.
+        if new < old and new < self.max_scroll_y:
+            self.stick_to_end = False
+        elif new > old and new >= self.max_scroll_y:
+            self.stick_to_end = True
         if round(old) != round(new):
-            self._render_range(int(new), int(new) + self.size.height + 2)
+            self._render_range(int(new), int(new) + self.scrollable_content_region.height + 2)
 
     def on_resize(self, event: events.Resize) -> None:
         for block in self.blocks:
@@ -313,8 +361,13 @@ class ContextBody(ScrollView, can_focus=True):
         index = self._block_at(absolute)
         block = self.blocks[index]
         if block.lines is None or block.width != width:
+            before = block.height
             self._layout_block(index, block, width)
-            self.call_after_refresh(self._relayout_if_needed)
+            if block.height != before:
+                if self._dirty_from is None:
+                    self.call_after_refresh(self._relayout_if_needed)
+                    self._dirty_from = index
+                self._dirty_from = min(self._dirty_from, index)
         line = absolute - self.offsets[index]
         if line >= len(block.lines or ()):
             return blank
@@ -325,9 +378,10 @@ class ContextBody(ScrollView, can_focus=True):
         return strip.crop_extend(0, width, self.rich_style)
 
     def _relayout_if_needed(self) -> None:
-        total = sum(b.height for b in self.blocks)
-        if total != self.offsets[-1]:
-            self._relayout()
+        if self._dirty_from is not None:
+            self._relayout(self._dirty_from)
+            if self.stick_to_end:
+                self._settle_end()
             self.refresh()
 
     def style(self, name: str) -> Style:
@@ -509,20 +563,23 @@ class ContextBody(ScrollView, can_focus=True):
     def _reveal_current(self) -> None:
         top = int(self.scroll_offset.y)
         start, stop = self.offsets[self.current], self.offsets[self.current + 1]
-        if start < top or stop > top + self.size.height:
+        if start < top or stop > top + self.scrollable_content_region.height:
             self.scroll_to(y=start, animate=False, immediate=True, force=True)
 
     def action_toggle_block(self) -> None:
         if not self.blocks:
             return
         top = int(self.scroll_offset.y)
-        if not (self.offsets[self.current] < top + self.size.height and self.offsets[self.current + 1] > top):
+        if not (
+            self.offsets[self.current] < top + self.scrollable_content_region.height
+            and self.offsets[self.current + 1] > top
+        ):
             self._set_current(self._block_at(top))
         block = self.blocks[self.current]
         block.expanded = not block.expanded
         block.set_lines(None)
         self._layout_block(self.current, block, self._width())
-        self._relayout()
+        self._relayout(self.current)
         self._reveal_current()
         self.refresh()
 
@@ -567,12 +624,27 @@ class ContextView(Vertical):
     def show(
         self, session: Session, projection: Projection, *, keep_scroll: bool = False, live_note: str = ""
     ) -> None:
+        previous = self.projection
         self.session = session
         self.projection = projection
         self._update_header(live_note)
         if self._blocks_for != (id(session), session.generation):
             self._blocks = {}
             self._blocks_for = (id(session), session.generation)
+            previous = None
+        if (
+            keep_scroll
+            and previous is not None
+            and projection.grown_from is previous
+            and not self.show_excluded
+            and not any(r.role == "system" for r in projection.context[len(previous.context) :])
+        ):
+            # A live context that only grew: blocks for the new messages, the rest stays.
+            self.body.set_system_prompt_projection(projection)
+            self.body.append_blocks(
+                build_blocks(session, projection, False, self._blocks, start=len(previous.context))
+            )
+            return
         blocks = build_blocks(session, projection, self.show_excluded, self._blocks)
         self.body.set_blocks(session, blocks, at_end=not keep_scroll, keep_scroll=keep_scroll)
 
@@ -630,7 +702,11 @@ BlockKey = int | tuple[int, int, bool, int]
 
 
 def build_blocks(
-    session: Session, projection: Projection, show_excluded: bool, cache: dict[BlockKey, Block] | None = None
+    session: Session,
+    projection: Projection,
+    show_excluded: bool,
+    cache: dict[BlockKey, Block] | None = None,
+    start: int = 0,
 ) -> list[Block]:
     """Blocks in reading order, built from records only (bodies are read when drawn).
 
@@ -639,10 +715,11 @@ def build_blocks(
     them), then the context in pi's order with folded, omitted and replaced entries in place.
     `cache` keeps message blocks (and their layout) across projections of the same session:
     moving along a conversation reuses almost all of them, so this is one dictionary lookup
-    per message."""
+    per message. From `start` (a position in the context, without excluded entries): only
+    the blocks of the messages from there on."""
     cache = {} if cache is None else cache
     blocks: list[Block] = []
-    if session.system_prompt_entries:
+    if session.system_prompt_entries and not start:
         # Replayed only when drawn: the prompt sits at the top, usually out of view.
         blocks.append(Block("system-prompt", None, extra={"projection": projection}, estimate=5))
     fates: dict[int, Fate] = {}
@@ -659,7 +736,9 @@ def build_blocks(
     edits = projection.edits
     append = blocks.append
     get = cache.get
-    for position, (record, count) in enumerate(zip(projection.context, projection.counts, strict=True)):
+    context, counts = projection.context, projection.counts
+    for position in range(start, len(context)):
+        record, count = context[position], counts[position]
         if pending:
             where = path_index.get(id(record), -1)
             while pending and path_index[id(pending[0].record)] <= where and record.type != "compaction":

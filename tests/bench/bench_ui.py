@@ -6,6 +6,8 @@ open largest:  select the largest session -> its tree and default leaf's context
                target <= 1.2x pi's open + buildSessionContext
 move:          in a 10,000-entry session, one key press -> the context pane updated
                target: median under one frame (16.7 ms)
+live append:   in a 100,000-entry session, pi appends one entry -> tree and context updated;
+               against a full rebuild of the tree in the same run
 """
 
 from __future__ import annotations
@@ -172,6 +174,57 @@ async def moves(root: Path, cache: Path, path: Path, count: int = 200) -> tuple[
         return handler, key_to_frame
 
 
+async def live_appends(
+    root: Path, cache: Path, path: Path, count: int = 20
+) -> tuple[list[float], list[float]]:
+    """Handler time for each appended entry, and the time of full tree rebuilds (the baseline)."""
+    import json
+
+    from pi_sessions.app.main_screen import MainScreen
+
+    app = _app(root, cache, open_path=path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await _until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, MainScreen)
+                and app.screen.session is not None
+                and app.screen.watcher is not None
+                and app.screen.watcher._stop is not None
+            ),
+        )
+        screen = app.screen
+        assert isinstance(screen, MainScreen) and screen.session is not None
+        handled: list[float] = []
+        real_handler = screen._open_session_changed
+
+        def timed(event):  # type: ignore[no-untyped-def]
+            started = time.perf_counter()
+            real_handler(event)
+            handled.append((time.perf_counter() - started) * 1000)
+
+        screen._open_session_changed = timed  # type: ignore[method-assign]
+        for i in range(count):
+            parent = screen.session.default_leaf
+            eid = f"live{i}"
+            line = {
+                "type": "message",
+                "id": eid,
+                "parentId": parent,
+                "timestamp": "2026-01-02T00:00:00.000Z",
+                "message": {"role": "user", "content": f"live question {i}", "timestamp": 1767312000000 + i},
+            }
+            with open(path, "a") as f:
+                f.write(json.dumps(line) + "\n")
+            await _until(pilot, lambda eid=eid: eid in screen.tree.index_by_id)
+        rebuilds = []
+        for _ in range(5):
+            started = time.perf_counter()
+            screen.tree.rebuild(keep_view=True)
+            rebuilds.append((time.perf_counter() - started) * 1000)
+        return handled, rebuilds
+
+
 def main() -> None:
     tree = ensure_big_tree()
     pi = pi_bench(tree)
@@ -209,6 +262,16 @@ def main() -> None:
         print(
             f"move in a 10,000-entry session: context update median {median_handler:.2f} ms (max {max(handler):.1f}), "
             f"cursor move to rendered frame median {median_frame:.1f} ms  {verdict}"
+        )
+
+        huge_root = scratch / "huge"
+        huge_path = write_long_session(huge_root / "--home-u-huge--", entries=100_000)
+        handled, rebuilds = asyncio.run(live_appends(huge_root, scratch / "cache-huge", huge_path))
+        median_handled, median_rebuild = statistics.median(handled), statistics.median(rebuilds)
+        print(
+            f"live append in a 100,000-entry session: handler median {median_handled:.1f} ms "
+            f"(max {max(handled):.1f}), full tree rebuild {median_rebuild:.1f} ms, "
+            f"ratio {median_handled / median_rebuild:.3f}x"
         )
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
