@@ -105,6 +105,19 @@ def main() -> int:
         shown = wait_for("[bold]literal[/bold]", "the hostile session, markup shown literally")
         assert "\u241b[2J" in shown, "ESC must be shown as a placeholder"
 
+        # pi appends to the open session: the new message shows up in tree and context.
+        live = {
+            "type": "message",
+            "id": "e2",
+            "parentId": "e1",
+            "timestamp": "2026-11-01T00:00:02.000Z",
+            "message": {"role": "user", "content": "a live message arrives", "timestamp": 1793491202000},
+        }
+        with open(evil / "2026-11-01T00-00-00-000Z_evil.jsonl", "a") as f:
+            f.write(json.dumps(live) + "\n")
+        shown = wait_for("a live message arrives", "a message appended while open")
+        assert shown.count("a live message arrives") >= 2, shown  # the tree row and the context
+
         keys("Down", "Tab")
         wait_for("Context at", "the context pane")
         keys("x")
