@@ -46,6 +46,21 @@ async def _until(pilot, condition, limit: float = 60.0) -> None:  # type: ignore
         await pilot.pause(0.001)
 
 
+async def _session_shown(pilot, app):  # type: ignore[no-untyped-def]
+    """The main screen once the opened session and its context are shown."""
+    from pi_sessions.app.main_screen import MainScreen
+
+    await _until(
+        pilot,
+        lambda: (
+            isinstance(app.screen, MainScreen)
+            and app.screen.session is not None
+            and app.screen.context_view.projection is not None
+        ),
+    )
+    return app.screen
+
+
 async def first_screen(root: Path, cache: Path) -> float:
     from pi_sessions.app.main_screen import MainScreen
 
@@ -143,20 +158,10 @@ def write_long_session(folder: Path, entries: int = 10_000) -> Path:
 
 
 async def moves(root: Path, cache: Path, path: Path, count: int = 200) -> tuple[list[float], list[float]]:
-    from pi_sessions.app.main_screen import MainScreen
 
     app = _app(root, cache, open_path=path)
     async with app.run_test(size=(160, 48)) as pilot:
-        await _until(
-            pilot,
-            lambda: (
-                isinstance(app.screen, MainScreen)
-                and app.screen.session is not None
-                and app.screen.context_view.projection is not None
-            ),
-        )
-        screen = app.screen
-        assert isinstance(screen, MainScreen)
+        screen = await _session_shown(pilot, app)
         screen.focus_pane("tree")
         await pilot.pause()
         handler, key_to_frame = [], []
@@ -180,21 +185,11 @@ async def live_appends(
     """Handler time for each appended entry, and the time of full tree rebuilds (the baseline)."""
     import json
 
-    from pi_sessions.app.main_screen import MainScreen
-
     app = _app(root, cache, open_path=path)
     async with app.run_test(size=(160, 48)) as pilot:
-        await _until(
-            pilot,
-            lambda: (
-                isinstance(app.screen, MainScreen)
-                and app.screen.session is not None
-                and app.screen.watcher is not None
-                and app.screen.watcher._stop is not None
-            ),
-        )
-        screen = app.screen
-        assert isinstance(screen, MainScreen) and screen.session is not None
+        screen = await _session_shown(pilot, app)
+        await _until(pilot, lambda: screen.watcher is not None and screen.watcher._stop is not None)
+        assert screen.session is not None
         handled: list[float] = []
         real_handler = screen._open_session_changed
 
