@@ -15,6 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
@@ -33,6 +34,7 @@ from ..core.watch import EventKind, SessionWatcher, StoreEvent
 from ..widgets.branch_tree import BranchTree
 from ..widgets.context_view import ContextBody, ContextView
 from ..widgets.glyphs import Glyphs
+from ..widgets.plain import PlainStatic
 from ..widgets.sidebar import SessionSidebar
 from .config import Settings
 from .screens import MenuScreen, RawJsonScreen
@@ -98,11 +100,11 @@ class MainScreen(Screen[None]):
         with Horizontal(id="panes"):
             yield SessionSidebar(self.glyphs, self.current_cwd, id="sidebar")
             with Vertical(id="tree-pane"):
-                yield Static("", id="tree-title", classes="pane-title")
+                yield PlainStatic("", id="tree-title", classes="pane-title")
                 yield Input(placeholder="search this session (enter)", id="tree-search")
                 yield BranchTree(self.glyphs, id="tree")
             yield ContextView(self.glyphs, id="context")
-        yield Static("", id="status")
+        yield PlainStatic("", id="status")
         yield Footer()
 
     @property
@@ -182,6 +184,18 @@ class MainScreen(Screen[None]):
         self.focus_pane(PANES[(PANES.index(self.active_pane) - 1) % len(PANES)])
 
     # ------------------------------------------------------------------ status
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Notifications carry paths and errors: plain text unless asked otherwise."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
     def set_status(self, text: str, *, error: bool = False) -> None:
         status = self.query_one("#status", Static)
         status.update(one_line(text, 400))

@@ -16,6 +16,7 @@ from textual.widgets import Input, Log, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..core.text import GLYPHS, visible
+from ..widgets.plain import PlainStatic
 
 HELP = [
     ("Everywhere", ""),
@@ -86,7 +87,7 @@ class RawJsonScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="raw-box", classes="dialog"):
-            yield Static(visible(self.title_text), classes="dialog-title")
+            yield PlainStatic(visible(self.title_text), classes="dialog-title")
             yield Log(id="raw-log", highlight=False, auto_scroll=False)
 
     def on_mount(self) -> None:
@@ -117,7 +118,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-box", classes="dialog"):
-            yield Static(visible(self.question), classes="dialog-title")
+            yield PlainStatic(visible(self.question), classes="dialog-title")
             if self.detail:
                 yield Static(Text(visible(self.detail)))
             yield Static("y / enter: yes    n / escape: no", classes="dialog-hint")
@@ -138,7 +139,7 @@ class PromptScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="prompt-box", classes="dialog"):
-            yield Static(visible(self.question), classes="dialog-title")
+            yield PlainStatic(visible(self.question), classes="dialog-title")
             if self.detail:
                 yield Static(Text(visible(self.detail)))
             yield Input(value=self.value, placeholder=self.placeholder, id="prompt-input")
@@ -168,7 +169,7 @@ class MenuScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="menu-box", classes="dialog"):
-            yield Static(visible(self.title_text), classes="dialog-title")
+            yield PlainStatic(visible(self.title_text), classes="dialog-title")
             if self.detail:
                 yield Static(Text(visible(self.detail)))
             yield OptionList(
@@ -217,7 +218,7 @@ class ForkScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="fork-box", classes="dialog"):
-            yield Static(visible(self.title_text), classes="dialog-title")
+            yield PlainStatic(visible(self.title_text), classes="dialog-title")
             text = Text()
             for line in self.lines:
                 text.append(visible(line) + "\n")

@@ -84,3 +84,10 @@ def lines_of(widget: Any) -> list[str]:
 
 def segments_of(widget: Any) -> list[str]:
     return [seg.text for y in range(widget.size.height) for seg in widget.render_line(y)]
+
+
+def static_text(screen: Any, selector: str) -> str:
+    """The plain text a Static shows."""
+    from textual.widgets import Static
+
+    return str(screen.query_one(selector, Static).render())

@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 from pi_sessions.app.demo import prepare_demo
-from pi_sessions.app.screens import HelpScreen, MenuScreen, RawJsonScreen
+from pi_sessions.app.screens import ConfirmScreen, HelpScreen, MenuScreen, RawJsonScreen
 from pi_sessions.core.context import Reason, project
 from pi_sessions.core.outline import ViewFilter
 from pi_sessions.widgets.context_view import build_blocks
 
-from .apphelpers import lines_of, loaded, main, make_app, segments_of, settled, until
+from .apphelpers import lines_of, loaded, main, make_app, segments_of, settled, static_text, until
 from .helpers import assistant, chain, entry, header, jsonl, system, user, write
 
 
@@ -399,12 +399,20 @@ async def test_hostile_text_is_shown_inert(tmp_path: Path) -> None:
         header(id="evil", cwd="/home/u/evil"),
         user("u1", None, evil),
         assistant("a1", "u1", evil),
-        entry("session_info", "n1", "a1", 2, name="[red]name[/red]\x1b[2J"),
+        entry("session_info", "n1", "a1", 2, name="[red]name[/red] [/x]\x1b[2J"),
     )
     app = make_app(root, tmp_path / "cache")
     async with app.run_test(size=(160, 40)) as pilot:
         screen = await loaded(pilot)
+        # Titles, status line and dialogs show text from files (and typed text) literally too.
+        assert "[red]name[/red] [/x]" in static_text(screen, "#tree-title")
+        await pilot.press("D")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the delete question")
+        assert "[red]name[/red] [/x]" in static_text(app.screen, ".dialog-title")
+        await pilot.press("escape")
         await pilot.press("tab")
+        await pilot.press("slash", *"zz[/x]", "enter")
+        await until(pilot, lambda: "zz[/x]" in static_text(screen, "#status"), "the search status")
         await pilot.press("k")
         texts = (
             segments_of(screen.tree)
@@ -417,6 +425,11 @@ async def test_hostile_text_is_shown_inert(tmp_path: Path) -> None:
         assert "\u241b]52;c;ZXZpbA==" in joined  # ESC shown as a visible placeholder
         assert "[bold]not bold[/bold]" in joined  # markup shown literally
         assert "[red]name[/red]" in joined
+        # The pane's own messages carry paths and errors: shown inert as well.
+        screen.context_view.body.show_placeholder("cannot open /tmp/\x1b[2Jx.jsonl: [/x] gone")
+        await pilot.pause()
+        placeholder = "".join(segments_of(screen.context_view.body))
+        assert "\x1b" not in placeholder and "\u241b[2Jx.jsonl: [/x] gone" in placeholder
 
 
 async def test_keys_that_must_exist(demo: Path, tmp_path: Path) -> None:

@@ -56,6 +56,7 @@ from ..core.records import CONTENT_NULL, EntryRecord
 from ..core.session import Session, Totals
 from ..core.text import GLYPHS, human_count, one_line, visible
 from .glyphs import Glyphs
+from .plain import PlainStatic
 
 PREVIEW_LINES = {
     "user": 8,
@@ -343,21 +344,12 @@ class ContextBody(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         width = self._width()
         absolute = int(self.scroll_offset.y) + y
-        blank = Strip([Segment(" " * width, self.rich_style)], width)
         if not self.blocks:
             if y == 0 and self._placeholder:
-                return Strip(
-                    [
-                        Segment(
-                            self._placeholder[:width].ljust(width),
-                            self.get_component_rich_style("context--hint"),
-                        )
-                    ],
-                    width,
-                )
-            return blank
+                return self._plain(self._placeholder, self.get_component_rich_style("context--hint"), width)
+            return self._blank(width)
         if absolute >= self.offsets[-1]:
-            return blank
+            return self._blank(width)
         index = self._block_at(absolute)
         block = self.blocks[index]
         if block.lines is None or block.width != width:
@@ -370,7 +362,7 @@ class ContextBody(ScrollView, can_focus=True):
                 self._dirty_from = min(self._dirty_from, index)
         line = absolute - self.offsets[index]
         if line >= len(block.lines or ()):
-            return blank
+            return self._blank(width)
         # Our pieces carry colours only: the pane's background goes underneath.
         strip = (block.lines or [])[line].apply_style(self.rich_style)
         if index == self.current and line == 0:
@@ -396,6 +388,9 @@ class ContextBody(ScrollView, can_focus=True):
                 self._plain(f"(cannot read this entry back: {e})", self.style("context--excluded"), width)
             ]
         block.set_lines(lines, width)
+
+    def _blank(self, width: int) -> Strip:
+        return Strip([Segment(" " * width, self.rich_style)], width)
 
     def _plain(self, text: str, style: Style, width: int) -> Strip:
         text = one_line(text, width * 2)
@@ -603,10 +598,10 @@ class ContextView(Vertical):
         self._blocks_for: tuple[int, int] | None = None  # (session, generation) the cache is for
 
     def compose(self) -> ComposeResult:
-        yield Static("", id="context-title", classes="pane-title")
+        yield PlainStatic("", id="context-title", classes="pane-title")
         with Vertical(id="context-header"):
-            yield Static("", id="context-line1", classes="one-line")
-            yield Static("", id="context-line2", classes="one-line dim")
+            yield PlainStatic("", id="context-line1", classes="one-line")
+            yield PlainStatic("", id="context-line2", classes="one-line dim")
         yield ContextBody(self.glyphs, id="context-body")
 
     @property

@@ -18,6 +18,7 @@ from ..core.groups import GroupRow, SessionRow, SidebarRow, SortOrder, build_row
 from ..core.listing import SessionSummary
 from ..core.text import GLYPHS, age, controls_as_spaces, human_count
 from .glyphs import Glyphs
+from .plain import PlainStatic
 from .rowlist import RowList
 from .rowtext import RowText
 
@@ -162,7 +163,7 @@ class SessionSidebar(Vertical):
         self.status = ""
 
     def compose(self) -> ComposeResult:
-        yield Static("", id="sidebar-title", classes="pane-title")
+        yield PlainStatic("", id="sidebar-title", classes="pane-title")
         yield Input(placeholder='search: words, "a phrase", re:regex', id="sidebar-search")
         yield SessionList(self.glyphs, id="session-list")
 
