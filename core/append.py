@@ -8,13 +8,13 @@ a newline is refused: a writer is in the middle of a line.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import time
 from typing import Any
 
 from .fork import short_id
+from .jsonout import encode_json
 from .jsvalues import iso_from_ms
 from .problems import SessionError
 from .session import Session
@@ -43,10 +43,7 @@ def _append_line(session: Session, entry: dict[str, Any]) -> dict[str, Any]:
             raise SessionError("the file is empty: nothing to append to")
         if os.pread(fd, 1, size - 1) != b"\n":
             raise SessionError("the file does not end with a newline (pi may be writing a line); try again")
-        line = (
-            json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
-            + b"\n"
-        )
+        line = encode_json(entry) + b"\n"
         written = os.write(fd, line)
         if written != len(line):
             raise SessionError(f"only {written} of {len(line)} bytes were written to {path}")

@@ -151,13 +151,13 @@ def write_new_file(folder: str, stem: str, suffix: str, data: bytes) -> str:
 def export_context(session: Session, leaf_id: str, folder: str) -> tuple[str, str]:
     projection = project(session, leaf_id)
     stem = f"{session.session_id or 'session'}-context-{leaf_id}"
-    md = write_new_file(folder, stem, ".md", context_markdown(session, projection).encode())
+    md = write_new_file(folder, stem, ".md", context_markdown(session, projection).encode("utf-8", "replace"))
     js = write_new_file(folder, stem, ".json", encode_json(context_json(session, projection)) + b"\n")
     return md, js
 
 
 def export_tree(session: Session, folder: str) -> tuple[str, str]:
     stem = f"{session.session_id or 'session'}-tree"
-    md = write_new_file(folder, stem, ".md", tree_markdown(session).encode())
+    md = write_new_file(folder, stem, ".md", tree_markdown(session).encode("utf-8", "replace"))
     js = write_new_file(folder, stem, ".json", encode_json(tree_json(session)) + b"\n")
     return md, js

@@ -313,3 +313,22 @@ def test_resume_subcommand_runs_pi(tmp_path: Path, fake_pi: Path) -> None:
         text=True,
     )
     assert out.stdout.strip() == f"cd {project_dir} && pi --session {path}"
+
+
+def test_lone_surrogates_survive_labels_and_exports(tmp_path: Path) -> None:
+    """A lone surrogate is valid in a JS string: pi writes it as \\udXXXX. A label on such an
+    entry must land on it, and exports must not fail on its text."""
+    path = tmp_path / "s" / "odd.jsonl"
+    path.parent.mkdir()
+    path.write_bytes(
+        b'{"type":"session","version":3,"id":"odd","timestamp":"2025-03-01T10:00:00.000Z","cwd":"/p"}\n'
+        b'{"type":"message","id":"a\\ud800","parentId":null,"timestamp":"2025-03-01T10:00:01.000Z",'
+        b'"message":{"role":"user","content":"half \\udc00 a pair","timestamp":1}}\n'
+    )
+    append_label(Session.open(path), "a\ud800", "odd one")
+    reread = Session.open(path)
+    assert reread.labels == {"a\ud800": "odd one"} and not reread.problems
+    md, js = export_context(reread, reread.default_leaf or "", str(tmp_path / "out"))
+    assert "half" in Path(md).read_text() and json.loads(Path(js).read_text())["leaf"]
+    md, _ = export_tree(reread, str(tmp_path / "out"))
+    assert "odd one" in Path(md).read_text()
