@@ -112,6 +112,7 @@ class Projection:
         "model",
         "path",
         "thinking_level",
+        "tree_version",
     )
 
     def __init__(
@@ -126,6 +127,7 @@ class Projection:
         thinking_level: Any,
         excluded: dict[Reason, int] | None = None,
         estimated_bytes: int = 0,
+        tree_version: int = -1,
     ) -> None:
         self.leaf_id = leaf_id
         self.path = path  # root to leaf
@@ -137,6 +139,7 @@ class Projection:
         self.thinking_level = thinking_level
         self.excluded = excluded or {}  # how many path entries are out of context, by reason
         self.estimated_bytes = estimated_bytes  # JSON bytes of what is sent (a size estimate)
+        self.tree_version = tree_version  # the session's tree this was walked on
         self._fates: list[Fate] | None = None
         self._grown_from: weakref.ref[Projection] | None = None
 
@@ -232,7 +235,19 @@ def project(session: Session, leaf_id: str) -> Projection:
                 continue
     counts = [0] * len(context)
     size = _count_messages(context, 0, counts, edits, excluded)
-    return Projection(leaf_id, path, context, counts, compaction, edits, model, thinking, excluded, size)
+    return Projection(
+        leaf_id,
+        path,
+        context,
+        counts,
+        compaction,
+        edits,
+        model,
+        thinking,
+        excluded,
+        size,
+        session.tree_version,
+    )
 
 
 def extend_projection(previous: Projection, session: Session, leaf_id: str) -> Projection | None:
@@ -240,21 +255,20 @@ def extend_projection(previous: Projection, session: Session, leaf_id: str) -> P
     add to the conversation (what a live session does); None when it takes `project`.
 
     A compaction or a context edit among the new entries changes what came before, so they
-    are left to the full walk; so is a session read again (its records are new objects)."""
+    are left to the full walk; so is a tree built again (an arriving parent, a duplicate id
+    or a new reading can change the path to entries that were there)."""
     path = previous.path
-    if not path or session.by_id.get(previous.leaf_id) is not path[-1]:
+    if not path or previous.tree_version != session.tree_version:
         return None
     tail: list[EntryRecord] = []
     record = session.by_id.get(leaf_id)
-    cut = session._cut
     while record is not None and record is not path[-1]:
-        if len(tail) > 10_000 or record.type in ("compaction", "context_edit") or record.id in cut:
+        if len(tail) > 10_000 or record.type in ("compaction", "context_edit"):
             return None
         if previous.edits and record.id in previous.edits:
             return None
         tail.append(record)
-        parent = record.parentId
-        record = session.by_id.get(parent) if parent.__class__ is str and parent else None
+        record = session.parent_of(record)
     if record is None:
         return None
     tail.reverse()
@@ -274,6 +288,7 @@ def extend_projection(previous: Projection, session: Session, leaf_id: str) -> P
         thinking,
         excluded,
         previous.estimated_bytes + size,
+        session.tree_version,
     )
     grown._grown_from = weakref.ref(previous)
     return grown

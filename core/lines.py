@@ -23,6 +23,10 @@ import msgspec
 from .problems import Problem, ProblemKind
 
 CHUNK_SIZE = 4 * 1024 * 1024
+# What is kept of a file read so far to tell, later, a file that only grew from one that was
+# rewritten: its first bytes and the last bytes before where reading stopped.
+HEAD_BYTES = 256
+TAIL_BYTES = 64
 
 T = TypeVar("T")
 
@@ -48,11 +52,6 @@ class FileSource:
         with open(self.path, "rb", buffering=0) as f:
             f.seek(offset)
             return f.read(length)
-
-    def identity(self) -> tuple[int, int, int, int]:
-        """(device, inode, size, mtime_ns): what tells a grown file from a replaced one."""
-        st = os.stat(self.path)
-        return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 class BytesSource:
@@ -254,3 +253,18 @@ def read_span(source: ByteSource, offset: int, length: int) -> bytes:
 
         raise StaleFileError("the file is shorter than when it was read")
     return data
+
+
+def only_grew(path: str, end: int, head: bytes, tail: bytes) -> bool:
+    """The bytes read before are still there (the first `head`, and the `tail` ending at
+    `end`): whatever follows was appended. One open, two short reads."""
+    if not tail:
+        return end == 0
+    try:
+        with open(path, "rb", buffering=0) as f:
+            if f.read(len(head)) != head:
+                return False
+            f.seek(end - len(tail))
+            return f.read(len(tail)) == tail
+    except OSError:
+        return False

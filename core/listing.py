@@ -20,7 +20,7 @@ import msgspec
 from msgspec import UNSET, Raw, UnsetType
 
 from .jsvalues import date_ms, iso_from_ms, js_number, js_string, js_truthy, text_of_blocks
-from .lines import BytesSource, LineDecodeError, decode_json, read_lines
+from .lines import HEAD_BYTES, TAIL_BYTES, BytesSource, LineDecodeError, decode_json, read_lines
 from .problems import ProblemKind
 from .records import CostHead, UsageHead
 from .session import session_name_of
@@ -131,8 +131,6 @@ class NotASession(Exception):
 
 
 _lines_decoder = msgspec.json.Decoder(_ListLine)
-TAIL_BYTES = 64
-HEAD_BYTES = 256
 HEADER_FIELDS = ("type", "version", "id", "timestamp", "cwd", "parentSession")
 
 

@@ -21,12 +21,23 @@ from typing import Any
 from msgspec import UNSET
 
 from .jsvalues import js_number, js_truthy
-from .lines import ByteSource, BytesSource, FileSource, Line, decode_json, read_lines, read_span
+from .lines import (
+    HEAD_BYTES,
+    TAIL_BYTES,
+    ByteSource,
+    BytesSource,
+    FileSource,
+    Line,
+    LineDecodeError,
+    decode_json,
+    only_grew,
+    read_lines,
+    read_span,
+)
 from .problems import Problem, ProblemKind, SessionError, StaleFileError, UnknownEntryError
 from .records import CONTENT_ABSENT, EntryRecord, MessageHead, decode_record
 
 CURRENT_VERSION = 3
-HEAD_BYTES = 256  # compared on each refresh, with the bytes before the end, to spot rewrites
 
 # JavaScript's String.prototype.trim() whitespace (differs from str.strip() at the edges).
 JS_WHITESPACE = (
@@ -79,6 +90,7 @@ class Session:
         self._cache_limit = cache_entries
         # Bodies read back stay cached up to this many bytes of JSON (a big tool output is MBs).
         self._cache_byte_limit = 32 * 1024 * 1024 if cache_entries < (1 << 20) else 1 << 62
+        self.tree_version = 0  # counts tree builds: what was derived from an older tree is stale
         self._reset()
 
     # ------------------------------------------------------------------ opening
@@ -156,6 +168,7 @@ class Session:
         if first is None:
             if not self._only_blank():
                 raise SessionError("not a pi session: no line of it is valid JSON")
+            self._remember_tail()
             return  # empty (or still being written): a session without a header yet
         self._take_header(first)
         for line in values:
@@ -328,45 +341,57 @@ class Session:
                 yield record
 
     def _build_tree(self) -> None:
+        # Paths to existing entries may change: what was derived from them goes.
+        self.tree_version += 1
+        self._totals_to = {}
         self.roots = []
         self.children = {}
         self._orphans = {}
         self._cut = set()
         self._unsortable = set()
         children = self.children
-        by_id = self.by_id
+        missing_parents: list[Problem] = []
         for record in self.winners():
-            parent = record.parentId
-            if parent is None or parent == record.id or not isinstance(parent, str) or parent not in by_id:
-                self.roots.append(record.id)
-                if parent == record.id:
-                    self._cut.add(record.id)
-                    self.problems.append(
-                        Problem(
-                            ProblemKind.SELF_PARENT,
-                            "entry is its own parent; shown as a root",
-                            record.line,
-                            record.id,
-                        )
-                    )
-                elif parent is not None:
-                    self._orphans.setdefault(str(parent), []).append(record.id)
-            else:
+            parent = self._parent_in_tree(record)
+            if parent is not None:
                 children.setdefault(parent, []).append(record.id)
+                continue
+            problem = self._add_root(record)
+            if problem is None:
+                continue
+            if problem.kind is ProblemKind.MISSING_PARENT:
+                missing_parents.append(problem)  # reported after the cycles are broken
+            else:
+                self.problems.append(problem)
         for kids in children.values():
             if len(kids) > 1:
                 self._sort_children(kids)
         self._break_cycles()
-        for missing, ids in self._orphans.items():
-            for orphan in ids:
-                self.problems.append(
-                    Problem(
-                        ProblemKind.MISSING_PARENT,
-                        f"parent {missing} does not exist; shown as a root",
-                        by_id[orphan].line,
-                        orphan,
-                    )
-                )
+        self.problems.extend(missing_parents)
+
+    def _parent_in_tree(self, record: EntryRecord) -> str | None:
+        """The id `record` hangs from; None for a root (no parent, itself, one not there)."""
+        parent = record.parentId
+        if isinstance(parent, str) and parent != record.id and parent in self.by_id:
+            return parent
+        return None
+
+    def _add_root(self, record: EntryRecord) -> Problem | None:
+        """Shows `record` as a root; a parent it names but cannot have is a problem."""
+        rid, parent = record.id, record.parentId
+        self.roots.append(rid)
+        if parent is None:
+            return None
+        if parent == rid:
+            self._cut.add(rid)
+            return Problem(
+                ProblemKind.SELF_PARENT, "entry is its own parent; shown as a root", record.line, rid
+            )
+        if isinstance(parent, str):
+            self._orphans.setdefault(parent, []).append(rid)  # moves under it if it arrives
+        return Problem(
+            ProblemKind.MISSING_PARENT, f"parent {parent} does not exist; shown as a root", record.line, rid
+        )
 
     def _sort_children(self, kids: list[str]) -> None:
         """pi sorts children by `new Date(timestamp).getTime()`, oldest first, stably."""
@@ -457,23 +482,11 @@ class Session:
         rid = record.id
         if rid in self._orphans:
             return False  # entries that were waiting for this parent move under it
-        parent = record.parentId
-        if parent is None or parent == rid or not isinstance(parent, str) or parent not in self.by_id:
-            self.roots.append(rid)
-            if parent == rid:
-                self._cut.add(rid)
-                message = "entry is its own parent; shown as a root"
-                self.problems.append(Problem(ProblemKind.SELF_PARENT, message, record.line, rid))
-            elif isinstance(parent, str):
-                self._orphans.setdefault(parent, []).append(rid)
-                self.problems.append(
-                    Problem(
-                        ProblemKind.MISSING_PARENT,
-                        f"parent {parent} does not exist; shown as a root",
-                        record.line,
-                        rid,
-                    )
-                )
+        parent = self._parent_in_tree(record)
+        if parent is None:
+            problem = self._add_root(record)
+            if problem is not None:
+                self.problems.append(problem)
             return True
         kids = self.children.setdefault(parent, [])
         ts = record.ts_ms()
@@ -555,29 +568,31 @@ class Session:
 
     def _remember_tail(self) -> None:
         """The first and last bytes read: a file that only grew still has both."""
-        start = max(0, self.end_offset - 64)
-        self._tail = self.source.read(start, self.end_offset - start) if self.end_offset else b""
-        self._head = self.source.read(0, min(HEAD_BYTES, self.end_offset)) if self.end_offset else b""
+        end = self.end_offset
+        start = max(0, end - TAIL_BYTES)
+        self._tail = self.source.read(start, end - start) if end else b""
+        if len(self._head) < HEAD_BYTES:
+            self._head = self.source.read(0, min(HEAD_BYTES, end)) if end else b""
 
     def _tail_unchanged(self) -> bool:
-        if not self.end_offset:
-            return True
-        start = max(0, self.end_offset - 64)
-        try:
-            head = self.source.read(0, len(self._head))
-            return head == self._head and self.source.read(start, self.end_offset - start) == self._tail
-        except OSError:
-            return False
+        assert isinstance(self.source, FileSource)
+        return only_grew(self.source.path, self.end_offset, self._head, self._tail)
 
     # ------------------------------------------------------------------ reading bodies back
     def entry_dict(self, record: EntryRecord) -> dict[str, Any]:
         """The full entry as pi holds it (after migration), read back by byte offset."""
-        cached = self._cache.get(record.index)
+        # Keyed by index: only a record of this reading may use it (one kept from before a
+        # reload has the index of some other entry now).
+        current = record.index < len(self.records) and self.records[record.index] is record
+        cached = self._cache.get(record.index) if current else None
         if cached is not None:
             self._cache.move_to_end(record.index)
             return cached
         data = read_span(self.source, record.offset, record.length)
-        value = decode_json(data)
+        try:
+            value = decode_json(data)
+        except LineDecodeError:
+            raise StaleFileError(f"line {record.line} changed on disk") from None
         if not isinstance(value, dict) or value.get("type") != record.type:
             raise StaleFileError(f"line {record.line} changed on disk")
         if not self._migration and value.get("id") != record.id:
@@ -585,6 +600,8 @@ class Session:
         patch = self._patches.get(record.parsed_index)
         if patch:
             _apply_patch(value, patch)
+        if not current:
+            return value
         self._cache[record.index] = value
         self._cache_bytes += record.length
         while self._cache and (
@@ -603,6 +620,13 @@ class Session:
         if record is None:
             raise UnknownEntryError(f"no entry with id {entry_id!r} in this session")
         return record
+
+    def parent_of(self, record: EntryRecord) -> EntryRecord | None:
+        """The entry above `record` on its path (None at a root, a cut cycle included)."""
+        parent = record.parentId
+        if record.id in self._cut or parent.__class__ is not str or not parent:
+            return None
+        return self.by_id.get(parent)
 
     def path_to(self, leaf_id: str) -> list[EntryRecord]:
         """Root-to-leaf path (pi's buildSessionPath), finite even on a parent cycle."""

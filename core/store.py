@@ -22,7 +22,8 @@ from pathlib import Path
 
 import msgspec
 
-from .listing import TAIL_BYTES, NotASession, SessionSummary, SummaryBuilder
+from .lines import only_grew
+from .listing import NotASession, SessionSummary, SummaryBuilder
 from .locations import iter_session_files
 
 CACHE_VERSION = 3
@@ -327,7 +328,7 @@ class SessionStore:
         builder = entry.builder
         if builder is None or st.st_ino != entry.inode or st.st_size < builder.offset:
             return FileChange.REPLACED, 0
-        if not _prefix_unchanged(path, builder):
+        if not only_grew(path, builder.offset, builder.head, builder.tail):
             return FileChange.REPLACED, 0
         before = builder.offset
         try:
@@ -427,22 +428,6 @@ def _read_cost(size: int) -> float:
     return size * 3.5 if size < 4 * 1024 * 1024 else float(size)
 
 
-def _prefix_unchanged(path: str, builder: SummaryBuilder) -> bool:
-    """The bytes read before are still there: the first ones and the last ones."""
-    tail = builder.tail
-    if not tail:
-        return builder.offset == 0
-    start = builder.offset - len(tail)
-    try:
-        with open(path, "rb") as f:
-            if f.read(len(builder.head)) != builder.head:
-                return False
-            f.seek(start)
-            return f.read(len(tail)) == tail
-    except OSError:
-        return False
-
-
 def list_sessions(root: str, use_cache: bool = True, cache_dir: str | None = None) -> Listing:
     """The listing of a folder (used by `pi-sessions list`)."""
     store = SessionStore(root, cache_dir=cache_dir, use_cache=use_cache)
@@ -451,7 +436,6 @@ def list_sessions(root: str, use_cache: bool = True, cache_dir: str | None = Non
 
 
 __all__ = [
-    "TAIL_BYTES",
     "FileChange",
     "Listing",
     "ScanReport",

@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 from pi_sessions.core import fork as fork_module
 from pi_sessions.core.append import append_label, append_session_name
+from pi_sessions.core.context import extend_projection, project
 from pi_sessions.core.fork import plan_fork, write_fork
 from pi_sessions.core.listing import summarize
-from pi_sessions.core.problems import SessionError
+from pi_sessions.core.problems import ProblemKind, SessionError, StaleFileError
 from pi_sessions.core.session import Session
 from pi_sessions.core.store import SessionStore
 from pi_sessions.core.watch import EventKind, SessionWatcher
@@ -215,3 +216,65 @@ def test_many_children_and_many_cycles_stay_linear_and_correct(tmp_path: Path) -
     session = Session.open(write(tmp_path / "cycles.jsonl", *cycles))
     assert len(session.roots) == 3000 and session.roots[:2] == ["x0", "x1"]
     assert len(session.preorder()) == 6000
+
+
+def test_a_parent_that_arrives_late_moves_totals_and_contexts_with_it(tmp_path: Path) -> None:
+    """x is written before its parent p (a writer out of order): when p arrives, what was
+    derived from x's old path (spent totals, a context to grow live) is not reused."""
+    path = write(
+        tmp_path / "late.jsonl",
+        header(),
+        assistant("x", "p", "child first", 1, usage={"input": 1, "output": 0, "totalTokens": 1}),
+    )
+    session = Session.open(path)
+    before = project(session, "x")
+    assert before.path_totals(session).tokens == 1
+    with open(path, "ab") as f:
+        f.write(
+            jsonl(
+                assistant("p", None, "parent late", 0, usage={"input": 100, "output": 0, "totalTokens": 100}),
+                user("y", "x", "and then", 2),
+            )
+        )
+    assert session.refresh().tree_rebuilt
+    fresh = Session.open(path)
+    assert project(session, "x").path_totals(session).tokens == 101
+    assert project(session, "x").path_totals(session) == project(fresh, "x").path_totals(fresh)
+    assert extend_projection(before, session, "y") is None
+    assert [r.id for r in project(session, "y").context] == ["p", "x", "y"]
+
+
+def test_a_record_from_before_a_reload_never_reads_another_entry(tmp_path: Path) -> None:
+    path = write(tmp_path / "s.jsonl", header(), user("a", None, "first"))
+    session = Session.open(path)
+    old_a = session.records[0]
+    session.entry_dict(old_a)
+    write(path, header(), user("b", None, "something else entirely"))
+    assert session.refresh().reloaded
+    session.entry_dict(session.records[0])  # b now sits in the cache at a's index
+    with pytest.raises(StaleFileError):
+        session.entry_dict(old_a)
+
+
+def test_a_file_of_blank_lines_is_not_read_again_on_every_refresh(tmp_path: Path) -> None:
+    path = tmp_path / "blank.jsonl"
+    path.write_bytes(b"\n\n")
+    session = Session.open(path)
+    assert not session.refresh().reloaded
+    with open(path, "ab") as f:
+        f.write(jsonl(header()))
+    result = session.refresh()
+    assert not result.reloaded and result.header_appeared
+
+
+def test_a_parent_that_is_not_a_string_is_reported_read_or_appended(tmp_path: Path) -> None:
+    odd = entry("message", "o", None, 1, message={"role": "user", "content": "q", "timestamp": 1})
+    odd["parentId"] = 5
+    path = write(tmp_path / "s.jsonl", header(), user("a", None, "first"), odd)
+    read = [(p.kind, p.entry_id) for p in Session.open(path).problems]
+    grown = Session.open(write(tmp_path / "t.jsonl", header(), user("a", None, "first")))
+    with open(grown.path or "", "ab") as f:
+        f.write(jsonl(odd, user("5", "a", "an id that looks like that parent", 2)))
+    result = grown.refresh()
+    assert not result.tree_rebuilt  # "5" is not the number 5: nothing waited for it
+    assert [(p.kind, p.entry_id) for p in grown.problems] == read == [(ProblemKind.MISSING_PARENT, "o")]
