@@ -370,6 +370,49 @@ async def test_live_context_grows_at_the_end_and_leaves_a_scrolled_view_alone(tm
         assert any("and another" in line for line in lines_of(body))
 
 
+async def test_folding_and_jumping_update_the_context_once(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    rows = [header(id="fold"), *chain(3)]
+    rows += [
+        user("b1", "e2", "first branch", 10),
+        assistant("b2", "b1", "on it", 11),
+        user("b3", "b2", "more", 12),
+    ]
+    rows += [user("c1", "e2", "second branch", 13)]
+    write(root / "--home-u-proj--" / "fold.jsonl", *rows)
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 30)) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("tab")
+        shown: list[str] = []
+        real_show = screen.show_context
+
+        def counting_show(entry_id: str, **kwargs: Any) -> None:
+            shown.append(entry_id)
+            real_show(entry_id, **kwargs)
+
+        screen.show_context = counting_show  # type: ignore[method-assign]
+        screen.tree.select("b3")
+        await pilot.pause()
+        assert shown == ["b3"]
+        # Folding from inside a branch folds the branch and goes to its first entry.
+        shown.clear()
+        await pilot.press("left")
+        await pilot.pause()
+        assert screen.tree.current_id() == "b1" and "b1" in screen.tree.folded
+        assert shown == ["b1"]
+        # Folding the entry under the cursor leaves the context as it is.
+        await pilot.press("right")
+        shown.clear()
+        await pilot.press("space")
+        await pilot.pause()
+        assert "b1" in screen.tree.folded and shown == []
+        # Going to an entry hidden in a fold unfolds it, once.
+        screen.tree.select("b3")
+        await pilot.pause()
+        assert shown == ["b3"] and screen.tree.current_id() == "b3"
+
+
 async def test_new_and_deleted_sessions_appear_and_disappear(demo: Path, tmp_path: Path) -> None:
     app = make_app(demo, tmp_path / "cache")
     async with app.run_test(size=(160, 48)) as pilot:

@@ -101,9 +101,13 @@ class BranchTree(RowList):
         self._excerpts = {}
         self.rebuild(select=select or (session.default_leaf if session else None), center=True)
 
-    def rebuild(self, select: str | None = None, center: bool = False, keep_view: bool = False) -> None:
+    def rebuild(
+        self, select: str | None = None, center: bool = False, keep_view: bool = False, notify: bool = True
+    ) -> None:
         """Recompute rows (after a fold, a filter change or new entries) keeping the cursor on
-        the same entry and, with `keep_view`, the same entry at the top of the view."""
+        the same entry and, with `keep_view`, the same entry at the top of the view. The cursor
+        landing on another entry (or `center`: another session) is announced unless `notify`
+        is off."""
         session = self.session
         previous = self.current_id()
         top_id = (
@@ -139,8 +143,8 @@ class BranchTree(RowList):
             # After the refresh: a list that was not scrollable a moment ago ignores scrolling.
             self.scroll_pending = True
             self.call_after_refresh(self._deferred_scroll, center)
-            if center or select is not None:
-                self.post_message(self.EntryHighlighted(self.rows[index].record.id))
+        if notify and self.rows and (center or self.rows[index].record.id != previous):
+            self.post_message(self.EntryHighlighted(self.rows[index].record.id))
         self.refresh()
 
     def append_records(self, records: list[EntryRecord], previous_leaf: str | None) -> bool:
@@ -221,7 +225,7 @@ class BranchTree(RowList):
             if entry_id not in self.index_by_id and self.view is not ViewFilter.ALL:
                 self.view = ViewFilter.ALL
                 self.post_message(self.FilterChanged(self.view))
-            self.rebuild(select=entry_id)
+            self.rebuild(select=entry_id, notify=False)
         index = self.index_by_id.get(entry_id)
         if index is None:
             return False
@@ -298,7 +302,6 @@ class BranchTree(RowList):
         if branch_root is not None:
             self.folded.add(branch_root)
             self.rebuild(select=branch_root)
-            self.post_message(self.EntryHighlighted(branch_root))
 
     def _branch_root(self, entry_id: str) -> str | None:
         session = self.session
