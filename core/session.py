@@ -123,6 +123,7 @@ class Session:
         self.roots: list[str] = []
         self.children: dict[str, list[str]] = {}
         self.labels: dict[Any, Any] = {}
+        self.edit_counts: dict[str, int] = {}  # entry id -> context edits that target it
         self.label_timestamps: dict[Any, Any] = {}
         self.name: str | None = None
         self.default_leaf: str | None = None
@@ -268,6 +269,8 @@ class Session:
             self._apply_label(record)
         elif kind == "session_info":
             self.name = session_name_of(record.name)
+        elif kind == "context_edit" and isinstance(record.targetId, str):
+            self.edit_counts[record.targetId] = self.edit_counts.get(record.targetId, 0) + 1
         return record
 
     def _apply_label(self, record: EntryRecord) -> None:

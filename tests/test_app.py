@@ -160,6 +160,8 @@ async def test_view_filters_cycle(tmp_path: Path) -> None:
         await pilot.press("tab")
         default_rows = [r.record.id for r in screen.tree.rows]
         assert "e1" not in default_rows  # settings entries hidden, like pi...
+        edited = next(line for line in lines_of(screen.tree) if "third answer" in line)
+        assert "✎" in edited  # ... but the entry a context edit changed says so
         assert default_rows[-1] == "n1"  # ... but the active leaf is always shown
         seen = {}
         for _ in range(5):

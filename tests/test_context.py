@@ -7,7 +7,7 @@ from pathlib import Path
 from pi_sessions.core.context import Projection, Reason, extend_projection, project
 from pi_sessions.core.session import Session
 
-from .helpers import assistant, entry, header, system, user, write
+from .helpers import assistant, entry, header, jsonl, system, user, write
 
 
 def open_rows(tmp_path: Path, *rows: dict) -> Session:
@@ -338,3 +338,16 @@ def test_extension_refuses_what_changes_the_past(tmp_path: Path) -> None:
     assert extend_projection(project(session, "u3"), session, "u1") is None  # not below it
     reread = Session.open(session.path)
     assert extend_projection(at_u2, reread, "u3") is None  # other records: start again
+
+
+def test_edits_per_entry_are_counted_as_read_and_as_appended(tmp_path: Path) -> None:
+    session = open_rows(
+        tmp_path,
+        user("u1", None, "one", 1),
+        entry("context_edit", "e1", "u1", 2, targetId="u1", replacement="ONE"),
+    )
+    assert session.edit_counts == {"u1": 1}
+    with open(session.path or "", "ab") as f:
+        f.write(jsonl(entry("context_edit", "e2", "e1", 3, targetId="u1", replacement=None)))
+    session.refresh()
+    assert session.edit_counts == {"u1": 2}

@@ -89,7 +89,6 @@ class BranchTree(RowList):
         self.matches: list[str] = []
         self.match_set: set[str] = set()
         self._excerpts: dict[int, str] = {}
-        self._edited: dict[str, int] = {}
         self.scroll_pending = False  # a scroll to the cursor waits for the next refresh
 
     # ------------------------------------------------------------------ data in
@@ -126,10 +125,6 @@ class BranchTree(RowList):
             view = view.with_always(self.match_set | {session.default_leaf})
         self.rows = outline_rows(session, folded=self.folded, view=view)
         self.index_by_id = {row.record.id: i for i, row in enumerate(self.rows)}
-        self._edited = {}
-        for record in session.records:
-            if record.type == "context_edit" and isinstance(record.targetId, str):
-                self._edited[record.targetId] = self._edited.get(record.targetId, 0) + 1
         self.set_row_count(len(self.rows))
         target = select if select is not None else previous
         index = self._nearest_visible(target) if target else None
@@ -175,9 +170,6 @@ class BranchTree(RowList):
             for record in records
             if shown is None or shown.shows(record, session.labels)
         ]
-        for record in records:
-            if record.type == "context_edit" and isinstance(record.targetId, str):
-                self._edited[record.targetId] = self._edited.get(record.targetId, 0) + 1
         leaf_row.child_count = 1
         for row in new_rows:
             row.child_count = len(session.children.get(row.record.id, ()))
@@ -283,7 +275,7 @@ class BranchTree(RowList):
 
     def _markers(self, row: OutlineRow) -> Iterable[str]:
         record = row.record
-        edits = self._edited.get(record.id)
+        edits = self.session.edit_counts.get(record.id) if self.session is not None else None
         if edits:
             yield self.glyphs.edit + (str(edits) if edits > 1 else "")
 
