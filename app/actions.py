@@ -343,6 +343,5 @@ def copy_menu(screen: MainScreen) -> None:
             )
         screen.app.copy_to_clipboard(value)
         screen.notify(f"Copied {len(value)} characters (through the terminal, OSC 52)", timeout=3)
-        screen.last_copied = value
 
     screen.app.push_screen(MenuScreen("Copy", choices), chosen)

@@ -173,11 +173,10 @@ def _run_tui(ns: argparse.Namespace) -> int:
     from ..core.locations import SessionsRoot, resolve_sessions_root
 
     open_path: str | None = None
-    demo = ns.demo
-    if demo:
-        from .demo import prepare_demo
+    if ns.demo:
+        from .demo import demo_root
 
-        root = SessionsRoot(str(prepare_demo()), "the demo (a temporary copy)", True)
+        root = demo_root()
     elif ns.path and os.path.isdir(ns.path):
         root = SessionsRoot(os.path.abspath(ns.path), "the folder given", True)
     elif ns.path:
@@ -194,7 +193,7 @@ def _run_tui(ns: argparse.Namespace) -> int:
 
     from .tui import run_app
 
-    run_app(settings, root, open_path=open_path, demo=demo)
+    run_app(settings, root, open_path=open_path)
     return 0
 
 

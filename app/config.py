@@ -9,9 +9,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-ColorMode = Literal["auto", "truecolor", "256", "16", "none"]
+from ..core.resume import DEFAULT_TEMPLATE
 
-DEFAULT_RESUME = "pi --session {path}"
+ColorMode = Literal["auto", "truecolor", "256", "16", "none"]
 
 
 class Settings(BaseModel):
@@ -20,7 +20,7 @@ class Settings(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     resume_command: str = Field(
-        DEFAULT_RESUME, description="how to resume a session; {path}, {cwd} and {id} are filled in"
+        DEFAULT_TEMPLATE, description="how to resume a session; {path}, {cwd} and {id} are filled in"
     )
     exit_on_resume: bool = False
     color: ColorMode = "auto"

@@ -8,7 +8,10 @@ import tempfile
 from importlib.resources import files
 from pathlib import Path
 
+from ..core.locations import SessionsRoot
+
 PLACEHOLDER = "{{DEMO_ROOT}}"
+_made: list[Path] = []  # temporary copies made by this process, removed by remove_demos()
 
 
 def prepare_demo(target: Path | None = None) -> Path:
@@ -27,5 +30,14 @@ def prepare_demo(target: Path | None = None) -> Path:
     return sessions
 
 
-def remove_demo(sessions: Path) -> None:
-    shutil.rmtree(sessions.parent, ignore_errors=True)
+def demo_root() -> SessionsRoot:
+    """A fresh temporary copy of the demo, as the folder to browse."""
+    sessions = prepare_demo()
+    _made.append(sessions.parent)
+    return SessionsRoot(str(sessions), "the demo (a temporary copy)", True)
+
+
+def remove_demos() -> None:
+    """Remove the temporary copies this process made (never a folder it was handed)."""
+    while _made:
+        shutil.rmtree(_made.pop(), ignore_errors=True)

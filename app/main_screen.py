@@ -32,7 +32,7 @@ from ..core.store import SessionStore
 from ..core.text import GLYPHS, one_line
 from ..core.watch import EventKind, SessionWatcher, StoreEvent
 from ..widgets.branch_tree import BranchTree
-from ..widgets.context_view import ContextBody, ContextView
+from ..widgets.context_view import ContextView
 from ..widgets.glyphs import Glyphs
 from ..widgets.plain import PlainStatic
 from ..widgets.sidebar import SessionSidebar
@@ -75,7 +75,6 @@ class MainScreen(Screen[None]):
         open_path: str | None = None,
         current_cwd: str | None = None,
         cache_dir: str | None = None,
-        demo: bool = False,
     ) -> None:
         super().__init__()
         self.settings = settings
@@ -83,7 +82,6 @@ class MainScreen(Screen[None]):
         self.glyphs = glyphs
         self.open_path = open_path
         self.current_cwd = current_cwd if current_cwd is not None else os.getcwd()
-        self.demo = demo
         self.store = SessionStore(root.path, cache_dir=cache_dir, keep_text=True)
         self.watcher: SessionWatcher | None = None
         self.session: Session | None = None
@@ -93,7 +91,6 @@ class MainScreen(Screen[None]):
         self.active_pane = "sidebar"
         self.scanned = False
         self.last_context_ms = 0.0
-        self.last_copied: str | None = None
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -452,7 +449,6 @@ class MainScreen(Screen[None]):
         self.follow = not self.follow
         if self.follow and self.session is not None and self.session.default_leaf:
             self.tree.select(self.session.default_leaf)
-            self.follow = True
         self.notify("following the newest entry" if self.follow else "follow off", timeout=2)
         self._set_tree_title()
 
@@ -647,6 +643,3 @@ class MainScreen(Screen[None]):
         method = getattr(widget, f"action_{name}", None)
         if method is not None:
             method()
-
-    def on_context_body_block_focused(self, event: ContextBody.BlockFocused) -> None:
-        event.stop()

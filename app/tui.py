@@ -14,7 +14,7 @@ from ..core.locations import SessionsRoot
 from ..core.text import use_ascii_glyphs
 from ..widgets.glyphs import glyphs_for
 from .config import Settings
-from .demo import prepare_demo
+from .demo import demo_root, remove_demos
 from .main_screen import MainScreen
 from .screens import HelpScreen
 
@@ -59,7 +59,6 @@ class PiSessionsApp(App[None]):
         open_path: str | None = None,
         current_cwd: str | None = None,
         cache_dir: str | None = None,
-        demo: bool = False,
     ) -> None:
         super().__init__()
         self.settings = settings
@@ -67,7 +66,6 @@ class PiSessionsApp(App[None]):
         self.open_path = open_path
         self.current_cwd = current_cwd
         self.cache_dir = cache_dir
-        self.demo = demo
         self.glyphs = glyphs_for(settings.ascii)
 
     def on_mount(self) -> None:
@@ -88,7 +86,6 @@ class PiSessionsApp(App[None]):
             open_path=self.open_path,
             current_cwd=self.current_cwd,
             cache_dir=self.cache_dir,
-            demo=self.demo,
         )
 
     def get_key_display(self, binding: Binding) -> str:
@@ -103,9 +100,7 @@ class PiSessionsApp(App[None]):
 
     def open_demo(self) -> None:
         """Switch to a fresh copy of the bundled demo sessions."""
-        sessions = prepare_demo()
-        self.root = SessionsRoot(str(sessions), "the demo (a temporary copy)", True)
-        self.demo = True
+        self.root = demo_root()
         self.open_path = None
         self.switch_screen(self.make_main_screen())
 
@@ -153,7 +148,9 @@ def run_app(
     root: SessionsRoot,
     *,
     open_path: str | None = None,
-    demo: bool = False,
 ) -> None:
-    app = PiSessionsApp(settings, root, open_path=open_path, demo=demo)
-    app.run()
+    app = PiSessionsApp(settings, root, open_path=open_path)
+    try:
+        app.run()
+    finally:
+        remove_demos()

@@ -293,10 +293,6 @@ class ContextEditEntry(EntryBase):
     targetId: str | None = None
     replacement: Replacement | None = None
 
-    @property
-    def omits(self) -> bool:
-        return self.replacement is None
-
 
 class UsageEntry(EntryBase):
     type: Literal["usage"]

@@ -14,14 +14,6 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-__all__ = [
-    "date_ms",
-    "iso_from_ms",
-    "js_string",
-    "js_truthy",
-    "text_of_blocks",
-]
-
 # ECMAScript's date-time string format (with the extended six-digit years), which V8 parses
 # before falling back to its legacy heuristics.
 _ISO_RE = re.compile(

@@ -130,7 +130,6 @@ class NotASession(Exception):
     """The file's first parsed object is not a session header: pi skips it."""
 
 
-_lines_decoder = msgspec.json.Decoder(_ListLine)
 HEADER_FIELDS = ("type", "version", "id", "timestamp", "cwd", "parentSession")
 
 
@@ -239,7 +238,7 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
     def _feed_fast(self, data: bytes, start: int, stop: int) -> bool:
         """All complete lines in one msgspec call; False when any line needs the exact path."""
         try:
-            values = _lines_decoder.decode_lines(memoryview(data)[start:stop])
+            values = _line_decoder.decode_lines(memoryview(data)[start:stop])
         except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
             return False
         lines = data.count(b"\n", start, stop)

@@ -299,10 +299,10 @@ def excerpt(session: Session, record: EntryRecord, limit: int = 160) -> str:
         entry = session.entry_dict(record)
     except (StaleFileError, OSError, ValueError):
         return "(could not read this line back: the file changed)"
-    return one_line(_describe(session, record, entry), limit)
+    return one_line(_describe(record, entry), limit)
 
 
-def _describe(session: Session, record: EntryRecord, raw: dict[str, Any]) -> str:
+def _describe(record: EntryRecord, raw: dict[str, Any]) -> str:
     entry = parse_entry(raw)
     if isinstance(entry, MessageEntry):
         return _describe_message(entry.message)

@@ -127,7 +127,6 @@ class EntryRecord(msgspec.Struct, gc=False, kw_only=True):
     content_size: int = msgspec.field(default=0, name=_INTERNAL + "cs")
     replacement_kind: int = msgspec.field(default=CONTENT_ABSENT, name=_INTERNAL + "rk")
     has_system_message: bool = msgspec.field(default=False, name=_INTERNAL + "sm")
-    migrated: bool = msgspec.field(default=False, name=_INTERNAL + "mig")  # v1/v2 fields changed
     tokens: float = msgspec.field(default=0.0, name=_INTERNAL + "tok")  # what this entry adds to totals
     cost: float = msgspec.field(default=0.0, name=_INTERNAL + "cost")
     ts_cache: Any = msgspec.field(default=UNSET, name=_INTERNAL + "ts")

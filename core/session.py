@@ -18,8 +18,6 @@ from dataclasses import dataclass, field
 from functools import cmp_to_key
 from typing import Any
 
-from msgspec import UNSET
-
 from .jsvalues import js_number, js_truthy
 from .lines import (
     HEAD_BYTES,
@@ -117,7 +115,6 @@ class Session:
     def _reset(self) -> None:
         self.header: dict[str, Any] | None = None
         self.header_line = 0
-        self.version_raw: Any = None
         self.records: list[EntryRecord] = []
         self.by_id: dict[str, EntryRecord] = {}
         self.roots: list[str] = []
@@ -197,7 +194,6 @@ class Session:
         self.header = dict(value)
         self.header_line = line.number
         self.parsed_count = 1
-        self.version_raw = value.get("version")
         version = _js_version(value.get("version"))
         self._migration = version < CURRENT_VERSION
         self._v1 = version < 2
@@ -235,7 +231,7 @@ class Session:
                     ProblemKind.BAD_EDIT,
                     "context edit without a replacement: ignored (pi would stop with an error)",
                     line.number,
-                    record.id if isinstance(record.id, str) else None,
+                    record.id,
                 )
             )
         if record.type == "message" and not isinstance(record.message, MessageHead):
@@ -303,7 +299,6 @@ class Session:
             m.role = "custom"
             patch["role"] = "custom"
         if patch:
-            record.migrated = True
             self._patches[parsed_index] = patch
 
     def _v1_id(self, parsed_index: int) -> str:
@@ -614,9 +609,6 @@ class Session:
             self._cache_bytes -= self.records[index].length if index < len(self.records) else 0
         return value
 
-    def raw_line(self, record: EntryRecord) -> bytes:
-        return read_span(self.source, record.offset, record.length)
-
     # ------------------------------------------------------------------ queries
     def get(self, entry_id: str) -> EntryRecord:
         record = self.by_id.get(entry_id)
@@ -679,10 +671,6 @@ class Session:
                 stack.extend(reversed(kids))
         return out
 
-    def leaves(self) -> list[str]:
-        """Tips of the tree (entries without children), in file order."""
-        return [r.id for r in self.winners() if not self.children.get(r.id)]
-
     def entry_ids(self) -> list[str]:
         return [r.id for r in self.records]
 
@@ -730,7 +718,7 @@ def _apply_patch(value: dict[str, Any], patch: dict[str, Any]) -> None:
 
 
 def _is_js_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and value is not UNSET
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _js_version(value: Any) -> float:

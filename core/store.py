@@ -64,7 +64,6 @@ class Listing:
 class ScanReport:
     """What one scan of the folder did (for benchmarks, tests and the status line)."""
 
-    files: int = 0
     unchanged: int = 0
     grown: int = 0
     read: int = 0
@@ -72,7 +71,6 @@ class ScanReport:
     bytes_read: int = 0
     cache_loaded: bool = False
     cache_problem: str | None = None
-    changes: dict[str, FileChange] = field(default_factory=dict)
 
 
 def default_cache_dir() -> Path:
@@ -143,7 +141,6 @@ class SessionStore:
         self.keep_text = keep_text
         self.cache_dir = Path(cache_dir) if cache_dir is not None else None
         self.entries: dict[str, IndexEntry] = {}
-        self.last_report = ScanReport()
 
     # ------------------------------------------------------------------ the cache file
     @property
@@ -228,7 +225,6 @@ class SessionStore:
             stats = _stat_all(paths)
             if read_limit is not None and _bytes_to_read(cached, stats) > read_limit:
                 return None
-            report.files = len(paths)
             fresh: dict[str, IndexEntry] = {}
             to_read: list[str] = []
             for path in paths:
@@ -246,7 +242,6 @@ class SessionStore:
                 report.bytes_read += read
                 if change is FileChange.GREW:
                     report.grown += 1
-                    report.changes[path] = change
                 else:
                     report.unchanged += 1
             for path, entry, read in self._read_all(to_read, workers):
@@ -255,11 +250,7 @@ class SessionStore:
                 fresh[path] = entry
                 report.read += 1
                 report.bytes_read += read
-                report.changes[path] = FileChange.REPLACED if path in cached else FileChange.APPEARED
             report.vanished = sum(1 for p in cached if p not in fresh)
-            for path in cached:
-                if path not in fresh:
-                    report.changes[path] = FileChange.VANISHED
             self.entries = fresh
         for path, entry in self.entries.items():
             if entry.summary is None and entry.builder is not None and entry.builder.header is not None:
@@ -268,7 +259,6 @@ class SessionStore:
             problem = self.save_cache()
             if problem:
                 report.cache_problem = problem
-        self.last_report = report
         return report
 
     def _read_all(self, paths: list[str], workers: int | None) -> list[tuple[str, IndexEntry | None, int]]:
@@ -362,9 +352,6 @@ class SessionStore:
             return FileChange.UNCHANGED
         self.entries[path] = entry
         return FileChange.REPLACED if old is not None else FileChange.APPEARED
-
-    def forget(self, path: str) -> bool:
-        return self.entries.pop(os.path.abspath(path), None) is not None
 
     # ------------------------------------------------------------------ results
     def summary(self, path: str) -> SessionSummary | None:

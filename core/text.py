@@ -87,15 +87,6 @@ def human_count(value: float) -> str:
     return f"{value:.0f}"
 
 
-def human_bytes(size: int) -> str:
-    value = float(size)
-    for unit in ("B", "KB", "MB", "GB"):
-        if value < 1024 or unit == "GB":
-            return f"{value:.0f} {unit}" if unit == "B" or value >= 10 else f"{value:.1f} {unit}"
-        value /= 1024
-    return f"{size} B"
-
-
 def age(seconds: float) -> str:
     """5s, 5m, 3h, 2d, 6w, 4mo, 2y."""
     s = max(0.0, seconds)

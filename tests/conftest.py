@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -34,3 +35,12 @@ def session_path_for(expected_path: Path, expected: dict) -> Path:
 @pytest.fixture
 def corpus_dir() -> Path:
     return FIXTURES
+
+
+@pytest.fixture(autouse=True)
+def _no_demo_copies_left() -> Iterator[None]:
+    """Tests that open the demo (the `d` key) leave no temporary copy behind."""
+    yield
+    from pi_sessions.app.demo import remove_demos
+
+    remove_demos()

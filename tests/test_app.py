@@ -554,3 +554,14 @@ async def test_ascii_mode_draws_only_ascii(tmp_path: Path) -> None:
             c for c in drawn + "".join(titles) if not c.isascii()
         ]
         assert "|- " in drawn or "`- " in drawn or "* " in drawn
+
+
+def test_demo_copies_are_removed_and_a_given_folder_is_kept(tmp_path: Path) -> None:
+    from pi_sessions.app.demo import demo_root, remove_demos
+
+    given = prepare_demo(tmp_path / "given")
+    made = Path(demo_root().path)
+    assert any(made.rglob("*.jsonl"))
+    remove_demos()
+    assert not made.parent.exists()
+    assert any(given.rglob("*.jsonl"))

@@ -25,7 +25,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.geometry import Size
-from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Static
@@ -176,11 +175,6 @@ class ContextBody(ScrollView, can_focus=True):
         Binding("right_square_bracket", "block(1)", "Next message", show=False),
         Binding("enter,space", "toggle_block", "Expand"),
     ]
-
-    class BlockFocused(Message):
-        def __init__(self, entry_id: str | None) -> None:
-            super().__init__()
-            self.entry_id = entry_id
 
     def __init__(self, glyphs: Glyphs, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -553,7 +547,6 @@ class ContextBody(ScrollView, can_focus=True):
             return
         self.current = max(0, min(len(self.blocks) - 1, index))
         self.refresh()
-        self.post_message(self.BlockFocused(self.blocks[self.current].entry_id))
 
     def _reveal_current(self) -> None:
         top = int(self.scroll_offset.y)

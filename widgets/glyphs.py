@@ -12,9 +12,7 @@ class Glyphs:
     pipe: str  # a fork's later branches continue below
     blank: str
     active: str  # on the active path (what pi would resume)
-    cursor: str
     folded: str
-    unfolded: str
     fork: str  # a session forked from another one
     child: str  # nested under its parent session
     live: str  # being written right now
@@ -22,16 +20,7 @@ class Glyphs:
     problem: str
     edit: str
     label: str
-    arrow: str
-    ellipsis: str
-    rule: str
     excluded: str
-    included: str
-
-    def cut(self, text: str, width: int) -> str:
-        if len(text) <= width:
-            return text
-        return text[: max(0, width - len(self.ellipsis))] + self.ellipsis
 
 
 UNICODE = Glyphs(
@@ -40,9 +29,7 @@ UNICODE = Glyphs(
     pipe="│  ",
     blank="   ",
     active="●",
-    cursor="▶",
     folded="▸",
-    unfolded="▾",
     fork="↱",
     child="↳ ",
     live="◉",
@@ -50,11 +37,7 @@ UNICODE = Glyphs(
     problem="⚠",
     edit="✎",
     label="◆",
-    arrow="→",
-    ellipsis="…",
-    rule="─",
     excluded="✗",
-    included="✓",
 )
 
 ASCII = Glyphs(
@@ -63,9 +46,7 @@ ASCII = Glyphs(
     pipe="|  ",
     blank="   ",
     active="*",
-    cursor=">",
     folded="+",
-    unfolded="-",
     fork="Y",
     child="> ",
     live="@",
@@ -73,11 +54,7 @@ ASCII = Glyphs(
     problem="!",
     edit="~",
     label="#",
-    arrow="->",
-    ellipsis="...",
-    rule="-",
     excluded="x",
-    included="v",
 )
 
 
