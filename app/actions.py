@@ -7,7 +7,6 @@ import os
 import shlex
 import shutil
 import subprocess
-import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -29,7 +28,6 @@ from .screens import ConfirmScreen, ForkScreen, MenuScreen, PromptScreen
 if TYPE_CHECKING:
     from .main_screen import MainScreen
 
-LIVE_SECONDS = 20.0
 
 
 # ---------------------------------------------------------------------- resume
@@ -44,8 +42,7 @@ def resume_selected(screen: MainScreen) -> None:
 def resume_session(
     screen: MainScreen, path: str, cwd: str, session_id: str, *, skip_live_check: bool = False
 ) -> None:
-    last = screen.sidebar.session_list.live.get(path, 0.0)
-    if not skip_live_check and time.time() - last < LIVE_SECONDS:
+    if not skip_live_check and screen.sidebar.session_list.is_live(path):
 
         def answered(yes: bool | None) -> None:
             if yes:

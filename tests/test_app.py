@@ -130,6 +130,8 @@ async def test_search_sessions_as_you_type_says_where_it_matched(demo: Path, tmp
         assert 0 < len(sessions) < total
         assert all(r.matched for r in sessions)
         assert any("fetchData" in line for line in lines_of(screen.sidebar.session_list))
+        screen.sidebar.search_input.value = "re:("
+        await until(pilot, lambda: "invalid search" in static_text(screen, "#sidebar-title"), "the error")
         await pilot.press("escape")
         assert screen.sidebar.matches is None
         assert len([r for r in screen.sidebar.session_list.rows if hasattr(r, "summary")]) == total

@@ -84,6 +84,10 @@ class SessionList(RowList):
     def style(self, name: str) -> Style:
         return self.get_component_rich_style(name, partial=True)
 
+    def is_live(self, path: str, now: float | None = None) -> bool:
+        """Grown in the last LIVE_SECONDS: pi is probably writing it right now."""
+        return (clock() if now is None else now) - self.live.get(path, 0.0) < LIVE_SECONDS
+
     def render_row(self, index: int, width: int, selected: bool) -> Strip:
         row = self.rows[index]
         base = self.row_style(selected)
@@ -99,8 +103,7 @@ class SessionList(RowList):
             text.add(" " + "  " * (row.depth - 1) + g.child, self.style("sessionlist--dim"), raw=True)
         else:
             text.add(" ", raw=True)
-        is_live = self.now - self.live.get(summary.path, 0.0) < LIVE_SECONDS
-        if is_live:
+        if self.is_live(summary.path, self.now):
             text.add(g.live + " ", self.style("sessionlist--live"), raw=True)
         elif summary.path == self.open_path:
             text.add(g.active + " ", self.style("sessionlist--open"), raw=True)
@@ -288,7 +291,7 @@ class SessionSidebar(Vertical):
         elif self.search_fn is not None:
             result = self.search_fn(query)
             if result is None:
-                self.status = "invalid search"
+                self.set_status("invalid search")
                 return
             self.matches = result
             self.status = f"{len(result)} found"
