@@ -29,7 +29,6 @@ if TYPE_CHECKING:
     from .main_screen import MainScreen
 
 
-
 # ---------------------------------------------------------------------- resume
 def resume_selected(screen: MainScreen) -> None:
     session = screen.session

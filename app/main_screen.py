@@ -86,6 +86,9 @@ class MainScreen(Screen[None]):
         self.watcher: SessionWatcher | None = None
         self.session: Session | None = None
         self.search_index: SearchIndex[SessionText] | None = None
+        # path -> (the summary it was made from, its search text): a summary object is new
+        # exactly when its file changed, so a live batch joins and hashes only those texts.
+        self._search_texts: dict[str, tuple[SessionSummary, SessionText]] = {}
         self.context_leaf: str | None = None
         self.follow = False
         self.active_pane = "sidebar"
@@ -234,6 +237,8 @@ class MainScreen(Screen[None]):
 
     def _index_ready(self, index: SearchIndex[SessionText]) -> None:
         if self.search_index is None:
+            # Batches that arrived while it was being built changed the listing.
+            index.update(self._search_items(self.sidebar.summaries))
             self.search_index = index
 
     def _scan_done(
@@ -454,7 +459,15 @@ class MainScreen(Screen[None]):
 
     # ------------------------------------------------------------------ search
     def _search_items(self, summaries: list[SessionSummary]) -> list[SessionText]:
-        return [SessionText.from_summary(s, self.store.texts(s.path)) for s in summaries]
+        known = self._search_texts
+        fresh: dict[str, tuple[SessionSummary, SessionText]] = {}
+        for summary in summaries:
+            pair = known.get(summary.path)
+            if pair is None or pair[0] is not summary:
+                pair = (summary, SessionText.from_summary(summary, self.store.texts(summary.path)))
+            fresh[summary.path] = pair
+        self._search_texts = fresh
+        return [text for _, text in fresh.values()]
 
     def _search_sessions(self, query: str) -> Mapping[str, str] | None:
         """path -> where it matched (and an excerpt of the message that matched)."""

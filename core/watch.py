@@ -76,6 +76,11 @@ class SessionWatcher:
         if session.path:
             self.tracked.pop(os.path.abspath(session.path), None)
 
+    @property
+    def running(self) -> bool:
+        """`events()` has started and has not been stopped."""
+        return self._stop is not None and not self._stop.is_set()
+
     def stop(self) -> None:
         if self._stop is not None:
             self._stop.set()

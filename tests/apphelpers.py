@@ -91,3 +91,9 @@ def static_text(screen: Any, selector: str) -> str:
     from textual.widgets import Static
 
     return str(screen.query_one(selector, Static).render())
+
+
+async def watching(pilot: Pilot[Any]) -> None:
+    """Until the main screen's watcher is running: from then on, writes are seen."""
+    screen = main(pilot)
+    await until(pilot, lambda: screen.watcher is not None and screen.watcher.running, "the watcher")

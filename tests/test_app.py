@@ -13,7 +13,7 @@ from pi_sessions.core.context import Reason, project
 from pi_sessions.core.outline import ViewFilter
 from pi_sessions.widgets.context_view import build_blocks
 
-from .apphelpers import lines_of, loaded, main, make_app, segments_of, settled, static_text, until
+from .apphelpers import lines_of, loaded, main, make_app, segments_of, settled, static_text, until, watching
 from .helpers import assistant, chain, entry, header, jsonl, system, user, write
 
 
@@ -214,9 +214,7 @@ async def test_live_append_keeps_selection_and_scroll(tmp_path: Path) -> None:
     app = make_app(root, tmp_path / "cache")
     async with app.run_test(size=(160, 30)) as pilot:
         screen = await loaded(pilot)
-        await until(
-            pilot, lambda: screen.watcher is not None and screen.watcher._stop is not None, "the watcher"
-        )
+        await watching(pilot)
         await pilot.press("tab")
         for _ in range(30):
             await pilot.press("k")
@@ -273,9 +271,7 @@ async def test_live_rows_match_a_fresh_rebuild_and_growth_at_the_bottom_adds_in_
     app = make_app(root, tmp_path / "cache")
     async with app.run_test(size=(160, 30)) as pilot:
         screen = await loaded(pilot)
-        await until(
-            pilot, lambda: screen.watcher is not None and screen.watcher._stop is not None, "the watcher"
-        )
+        await watching(pilot)
         tree = screen.tree
         rebuilds: list[str] = []
         real_rebuild = tree.rebuild
@@ -334,9 +330,7 @@ async def test_live_context_grows_at_the_end_and_leaves_a_scrolled_view_alone(tm
     app = make_app(root, tmp_path / "cache")
     async with app.run_test(size=(160, 30)) as pilot:
         screen = await loaded(pilot)
-        await until(
-            pilot, lambda: screen.watcher is not None and screen.watcher._stop is not None, "the watcher"
-        )
+        await watching(pilot)
         await settled(pilot)
         body = screen.context_view.body
 
@@ -421,9 +415,7 @@ async def test_new_and_deleted_sessions_appear_and_disappear(demo: Path, tmp_pat
     app = make_app(demo, tmp_path / "cache")
     async with app.run_test(size=(160, 48)) as pilot:
         screen = await loaded(pilot)
-        await until(
-            pilot, lambda: screen.watcher is not None and screen.watcher._stop is not None, "the watcher"
-        )
+        await watching(pilot)
         count = len(screen.sidebar.summaries)
         new = write(
             demo / "--home-u-new--" / "fresh.jsonl",
@@ -432,6 +424,22 @@ async def test_new_and_deleted_sessions_appear_and_disappear(demo: Path, tmp_pat
         )
         await until(pilot, lambda: len(screen.sidebar.summaries) == count + 1, "the new session")
         assert any("brand new session" in line for line in lines_of(screen.sidebar.session_list))
+        # Search sees what is appended while the app runs.
+        search = screen.sidebar.search_input
+        search.value = "zebraquartz"
+        await until(pilot, lambda: screen.sidebar.matches is not None, "a first search")
+        assert str(new) not in (screen.sidebar.matches or {})
+        search.value = ""
+        with open(new, "ab") as f:
+            f.write(jsonl(user("b", "a", "a zebraquartz appeared", 1)))
+        await until(
+            pilot,
+            lambda: any(s.path == str(new) and s.message_count == 2 for s in screen.sidebar.summaries),
+            "the append",
+        )
+        search.value = "zebraquartz"
+        await until(pilot, lambda: str(new) in (screen.sidebar.matches or {}), "the appended text found")
+        search.value = ""
         new.unlink()
         await until(pilot, lambda: len(screen.sidebar.summaries) == count, "the session gone")
 

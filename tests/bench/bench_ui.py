@@ -188,7 +188,7 @@ async def live_appends(
     app = _app(root, cache, open_path=path)
     async with app.run_test(size=(160, 48)) as pilot:
         screen = await _session_shown(pilot, app)
-        await _until(pilot, lambda: screen.watcher is not None and screen.watcher._stop is not None)
+        await _until(pilot, lambda: screen.watcher is not None and screen.watcher.running)
         assert screen.session is not None
         handled: list[float] = []
         real_handler = screen._open_session_changed
