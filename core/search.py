@@ -740,22 +740,24 @@ class _TokenMatch(NamedTuple):
     end: int = -1
 
 
-def _match_literal(entry: _Entry[T], value: str) -> _TokenMatch | None:
-    """`value` is lowercased and has no whitespace. Messages and ids only match exactly."""
-    if value in entry.name_lower:
-        return _TokenMatch(_tier_score(TIER_NAME, fuzzy_match(value, entry.name_lower).score), "name")
+def _match_in(entry: _Entry[T], value: str, name: str, cwd: str) -> _TokenMatch | None:
+    """pi's order for a plain value: name, id, message, cwd. `value` is lowercased; `name`
+    and `cwd` are the entry's fields prepared the same way (lowercased, or also
+    whitespace-normalized for a phrase). Messages and ids only match exactly."""
+    if value in name:
+        return _TokenMatch(_tier_score(TIER_NAME, fuzzy_match(value, name).score), "name")
     if value in entry.id_lower:
         return _TokenMatch(_TEXT_SCORE, "id")
     start = entry.text.normalized.find(value)
     if start >= 0:
         return _TokenMatch(_TEXT_SCORE, "message", start, start + len(value))
-    if value in entry.cwd_lower:
+    if value in cwd:
         return _TokenMatch(_TEXT_SCORE, "cwd")
     return None
 
 
 def _match_fuzzy(entry: _Entry[T], value: str) -> _TokenMatch | None:
-    literal = _match_literal(entry, value.lower())
+    literal = _match_in(entry, value.lower(), entry.name_lower, entry.cwd_lower)
     if literal is not None:
         return literal
     best: _TokenMatch | None = None
@@ -766,20 +768,6 @@ def _match_fuzzy(entry: _Entry[T], value: str) -> _TokenMatch | None:
     if best is None:
         return None
     return _TokenMatch(_tier_score(TIER_FUZZY, best.score), best.field)
-
-
-def _match_phrase(entry: _Entry[T], phrase: str) -> _TokenMatch | None:
-    """`phrase` is whitespace-normalized and lowercased."""
-    if phrase in entry.name_normalized:
-        return _TokenMatch(_tier_score(TIER_NAME, fuzzy_match(phrase, entry.name_normalized).score), "name")
-    if phrase in entry.id_lower:
-        return _TokenMatch(_TEXT_SCORE, "id")
-    start = entry.text.normalized.find(phrase)
-    if start >= 0:
-        return _TokenMatch(_TEXT_SCORE, "message", start, start + len(phrase))
-    if phrase in entry.cwd_normalized:
-        return _TokenMatch(_TEXT_SCORE, "cwd")
-    return None
 
 
 def _match_regex(entry: _Entry[T], regex: re.Pattern[str]) -> _TokenMatch | None:
@@ -883,7 +871,7 @@ def _match_entry(entry: _Entry[T], query: ParsedQuery) -> SearchHit[T] | None:
             phrase = normalize_whitespace_lower(token.value)
             if not phrase:
                 continue
-            found = _match_phrase(entry, phrase)
+            found = _match_in(entry, phrase, entry.name_normalized, entry.cwd_normalized)
         else:
             found = _match_fuzzy(entry, token.value)
         if found is None:
