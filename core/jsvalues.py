@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 import re
 import time
-from datetime import UTC, datetime
 from typing import Any
 
 # ECMAScript's date-time string format (with the extended six-digit years), which V8 parses
@@ -133,19 +132,14 @@ def iso_from_ms(ms: float | None) -> str | None:
     """`new Date(ms).toISOString()`; None for an invalid date (JSON.stringify gives null)."""
     if ms is None or math.isnan(ms) or abs(ms) > _MAX_TIME_MS:
         return None
-    whole = int(ms)
-    try:
-        dt = datetime.fromtimestamp(whole // 1000, tz=UTC)
-    except (OverflowError, OSError, ValueError):
-        return _iso_extended(whole)
-    return dt.strftime("%Y-%m-%dT%H:%M:%S") + f".{whole % 1000:03d}Z"
+    return _iso_extended(int(ms))
 
 
-def _iso_extended(ms: int) -> str | None:
+def _iso_extended(ms: int) -> str:
     days, rem = divmod(ms, 86_400_000)
     # civil_from_days
     z = days + 719468
-    era = (z if z >= 0 else z - 146096) // 146097
+    era = z // 146097  # (floor division: no correction for negative days)
     doe = z - era * 146097
     yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
     y = yoe + era * 400
@@ -178,9 +172,7 @@ def js_string(value: Any) -> str:
             return "NaN"
         if math.isinf(value):
             return "Infinity" if value > 0 else "-Infinity"
-        if value.is_integer() and abs(value) < 1e21:
-            return str(int(value))
-        return repr(value)
+        return _js_number_string(value)
     if isinstance(value, list):
         return ",".join(js_string(v) for v in value)
     return "[object Object]"
@@ -208,3 +200,28 @@ def text_of_blocks(content: Any, separator: str) -> str:
         if isinstance(block, dict) and block.get("type") == "text":
             parts.append(js_string(block.get("text")))
     return separator.join(parts)
+
+
+def _js_number_string(value: float) -> str:
+    """ECMAScript's Number::toString for a finite number: the shortest digits (Python's repr
+    finds the same ones), laid out as JavaScript does (1e21 and 1e-7 in exponent form)."""
+    if value == 0:
+        return "0"
+    text = repr(abs(value))
+    mantissa, _, exponent = text.partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    digits = (whole + fraction).lstrip("0")
+    # The value is 0.DIGITS times 10**point.
+    point = len(whole) + int(exponent or 0) - (len(whole + fraction) - len(digits))
+    digits = digits.rstrip("0")
+    sign = "-" if value < 0 else ""
+    k = len(digits)
+    if k <= point <= 21:
+        return sign + digits + "0" * (point - k)
+    if 0 < point <= 21:
+        return sign + digits[:point] + "." + digits[point:]
+    if -6 < point <= 0:
+        return sign + "0." + "0" * -point + digits
+    e = point - 1
+    shown = digits if k == 1 else digits[0] + "." + digits[1:]
+    return f"{sign}{shown}e{'+' if e > 0 else '-'}{abs(e)}"

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from pi_sessions.core.context import project
+from pi_sessions.core.jsvalues import iso_from_ms, js_string
 from pi_sessions.core.lines import BytesSource, read_lines
 from pi_sessions.core.problems import ProblemKind, SessionError, UnknownEntryError
 from pi_sessions.core.records import decode_record
@@ -329,3 +330,40 @@ def test_read_lines_reports_offsets_and_resumes_mid_file() -> None:
     rest = read_lines(source, decode_record, first.end_offset, first.end_line)
     assert [line.number for line in rest.lines] == [2, 3]
     assert rest.lines[0].offset == first.end_offset
+
+
+# What node 22 prints for these (String(x) and new Date(x).toISOString()).
+JS_NUMBER_STRINGS = [
+    (1e-7, "1e-7"),
+    (0.000001, "0.000001"),
+    (0.000001234, "0.000001234"),
+    (1.5e-7, "1.5e-7"),
+    (123.456, "123.456"),
+    (1e21, "1e+21"),
+    (1e20, "100000000000000000000"),
+    (-2.5, "-2.5"),
+    (5e-324, "5e-324"),
+    (1.7976931348623157e308, "1.7976931348623157e+308"),
+    (-0.0, "0"),
+    (9007199254740994.0, "9007199254740994"),
+]
+JS_ISO_DATES = [
+    (-1.0, "1969-12-31T23:59:59.999Z"),
+    (-1.5, "1969-12-31T23:59:59.999Z"),
+    (-58348765921971.0, "0121-01-01T01:27:58.029Z"),
+    (-62135596800001.0, "0000-12-31T23:59:59.999Z"),
+    (-3650871963073691.0, "-113722-06-22T11:08:46.309Z"),
+    (253402300800000.0, "+010000-01-01T00:00:00.000Z"),
+    (-8.64e15, "-271821-04-20T00:00:00.000Z"),
+    (-11670912000000.0, "1600-03-01T00:00:00.000Z"),
+]
+
+
+@pytest.mark.parametrize(("number", "text"), JS_NUMBER_STRINGS)
+def test_numbers_are_written_as_javascript_writes_them(number: float, text: str) -> None:
+    assert js_string(number) == text
+
+
+@pytest.mark.parametrize(("ms", "text"), JS_ISO_DATES)
+def test_dates_are_written_as_javascript_writes_them(ms: float, text: str) -> None:
+    assert iso_from_ms(ms) == text
