@@ -105,6 +105,7 @@ class Projection:
         "compaction",
         "context",
         "counts",
+        "dropped",
         "edits",
         "estimated_bytes",
         "excluded",
@@ -128,6 +129,7 @@ class Projection:
         excluded: dict[Reason, int] | None = None,
         estimated_bytes: int = 0,
         tree_version: int = -1,
+        dropped: dict[int, Reason] | None = None,
     ) -> None:
         self.leaf_id = leaf_id
         self.path = path  # root to leaf
@@ -138,6 +140,7 @@ class Projection:
         self.model = model
         self.thinking_level = thinking_level
         self.excluded = excluded or {}  # how many path entries are out of context, by reason
+        self.dropped = dropped or {}  # context position -> why that entry sends nothing
         self.estimated_bytes = estimated_bytes  # JSON bytes of what is sent (a size estimate)
         self.tree_version = tree_version  # the session's tree this was walked on
         self._fates: list[Fate] | None = None
@@ -234,7 +237,8 @@ def project(session: Session, leaf_id: str) -> Projection:
             except TypeError:
                 continue
     counts = [0] * len(context)
-    size = _count_messages(context, 0, counts, edits, excluded)
+    dropped: dict[int, Reason] = {}
+    size = _count_messages(context, 0, counts, edits, excluded, dropped)
     return Projection(
         leaf_id,
         path,
@@ -247,6 +251,7 @@ def project(session: Session, leaf_id: str) -> Projection:
         excluded,
         size,
         session.tree_version,
+        dropped,
     )
 
 
@@ -276,7 +281,8 @@ def extend_projection(previous: Projection, session: Session, leaf_id: str) -> P
     context = previous.context + tail
     counts = previous.counts + [0] * len(tail)
     excluded = dict(previous.excluded)
-    size = _count_messages(context, len(previous.context), counts, previous.edits, excluded)
+    dropped = dict(previous.dropped)
+    size = _count_messages(context, len(previous.context), counts, previous.edits, excluded, dropped)
     grown = Projection(
         leaf_id,
         path + tail,
@@ -289,6 +295,7 @@ def extend_projection(previous: Projection, session: Session, leaf_id: str) -> P
         excluded,
         previous.estimated_bytes + size,
         session.tree_version,
+        dropped,
     )
     grown._grown_from = weakref.ref(previous)
     return grown
@@ -300,37 +307,38 @@ def _count_messages(
     counts: list[int],
     edits: dict[Any, EntryRecord],
     excluded: dict[Reason, int],
+    dropped: dict[int, Reason],
 ) -> int:
-    """Fill `counts` (messages per context entry) from `start` on, counting what is left
-    out in `excluded`; returns the estimated JSON bytes of what is sent."""
+    """pi's rules for what each context entry sends: fill `counts` from `start` on, and
+    for an entry that would send something but does not, why (in `dropped`, counted in
+    `excluded`). Returns the estimated JSON bytes of what is sent."""
     size = 0
     for index in range(start, len(context)):
         record = context[index]
         kind = record.type
+        reason: Reason | None = None
+        count = 1
         if kind == "message":
             if not isinstance(record.message, MessageHead):
-                excluded[Reason.UNREADABLE] = excluded.get(Reason.UNREADABLE, 0) + 1
-                continue
-            count = 1
-        elif kind == "custom_message":
-            count = 1
+                reason = Reason.UNREADABLE
         elif kind == "branch_summary":
             if not js_truthy(record.summary):
-                excluded[Reason.EMPTY_SUMMARY] = excluded.get(Reason.EMPTY_SUMMARY, 0) + 1
-                continue
-            count = 1
+                reason = Reason.EMPTY_SUMMARY
         elif kind == "compaction":
             if index:
-                excluded[Reason.SUPERSEDED] = excluded.get(Reason.SUPERSEDED, 0) + 1
-                continue
-            count = 2 if record.has_system_message else 1
-        else:
-            continue
-        if edits:
+                reason = Reason.SUPERSEDED
+            elif record.has_system_message:
+                count = 2
+        elif kind != "custom_message":
+            continue  # settings, labels...: in context, but no message
+        if reason is None and edits:
             edit = edits.get(record.id)
             if edit is not None and edit.replacement_kind == CONTENT_NULL:
-                excluded[Reason.OMITTED] = excluded.get(Reason.OMITTED, 0) + 1
-                continue
+                reason = Reason.OMITTED
+        if reason is not None:
+            dropped[index] = reason
+            excluded[reason] = excluded.get(reason, 0) + 1
+            continue
         counts[index] = count
         size += record.content_size or record.length
     return size
@@ -338,6 +346,7 @@ def _count_messages(
 
 def _fates(projection: Projection) -> list[Fate]:
     compaction = projection.compaction
+    compaction_id = compaction.id if compaction is not None else None
     in_context = {id(r): i for i, r in enumerate(projection.context)}
     fates: list[Fate] = []
     first_kept_seen = compaction is None
@@ -346,43 +355,23 @@ def _fates(projection: Projection) -> list[Fate]:
         if compaction is not None and not first_kept_seen:
             first_kept_seen = record.id == compaction.firstKeptEntryId or record is compaction
         if position is None:
-            if record.type == "message" and record.role == "system" and first_kept_seen:
-                fates.append(Fate(record, Reason.FOLDED, compaction.id if compaction else None))
-            else:
-                fates.append(Fate(record, Reason.SUMMARIZED, compaction.id if compaction else None))
+            folded = record.type == "message" and record.role == "system" and first_kept_seen
+            fates.append(Fate(record, Reason.FOLDED if folded else Reason.SUMMARIZED, compaction_id))
+            continue
+        edit = projection.edits.get(record.id)
+        dropped = projection.dropped.get(position)
+        if dropped is not None:
+            by = edit.id if dropped is Reason.OMITTED and edit is not None else None
+            fates.append(Fate(record, dropped, compaction_id if dropped is Reason.SUPERSEDED else by))
             continue
         count = projection.counts[position]
-        edit = projection.edits.get(record.id)
         fate = Fate(record, Reason.SENT if count else Reason.NO_MESSAGES, None, count)
-        if record.type == "compaction":
-            if position == 0:
-                fate.reason = Reason.CHECKPOINT
-                if edit is not None and edit.replacement_kind == CONTENT_NULL:
-                    fate.reason, fate.by = Reason.OMITTED, edit.id
-            else:
-                fate.reason, fate.by = Reason.SUPERSEDED, compaction.id if compaction else None
-        elif edit is not None and _base_count(record):
-            if edit.replacement_kind == CONTENT_NULL:
-                fate.reason, fate.by = Reason.OMITTED, edit.id
-            elif _edit_changes(record):
-                fate.reason, fate.by = Reason.REPLACED, edit.id
-        elif record.type == "message" and not isinstance(record.message, MessageHead):
-            fate.reason = Reason.UNREADABLE
-        elif record.type == "branch_summary" and not count:
-            fate.reason = Reason.EMPTY_SUMMARY
+        if position == 0 and record is compaction:
+            fate.reason = Reason.CHECKPOINT
+        elif count and edit is not None and _edit_changes(record):
+            fate.reason, fate.by = Reason.REPLACED, edit.id
         fates.append(fate)
     return fates
-
-
-def _base_count(record: EntryRecord) -> int:
-    kind = record.type
-    if kind == "message":
-        return 1 if isinstance(record.message, MessageHead) else 0
-    if kind in ("custom_message", "compaction"):
-        return 1
-    if kind == "branch_summary":
-        return 1 if js_truthy(record.summary) else 0
-    return 0
 
 
 def _edit_changes(record: EntryRecord) -> bool:
