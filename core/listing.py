@@ -13,7 +13,6 @@ few running values the listing needs, so a file that grew is read from where we 
 from __future__ import annotations
 
 import math
-import os
 from typing import Any
 
 import msgspec
@@ -504,20 +503,3 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
             problems=problems,
             pi_lists_it=self.pi_drop_reason is None,
         )
-
-
-def summarize(
-    path: str, keep_text: bool = False
-) -> tuple[SessionSummary | None, SummaryBuilder | None, str | None]:
-    """Read one file: (summary, the builder to continue from, why it is not a session)."""
-    try:
-        st = os.stat(path)
-        builder = SummaryBuilder(texts=[] if keep_text else None)
-        builder.feed_file(path)
-    except NotASession as e:
-        return None, None, str(e)
-    except OSError as e:
-        return None, None, f"cannot read: {e.strerror or e}"
-    if builder.header is None:
-        return None, None, "empty file (no session header yet)"
-    return builder.summary(path, st.st_size, st.st_mtime_ns, st.st_ino), builder, None

@@ -47,6 +47,10 @@ class IndexEntry(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     summary: SessionSummary | None = None  # derived from `builder`, kept so a warm start is a stat
     skipped: str | None = None  # why this file is not a session (left out of the list)
 
+    def matches(self, st: os.stat_result) -> bool:
+        """The file is as it was when this entry was read (same inode, size and mtime)."""
+        return st.st_ino == self.inode and st.st_size == self.size and st.st_mtime_ns == self.mtime_ns
+
 
 class IndexFile(msgspec.Struct, kw_only=True):
     version: int
@@ -141,6 +145,9 @@ class SessionStore:
         self.keep_text = keep_text
         self.cache_dir = Path(cache_dir) if cache_dir is not None else None
         self.entries: dict[str, IndexEntry] = {}
+        # A cache loaded by a scan that gave up (read_limit), with what the load reported:
+        # the scan that follows starts from it instead of reading and decoding it again.
+        self._loaded: tuple[dict[str, IndexEntry], bool, str | None] | None = None
 
     # ------------------------------------------------------------------ the cache file
     @property
@@ -220,10 +227,17 @@ class SessionStore:
         would have to be read: the caller can then scan in the background instead."""
         report = ScanReport()
         with paused_gc():
-            cached = self._load_cache(report) if not self.entries else self.entries
+            if self.entries:
+                cached = self.entries
+            elif self._loaded is not None:
+                cached, report.cache_loaded, report.cache_problem = self._loaded
+            else:
+                cached = self._load_cache(report)
+            self._loaded = None
             paths = list(iter_session_files(self.root))
             stats = _stat_all(paths)
             if read_limit is not None and _bytes_to_read(cached, stats) > read_limit:
+                self._loaded = (cached, report.cache_loaded, report.cache_problem)
                 return None
             fresh: dict[str, IndexEntry] = {}
             to_read: list[str] = []
@@ -244,7 +258,7 @@ class SessionStore:
                     report.grown += 1
                 else:
                     report.unchanged += 1
-            for path, entry, read in self._read_all(to_read, workers):
+            for path, entry, read in self._read_all(to_read, stats, workers):
                 if entry is None:
                     continue
                 fresh[path] = entry
@@ -261,15 +275,12 @@ class SessionStore:
                 report.cache_problem = problem
         return report
 
-    def _read_all(self, paths: list[str], workers: int | None) -> list[tuple[str, IndexEntry | None, int]]:
+    def _read_all(
+        self, paths: list[str], stats: dict[str, os.stat_result], workers: int | None
+    ) -> list[tuple[str, IndexEntry | None, int]]:
         if workers is None:
             workers = min(2, os.cpu_count() or 1)
-        sizes = {}
-        for p in paths:
-            try:
-                sizes[p] = os.stat(p).st_size
-            except OSError:
-                sizes[p] = 0
+        sizes = {p: st.st_size if (st := stats.get(p)) is not None else 0 for p in paths}
         total = sum(sizes.values())
         if workers < 2 or total < PARALLEL_MIN_BYTES or len(paths) < 8:
             return _read_many(paths, self.keep_text)
@@ -313,7 +324,7 @@ class SessionStore:
                 st = os.stat(path)
             except OSError:
                 return FileChange.VANISHED, 0
-        if st.st_ino == entry.inode and st.st_size == entry.size and st.st_mtime_ns == entry.mtime_ns:
+        if entry.matches(st):
             return FileChange.UNCHANGED, 0
         builder = entry.builder
         if builder is None or st.st_ino != entry.inode or st.st_size < builder.offset:
@@ -404,7 +415,7 @@ def _bytes_to_read(cached: dict[str, IndexEntry], stats: dict[str, os.stat_resul
             or st.st_size < entry.builder.offset
         ):
             total += st.st_size
-        elif (st.st_size, st.st_mtime_ns) != (entry.size, entry.mtime_ns):
+        elif not entry.matches(st):
             total += st.st_size - entry.builder.offset
     return total
 

@@ -239,12 +239,7 @@ class SessionWatcher:
                 continue
             if (
                 entry is None
-                or (st.st_size, st.st_mtime_ns, st.st_ino)
-                != (
-                    entry.size,
-                    entry.mtime_ns,
-                    entry.inode,
-                )
+                or not entry.matches(st)
                 or (
                     path in self.tracked
                     and self.tracked[path].end_offset + self.tracked[path].pending_bytes < st.st_size

@@ -15,10 +15,9 @@ from pi_sessions.core import fork as fork_module
 from pi_sessions.core.append import append_label, append_session_name
 from pi_sessions.core.context import extend_projection, project
 from pi_sessions.core.fork import plan_fork, write_fork
-from pi_sessions.core.listing import summarize
 from pi_sessions.core.problems import ProblemKind, SessionError, StaleFileError
 from pi_sessions.core.session import Session
-from pi_sessions.core.store import SessionStore
+from pi_sessions.core.store import SessionStore, read_file_state
 from pi_sessions.core.watch import EventKind, SessionWatcher
 
 from .helpers import assistant, chain, entry, header, jsonl, user, write
@@ -93,7 +92,8 @@ def test_lone_surrogates_keep_ids_and_the_cache_works(tmp_path: Path) -> None:
     assert session.entry_ids() == ["a\ud800", "a\udfff"] and session.problems == []
     assert session.children["a\ud800"] == ["a\udfff"]
     assert session.entry_dict(session.get("a\udfff"))["id"] == "a\udfff"
-    summary, _, _ = summarize(str(path))
+    entry, _ = read_file_state(str(path))
+    summary = entry.summary if entry is not None else None
     assert summary is not None and summary.tokens == session.totals.tokens == 15
     store = SessionStore(root, cache_dir=tmp_path / "cache", keep_text=True)
     report = store.scan()

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from pi_sessions.core.context import project
 from pi_sessions.core.fork import plan_fork
-from pi_sessions.core.listing import summarize
 from pi_sessions.core.problems import SessionError
 from pi_sessions.core.session import Session
+from pi_sessions.core.store import read_file_state
 
 from .conftest import FIXTURES, expected_files, load_expected, session_path_for
 
@@ -134,7 +134,9 @@ def test_fork_lines_match_create_branched_session(expected_path: Path) -> None:
 def test_listing_matches_pi_session_info(expected_path: Path) -> None:
     exp = load_expected(expected_path)
     path = session_path_for(expected_path, exp)
-    summary, _, reason = summarize(str(path))
+    entry, _ = read_file_state(str(path))
+    assert entry is not None
+    summary, reason = entry.summary, entry.skipped
     info = exp.get("session_info")
     if info is None:
         # pi leaves the file out; we either do too (not a session) or list it with a problem.
@@ -174,7 +176,7 @@ def test_reading_never_modifies_a_file(tmp_path: Path) -> None:
     files = sorted((FIXTURES / "sessions").rglob("*.jsonl"))
     before = {p: digest(p) for p in files}
     for p in files:
-        summarize(str(p))
+        read_file_state(str(p))
         try:
             session = Session.open(p)
         except SessionError:

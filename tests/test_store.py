@@ -110,6 +110,22 @@ def test_warm_cache_reads_nothing_and_grown_file_reads_only_new_bytes(tmp_path: 
     assert old is not None and old.message_count == 2
 
 
+def test_a_quick_scan_that_gives_up_leaves_its_cache_to_the_next_scan(tmp_path: Path) -> None:
+    root, cache = tmp_path / "sessions", tmp_path / "cache"
+    make_tree(root)
+    SessionStore(root, cache_dir=cache).scan()
+    write(
+        root / "--home-u-more--" / "more.jsonl", header(id="more", cwd="/home/u/more"), user("m", None, "q")
+    )
+    store = SessionStore(root, cache_dir=cache)
+    assert store.scan(read_limit=1) is None  # the new file is more than one byte to read
+    for old_cache in cache.iterdir():
+        old_cache.unlink()  # the background scan does not need it again
+    report = store.scan()
+    assert report is not None and report.cache_loaded and report.unchanged == 3 and report.read == 1
+    assert "more" in [s.id for s in store.listing().summaries]
+
+
 def test_rewritten_prefix_is_read_again(tmp_path: Path) -> None:
     root, cache = tmp_path / "sessions", tmp_path / "cache"
     files = make_tree(root)
