@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .jsvalues import iso_from_ms
+from .locations import expand_path
 from .problems import SessionError
 from .session import Session
 
@@ -41,13 +42,6 @@ def short_id(taken: set[str]) -> str:
         if candidate not in taken:
             return candidate
     return uuid7()
-
-
-def encode_cwd_folder(cwd: str) -> str:
-    """pi's folder name for a cwd: strip one leading separator, `/`, `\\` and `:` become `-`."""
-    resolved = os.path.abspath(os.path.expanduser(cwd))
-    stripped = resolved[1:] if resolved[:1] in ("/", "\\") else resolved
-    return "--" + stripped.replace("/", "-").replace("\\", "-").replace(":", "-") + "--"
 
 
 def session_file_name(timestamp: str, session_id: str) -> str:
@@ -126,7 +120,7 @@ def plan_fork(
     new_id = uuid7(ms)
     source_cwd = session.header.get("cwd") if session.header else None
     if cwd is not None:
-        header_cwd = os.path.abspath(os.path.expanduser(cwd))
+        header_cwd = expand_path(cwd)
     elif isinstance(source_cwd, str):
         header_cwd = os.path.abspath(source_cwd)
     else:
@@ -204,7 +198,7 @@ def write_fork(plan: ForkPlan) -> str:
                 raise SessionError(f"a file named {plan.file_name} already exists in {plan.folder}") from None
             if e.errno in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV):
                 # No hard links here (some filesystems): create exclusively and copy instead.
-                _exclusive_copy(temp, final)
+                _exclusive_copy(data, final)
             else:
                 raise
     except OSError as e:
@@ -215,9 +209,7 @@ def write_fork(plan: ForkPlan) -> str:
     return final
 
 
-def _exclusive_copy(source: str, target: str) -> None:
-    with open(source, "rb") as src:
-        data = src.read()
+def _exclusive_copy(data: bytes, target: str) -> None:
     try:
         fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     except FileExistsError:

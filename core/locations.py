@@ -90,11 +90,16 @@ def iter_session_files(root: str) -> Iterator[str]:
             continue
 
 
+def encode_cwd_folder(cwd: str) -> str:
+    """pi's folder name for a cwd: strip one leading separator, `/`, `\\` and `:` become `-`."""
+    resolved = expand_path(cwd)
+    stripped = resolved[1:] if resolved[:1] in ("/", "\\") else resolved
+    return "--" + stripped.replace("/", "-").replace("\\", "-").replace(":", "-") + "--"
+
+
 def fork_folder(root: SessionsRoot, cwd: str) -> str:
     """Where a session for `cwd` belongs: pi's encoded folder under the root, or the root
     itself when it is a flat custom session dir."""
-    from .fork import encode_cwd_folder
-
     if root.custom and _is_flat(root.path):
         return root.path
     return os.path.join(root.path, encode_cwd_folder(cwd))

@@ -14,7 +14,8 @@ from pi_sessions.core import fork as fork_module
 from pi_sessions.core.append import append_label, append_session_name
 from pi_sessions.core.context import project
 from pi_sessions.core.export import export_context, export_tree
-from pi_sessions.core.fork import encode_cwd_folder, plan_fork, write_fork
+from pi_sessions.core.fork import plan_fork, write_fork
+from pi_sessions.core.locations import encode_cwd_folder
 from pi_sessions.core.problems import SessionError
 from pi_sessions.core.session import Session
 from pi_sessions.core.trash import move_to_trash
