@@ -25,6 +25,17 @@ _ISO_RE = re.compile(
 _MAX_TIME_MS = 8.64e15
 
 
+# JavaScript's String.prototype.trim() whitespace (differs from str.strip() at the edges).
+JS_WHITESPACE = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+
+def js_trim(text: str) -> str:
+    return text.strip(JS_WHITESPACE)
+
+
 def js_number(value: int | float) -> float:
     """A JSON number as JavaScript holds it: a double, so 1e400 (or a 400-digit integer) is
     Infinity instead of Python's OverflowError."""

@@ -20,8 +20,7 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import TYPE_CHECKING, Generic, Literal, NamedTuple, Protocol, TypeVar
 
-from .jsvalues import js_string
-from .session import JS_WHITESPACE, js_trim
+from .jsvalues import JS_WHITESPACE, js_string, js_trim
 
 if TYPE_CHECKING:
     from .listing import SessionSummary

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import cmp_to_key
 from typing import Any
 
-from .jsvalues import js_number, js_truthy
+from .jsvalues import js_number, js_trim, js_truthy
 from .lines import (
     HEAD_BYTES,
     TAIL_BYTES,
@@ -36,16 +36,6 @@ from .problems import Problem, ProblemKind, SessionError, StaleFileError, Unknow
 from .records import CONTENT_ABSENT, EntryRecord, MessageHead, decode_record
 
 CURRENT_VERSION = 3
-
-# JavaScript's String.prototype.trim() whitespace (differs from str.strip() at the edges).
-JS_WHITESPACE = (
-    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
-    "\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
-
-
-def js_trim(text: str) -> str:
-    return text.strip(JS_WHITESPACE)
 
 
 def session_name_of(value: Any) -> str | None:
