@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from rich.table import Table
@@ -105,6 +105,13 @@ class RawJsonScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+def dialog_head(title: str, detail: str = "") -> Iterator[Static]:
+    """A dialog's title and, if any, its detail lines: text from files, shown as it is."""
+    yield PlainStatic(visible(title), classes="dialog-title")
+    if detail:
+        yield PlainStatic(visible(detail))
+
+
 class ConfirmScreen(ModalScreen[bool]):
     BINDINGS = [
         Binding("y,enter", "answer(True)", "Yes"),
@@ -118,9 +125,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-box", classes="dialog"):
-            yield PlainStatic(visible(self.question), classes="dialog-title")
-            if self.detail:
-                yield Static(Text(visible(self.detail)))
+            yield from dialog_head(self.question, self.detail)
             yield Static("y / enter: yes    n / escape: no", classes="dialog-hint")
 
     def action_answer(self, value: bool) -> None:
@@ -139,9 +144,7 @@ class PromptScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="prompt-box", classes="dialog"):
-            yield PlainStatic(visible(self.question), classes="dialog-title")
-            if self.detail:
-                yield Static(Text(visible(self.detail)))
+            yield from dialog_head(self.question, self.detail)
             yield Input(value=self.value, placeholder=self.placeholder, id="prompt-input")
             yield Static("enter: ok    escape: cancel", classes="dialog-hint")
 
@@ -169,9 +172,7 @@ class MenuScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="menu-box", classes="dialog"):
-            yield PlainStatic(visible(self.title_text), classes="dialog-title")
-            if self.detail:
-                yield Static(Text(visible(self.detail)))
+            yield from dialog_head(self.title_text, self.detail)
             yield OptionList(
                 *[
                     Option(Text(f"{i + 1}  {visible(label)}"), id=key)
