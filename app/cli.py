@@ -10,51 +10,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-SUBCOMMANDS = ("list", "tree", "context", "fork", "resume")
-
-
-def _subcommand_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="pi-sessions", description="Browse the session files of the pi coding agent."
-    )
-    sub = parser.add_subparsers(dest="command", required=True)
-
-    p = sub.add_parser("list", help="list sessions, newest first")
-    p.add_argument("--session-dir", metavar="DIR")
-    p.add_argument("--cwd", metavar="CWD", help="only sessions whose header cwd is CWD")
-    p.add_argument("--json", action="store_true", help="JSON Lines, one object per session")
-    p.add_argument("--no-cache", action="store_true", help="read every file instead of using the index cache")
-
-    p = sub.add_parser("tree", help="the branch tree of one session")
-    p.add_argument("path", metavar="PATH")
-    p.add_argument("--json", action="store_true")
-
-    p = sub.add_parser("context", help="what the model saw at an entry (default: the default leaf)")
-    p.add_argument("path", metavar="PATH")
-    group = p.add_mutually_exclusive_group()
-    group.add_argument("--leaf", metavar="ID", action="append", help="an entry id (repeatable)")
-    group.add_argument("--all", action="store_true", help="every entry as the leaf")
-    p.add_argument("--json", action="store_true", help="JSON Lines, one object per leaf")
-
-    p = sub.add_parser("fork", help="write a new session holding the path to an entry")
-    p.add_argument("path", metavar="PATH")
-    p.add_argument("--leaf", metavar="ID", required=True)
-    p.add_argument("--cwd", metavar="CWD", help="fork into another working directory")
-    p.add_argument("--session-dir", metavar="DIR")
-    p.add_argument("--dry-run", action="store_true", help="print what would be written, write nothing")
-    p.add_argument("--json", action="store_true")
-
-    p = sub.add_parser("resume", help="resume a session in pi (in its working directory)")
-    p.add_argument("path", metavar="PATH")
-    p.add_argument(
-        "--command",
-        dest="command_template",
-        metavar="TEMPLATE",
-        help="instead of the configured command ({path} {cwd} {id})",
-    )
-    p.add_argument("--here", action="store_true", help="run in the current directory, not the session's")
-    p.add_argument("--print", action="store_true", help="print the command instead of running it")
-    return parser
+from .subcommands import MODULES as SUBCOMMANDS
 
 
 def _tui_parser() -> argparse.ArgumentParser:
@@ -94,7 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
         if args and args[0] in SUBCOMMANDS:
-            return _run_subcommand(_subcommand_parser().parse_args(args))
+            return _run_subcommand(args[0], args[1:])
         return _run_tui(_tui_parser().parse_args(args))
     except KeyboardInterrupt:
         return 130
@@ -103,22 +59,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
-def _run_subcommand(ns: argparse.Namespace) -> int:
+def _run_subcommand(name: str, args: list[str]) -> int:
     from ..core.problems import SessionError
 
     try:
-        from . import commands
+        from . import subcommands
 
-        if ns.command == "list":
-            return commands.cmd_list(ns.session_dir, ns.cwd, ns.json, use_cache=not ns.no_cache)
-        if ns.command == "tree":
-            return commands.cmd_tree(ns.path, ns.json)
-        if ns.command == "context":
-            return commands.cmd_context(ns.path, ns.leaf, ns.all, ns.json)
-        if ns.command == "fork":
-            return commands.cmd_fork(ns.path, ns.leaf, ns.cwd, ns.session_dir, ns.dry_run, ns.json)
-        if ns.command == "resume":
-            return commands.cmd_resume(ns.path, ns.command_template, ns.here, ns.print)
+        return subcommands.run(name, args)
     except SessionError as e:
         print(f"pi-sessions: {e}", file=sys.stderr)
         return 2
@@ -132,7 +79,6 @@ def _run_subcommand(ns: argparse.Namespace) -> int:
             raise
         print(f"pi-sessions: internal error: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
-    return 2
 
 
 def _silence_stdout() -> None:

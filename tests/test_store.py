@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from pi_sessions.app.commands import cmd_list
+from pi_sessions.app.subcommands.listing import cmd_list
 from pi_sessions.core.locations import resolve_sessions_root
 from pi_sessions.core.store import FileChange, SessionStore
 

@@ -1,0 +1,39 @@
+"""The printing subcommands: one module each, registered here by name.
+
+Each module has `HELP` (one line), `configure(parser)` (its arguments) and `run(ns) -> int`.
+Modules import core lazily inside `run`, so building the parser costs nothing, and none of
+them imports Textual. To add a subcommand: a new module here and one line in `MODULES`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from types import ModuleType
+
+# name -> module (in this package) that implements it, in the order `--help` lists them
+MODULES: dict[str, str] = {
+    "list": "listing",
+    "tree": "tree",
+    "context": "context",
+    "fork": "fork",
+    "resume": "resume",
+}
+
+
+def module(name: str) -> ModuleType:
+    return importlib.import_module(f"{__name__}.{MODULES[name]}")
+
+
+def build_parser(name: str) -> argparse.ArgumentParser:
+    """The parser of one subcommand (only its module is imported)."""
+    mod = module(name)
+    parser = argparse.ArgumentParser(prog=f"pi-sessions {name}", description=mod.HELP)
+    mod.configure(parser)
+    return parser
+
+
+def run(name: str, args: list[str]) -> int:
+    ns = build_parser(name).parse_args(args)
+    result: int = module(name).run(ns)
+    return result

@@ -1,0 +1,51 @@
+"""`pi-sessions tree`: the branch tree of one session (pi's getTree, flattened)."""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = "the branch tree of one session"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", metavar="PATH")
+    parser.add_argument("--json", action="store_true")
+
+
+def run(ns: argparse.Namespace) -> int:
+    return cmd_tree(ns.path, ns.json)
+
+
+def cmd_tree(path: str, as_json: bool) -> int:
+    from ...core.jsonout import encode_json
+    from ...core.outline import entry_summary_line, outline_rows
+    from .common import open_session
+    from .output import text, write_line
+
+    session = open_session(path)
+    if as_json:
+        ids = set(session.by_id)
+        obj = {
+            "header": session.header,
+            "entry_ids": session.entry_ids(),
+            "default_leaf": session.default_leaf,
+            "session_name": session.name,
+            "roots": session.roots,
+            "children": {r.id: list(session.children.get(r.id, ())) for r in session.winners()},
+            "preorder": session.preorder(),
+            "labels": {k: v for k, v in session.labels.items() if k in ids},
+            "label_timestamps": {k: v for k, v in session.label_timestamps.items() if k in ids},
+            "diagnostics": [p.to_json() for p in session.problems],
+        }
+        write_line(encode_json(obj))
+        return 0
+    header = session.header or {}
+    text(f"session {header.get('id')}  cwd {header.get('cwd')}  {len(session.records)} entries")
+    if session.name:
+        text(f"name: {session.name}")
+    for row in outline_rows(session):
+        marker = "*" if row.on_active_path else " "
+        text(f"{marker} {'  ' * row.depth}{row.connector}{entry_summary_line(session, row.record)}")
+    for problem in session.problems:
+        text(f"! {problem}")
+    return 0
