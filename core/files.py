@@ -406,8 +406,9 @@ _WINDOWS = re.compile(r"^(?:[A-Za-z]:[\\/]|\\\\)")
 def normalise_path(raw: str, cwd: str, tool_argument: bool = False) -> str:
     """A path as the tool resolved it: against the session cwd, `.` and `..` folded.
 
-    Tool arguments get pi's own clean-up (unicode spaces, a leading `@`, file:// URLs);
-    `~` is kept as written (whose home it was is not in the session)."""
+    Tool arguments get pi's own clean-up (unicode spaces, a leading `@`, file:// URLs); a
+    home directory (`~/`, and `~user` in a shell command) is kept as written: whose home it
+    was is not in the session."""
     path = raw
     if tool_argument:
         path = _UNICODE_SPACES.sub(" ", path)
@@ -416,8 +417,8 @@ def normalise_path(raw: str, cwd: str, tool_argument: bool = False) -> str:
         if path.startswith("file://"):
             path = unquote(urlsplit(path).path) or path
     flavour = ntpath if _WINDOWS.match(cwd) or _WINDOWS.match(path) else posixpath
-    if path == "~" or path.startswith("~/"):
-        return "~" + (flavour.normpath(path[1:]) if len(path) > 2 else "")
+    if path == "~" or path.startswith("~/") or (path.startswith("~") and not tool_argument):
+        return str(flavour.normpath(path))
     joined = path if flavour.isabs(path) or not cwd else flavour.join(cwd, path)
     return str(flavour.normpath(joined))
 

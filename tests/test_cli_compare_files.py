@@ -89,15 +89,20 @@ def test_files_readable_form_shows_states_and_hides_controls(tmp_path: Path) -> 
         tmp_path / "s.jsonl",
         header(),
         user("u0", None, "hi", 0),
-        tool_use("a1", "u0", 1, call("read", "c1", path="evil\x1b[31m.txt")),
+        tool_use(
+            "a1", "u0", 1, call("read", "c1", path="evil\x1b[31m.txt"), call("read", "c2", path="two\nlines")
+        ),
         tool_result("a2", "a1", 2, "c1", "read", "x"),
+        tool_result("a3", "a2", 3, "c2", "read", "y"),
     )
-    out = run("files", str(path))
+    out = run("files", str(path), "--leaf", "a2")
     assert out.returncode == 0, out.stderr
     assert "in-context" in out.stdout and "read a2" in out.stdout
     assert "\x1b" not in out.stdout and "evil\u241b[31m.txt" in out.stdout
-    exact = json.loads(run("files", str(path), "--json").stdout)
-    assert exact["display"] == "evil\x1b[31m.txt"  # JSON stays exact
+    both = run("files", str(path)).stdout.splitlines()
+    assert len(both) == 3 and "two\u240alines" in both[2]  # a header line, then one line per file
+    exact = [json.loads(x) for x in run("files", str(path), "--json").stdout.splitlines()]
+    assert [f["display"] for f in exact] == ["evil\x1b[31m.txt", "two\nlines"]  # JSON stays exact
 
 
 @pytest.mark.parametrize(

@@ -181,6 +181,9 @@ def test_a_tracker_follows_the_leaf_and_refuses_unknown_ids(tmp_path: Path) -> N
         ("./src/../lib/a.ts", "/p", False, "/p/lib/a.ts"),
         ("/etc/hosts", "/p", False, "/etc/hosts"),
         ("~/notes.md", "/p", False, "~/notes.md"),
+        ("~/a/../b.md", "/p", True, "~/b.md"),
+        ("~bob/x", "/p", False, "~bob/x"),  # a shell expands it
+        ("~bob/x", "/p", True, "/p/~bob/x"),  # pi's tools do not
         ("@src/a.ts", "/p", True, "/p/src/a.ts"),
         ("@src/a.ts", "/p", False, "/p/@src/a.ts"),  # `@` is only stripped by pi's tools
         ("file:///tmp/x%20y.txt", "/p", True, "/tmp/x y.txt"),

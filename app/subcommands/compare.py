@@ -82,7 +82,7 @@ def _print_comparison(session: Session, comparison: Comparison) -> None:
     from .output import text
 
     def line(value: str) -> None:
-        text(visible(value))
+        text(visible(value).replace("\n", "\u240a"))  # one line per line, whatever the session holds
 
     a, b = comparison.a, comparison.b
     line(f"compare A {a.leaf.id} and B {b.leaf.id} ({comparison.relation})")

@@ -76,7 +76,7 @@ def _print_files(cwd: str, report: FilesAtLeaf) -> None:
     from .output import text
 
     def line(value: str) -> None:
-        text(visible(value))
+        text(visible(value).replace("\n", "\u240a"))  # one line per line, whatever the session holds
 
     count = len(report.files)
     line(f"leaf {report.leaf_id}  cwd {cwd or '?'}  {count} file{'' if count == 1 else 's'}")
