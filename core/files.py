@@ -188,12 +188,9 @@ class FileTracker:
             self._results.clear()
             self._user_bash.clear()
             self._generation = session.generation
-        if (
-            projection is None
-            or projection.leaf_id != leaf_id
-            or projection.tree_version != session.tree_version
-        ):
-            projection = project(session, leaf_id)
+        current = (leaf_id, session.tree_version)
+        if projection is None or (projection.leaf_id, projection.tree_version) != current:
+            projection = project(session, leaf_id)  # one handed in is reused only if current
         cwd = session.cwd
         files: dict[str, FileKnowledge] = {}
         for touch in self._touches(projection.path):
@@ -289,15 +286,6 @@ class FileTracker:
             named = _shell_named(command, self.session.cwd) if isinstance(command, str) else ()
             known = self._user_bash[record.index] = (named, message.get("excludeFromContext") is True)
         return known
-
-
-def _projects(projection: Projection | None, session: Session, leaf_id: str) -> bool:
-    """Whether a projection handed in is the current one of `leaf_id`."""
-    return (
-        projection is not None
-        and projection.leaf_id == leaf_id
-        and projection.tree_version == session.tree_version
-    )
 
 
 def files_at(session: Session, leaf_id: str) -> FilesAtLeaf:
