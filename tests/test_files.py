@@ -170,6 +170,9 @@ def test_a_tracker_follows_the_leaf_and_refuses_unknown_ids(tmp_path: Path) -> N
     tracker = FileTracker(session)
     assert tracker.files_at("e9").get(f"{CWD}/src/pool.ts").state is FileState.IN_CONTEXT
     assert tracker.files_at("k").get(f"{CWD}/src/pool.ts").state is FileState.SUMMARIZED
+    # a projection of another leaf handed in is not taken for this one
+    other = tracker.files_at("e9").projection
+    assert tracker.files_at("k", other).get(f"{CWD}/src/pool.ts").state is FileState.SUMMARIZED
     with pytest.raises(UnknownEntryError):
         tracker.files_at("nope")
 
