@@ -16,6 +16,8 @@ MODULES: dict[str, str] = {
     "list": "listing",
     "tree": "tree",
     "context": "context",
+    "compare": "compare",
+    "files": "files",
     "fork": "fork",
     "resume": "resume",
 }
