@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -75,9 +75,11 @@ class MainScreen(Screen[None]):
         open_path: str | None = None,
         current_cwd: str | None = None,
         cache_dir: str | None = None,
+        notices: Sequence[str] = (),
     ) -> None:
         super().__init__()
         self.settings = settings
+        self.notices = list(notices)  # shown in the status line once the sessions are listed
         self.root = root
         self.glyphs = glyphs
         self.open_path = open_path
@@ -258,6 +260,8 @@ class MainScreen(Screen[None]):
             if cache_problem:
                 note += f" {GLYPHS.dot} {cache_problem}"
             self.set_status(note)
+        if first_scan and self.notices:
+            self.set_status(f"{self.glyphs.problem} " + f" {GLYPHS.dot} ".join(self.notices), error=True)
         if first_scan:
             self._open_initial(summaries)
             self.watch_sessions()
