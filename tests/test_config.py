@@ -194,7 +194,7 @@ def test_version_comes_from_the_package_metadata() -> None:
 def test_help_has_subcommands_examples_config_path_and_exit_codes(tmp_path: Path) -> None:
     out = run("--help", env=config_home(tmp_path, ""))
     assert out.returncode == 0
-    for name in ("list", "config"):
+    for name in ("list", "completion", "config"):
         assert f"\n  {name} " in out.stdout
     assert "examples:" in out.stdout and "pi-sessions list --json" in out.stdout
     assert str(tmp_path / "config" / "pi-sessions" / "config.toml") in out.stdout
