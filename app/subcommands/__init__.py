@@ -18,6 +18,7 @@ MODULES: dict[str, str] = {
     "context": "context",
     "fork": "fork",
     "resume": "resume",
+    "serve": "serve",
     "completion": "completion",
     "config": "config",
 }
