@@ -6,7 +6,7 @@ import pytest
 from pi_sessions.core.text import age
 
 # (milliseconds ago, what pi 1.6.0's formatSessionDate shows), computed by running pi's own
-# function from its dist/ against a fixed clock (scratch script, see the commit message).
+# function (formatSessionDate, extracted from its dist/) against a fixed clock.
 PI_BUCKETS = [
     (-5000, "now"),
     (0, "now"),
