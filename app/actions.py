@@ -7,13 +7,15 @@ import os
 import shlex
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from textual.app import SuspendNotSupported
 
 from ..core.append import append_label, append_session_name
-from ..core.export import export_context, export_tree
+from ..core.clipboard import CopyOutcome, copy_text, describe, plan_copy
+from ..core.export import export_context, export_html_with_pi, export_tree
 from ..core.fork import ForkPlan, plan_fork, write_fork
 from ..core.jsvalues import js_string
 from ..core.locations import fork_folder
@@ -24,6 +26,7 @@ from ..core.session import Session
 from ..core.text import one_line
 from ..core.trash import move_to_trash
 from .screens import ConfirmScreen, ForkScreen, MenuScreen, PromptScreen
+from .text_screen import TextScreen
 
 if TYPE_CHECKING:
     from .main_screen import MainScreen
@@ -91,6 +94,14 @@ def _resume_missing_cwd(screen: MainScreen, path: str, cwd: str, session_id: str
 
 def _run_resume(screen: MainScreen, path: str, cwd: str, session_id: str) -> None:
     argv = build_resume_command(screen.settings.resume_command, path, cwd, session_id)
+    if screen.settings.served:
+        # In a browser there is no terminal to hand to pi: give the command to run elsewhere.
+        line = shell_line(argv, cwd) if argv else screen.settings.resume_command
+        screen.app.push_screen(
+            TextScreen("Resume in a terminal", line, "This app runs in a browser; run this where pi is.")
+        )
+        copy_value(screen, line, "the resume command", show_on_failure=False)
+        return
     if not argv or shutil.which(argv[0]) is None:
         line = shell_line(argv, cwd) if argv else screen.settings.resume_command
         screen.set_status(
@@ -285,11 +296,70 @@ def delete_selected(screen: MainScreen) -> None:
 
 
 # ---------------------------------------------------------------------- export
-def export_selected(screen: MainScreen, what: str) -> None:
+EXPORTS = {
+    "context": "the context at the selected entry (Markdown and JSON)",
+    "tree": "the whole session tree (Markdown and JSON)",
+    "html": "the session as pi's own HTML page (pi --export)",
+}
+
+
+def export_menu(screen: MainScreen) -> None:
+    """What to export (pi's HTML too when pi is on PATH), then where; nothing is overwritten."""
+    session = screen.session
+    if session is None:
+        screen.notify("no session selected", severity="warning")
+        return
+    kinds = [kind for kind in EXPORTS if kind != "html" or pi_command() is not None]
+
+    def chosen(kind: str | None) -> None:
+        if kind is not None:
+            ask_export_folder(screen, kind)
+
+    screen.app.push_screen(MenuScreen("Export", [(kind, EXPORTS[kind]) for kind in kinds]), chosen)
+
+
+def export_folders(screen: MainScreen) -> list[tuple[str, str]]:
+    """(folder, label) choices: the session's working directory and the current one."""
+    session = screen.session
+    here = screen.current_cwd
+    own = session.cwd if session is not None else ""
+    choices: list[tuple[str, str]] = []
+    if own and os.path.isdir(own) and own != here:
+        choices.append((own, f"the session's folder: {own}"))
+    elif own and own == here:
+        return [(here, f"the session's folder, also the current one: {here}")]
+    choices.append((here, f"the current folder: {here}"))
+    return choices
+
+
+def ask_export_folder(screen: MainScreen, kind: str) -> None:
+    folders = export_folders(screen)
+    session = screen.session
+    note = ""
+    if session is not None and session.cwd and not os.path.isdir(session.cwd):
+        note = f"The session's folder no longer exists: {session.cwd}"
+
+    def chosen(key: str | None) -> None:
+        if key is not None:
+            export_selected(screen, kind, folders[int(key)][0])
+
+    screen.app.push_screen(
+        MenuScreen(
+            f"Export {EXPORTS[kind].split(' (')[0]} into which folder?",
+            [(str(i), label) for i, (_, label) in enumerate(folders)],
+            detail=(note + "\n" if note else "") + "A new file is made: nothing existing is overwritten.",
+        ),
+        chosen,
+    )
+
+
+def export_selected(screen: MainScreen, what: str, folder: str) -> None:
     session = screen.session
     if session is None:
         return
-    folder = screen.export_folder()
+    if what == "html":
+        _export_html(screen, session, folder)
+        return
     try:
         if what == "context":
             leaf = screen.context_leaf or session.default_leaf
@@ -301,8 +371,36 @@ def export_selected(screen: MainScreen, what: str) -> None:
     except (OSError, SessionError) as e:
         screen.set_status(f"export failed: {e}", error=True)
         return
+    _exported(screen, list(paths))
+
+
+def _exported(screen: MainScreen, paths: list[str]) -> None:
     screen.notify("Exported to\n" + "\n".join(paths), title="Export", timeout=8)
     screen.set_status("exported: " + "  ".join(paths))
+
+
+def pi_command() -> str | None:
+    return shutil.which("pi")
+
+
+def _export_html(screen: MainScreen, session: Session, folder: str) -> None:
+    pi = pi_command()
+    if pi is None or session.path is None:
+        screen.set_status("pi is not on PATH: its HTML export is not available", error=True)
+        return
+    source = session.path
+    screen.set_status(f"exporting with {pi} --export...")
+
+    def work() -> None:
+        try:
+            path = export_html_with_pi(pi, source, folder)
+        except (OSError, SessionError) as e:
+            screen.app.call_from_thread(screen.set_status, f"pi's export failed: {e}", error=True)
+            return
+        screen.app.call_from_thread(_exported, screen, [path])
+
+    # pi takes a moment to start; it never gets the terminal (no input, output captured).
+    screen.run_worker(work, thread=True, group="export-html", exit_on_error=False)
 
 
 # ---------------------------------------------------------------------- copy
@@ -323,6 +421,7 @@ def copy_menu(screen: MainScreen) -> None:
         ("id", "the session id"),
         ("command", "the resume command"),
     ]
+    names = dict(choices)
 
     def chosen(choice: str | None) -> None:
         if choice is None:
@@ -337,7 +436,35 @@ def copy_menu(screen: MainScreen) -> None:
             value = shell_line(
                 build_resume_command(screen.settings.resume_command, path, cwd, session_id), cwd
             )
-        screen.app.copy_to_clipboard(value)
-        screen.notify(f"Copied {len(value)} characters (through the terminal, OSC 52)", timeout=3)
+        copy_value(screen, value, names[choice])
 
     screen.app.push_screen(MenuScreen("Copy", choices), chosen)
+
+
+def copy_value(screen: MainScreen, value: str, what: str, *, show_on_failure: bool = True) -> None:
+    """Copy by the way that reaches the user's clipboard from here (core.clipboard decides),
+    off the event loop (a clipboard tool may be slow); the notice says which way it went, and
+    if none could, the text is shown to select by hand."""
+    app = screen.app
+    plan = plan_copy(os.environ, sys.platform, shutil.which, served=screen.settings.served)
+    label = f"{what} ({len(value)} characters)"
+
+    def send_osc52(text: str) -> None:
+        app.call_from_thread(app.copy_to_clipboard, text)
+
+    def work() -> None:
+        outcome = copy_text(plan, value, send_osc52)
+        app.call_from_thread(_copied, screen, value, label, outcome, show_on_failure)
+
+    screen.run_worker(work, thread=True, group="copy", exit_on_error=False)
+
+
+def _copied(screen: MainScreen, value: str, label: str, outcome: CopyOutcome, show_on_failure: bool) -> None:
+    message = describe(outcome, label)
+    screen.set_status(message, error=outcome.route is None)
+    if outcome.route is not None:
+        screen.notify(message, title="Copy", timeout=5)
+    elif show_on_failure:
+        screen.app.push_screen(TextScreen("Nothing could copy it: select it by hand", value, message))
+    else:
+        screen.notify(message, title="Copy", severity="warning", timeout=8)

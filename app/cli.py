@@ -1,6 +1,7 @@
 """Command line entry point: `pi-sessions [PATH]` starts the browser, subcommands print.
 
-Subcommands never import Textual, so they start fast. Errors print one line and exit 2.
+Subcommands never import Textual, so they start fast. Exit status: 0 ok, 2 bad input (one
+line on stderr), 1 an internal error, 130 interrupted.
 """
 
 from __future__ import annotations
@@ -12,27 +13,62 @@ from collections.abc import Sequence
 
 from .subcommands import MODULES as SUBCOMMANDS
 
+EXAMPLES = """\
+examples:
+  pi-sessions                               browse every session (the current folder's first)
+  pi-sessions ~/.pi/agent/sessions          browse one sessions folder
+  pi-sessions path/to/session.jsonl         open one session
+  pi-sessions --demo                        try it on bundled demo sessions
+  pi-sessions list --json | jq -r .path     every session file, newest first
+  pi-sessions context FILE --leaf ID        what the model saw at an entry
+  pi-sessions fork FILE --leaf ID --cwd DIR a new session from the path to an entry
+  pi-sessions serve --port 8000             the same browser in a web page (localhost only)
+  source <(pi-sessions completion bash)     tab completion (also zsh, fish)
+"""
 
-def _tui_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="pi-sessions",
-        description="Browse, understand and resume the sessions of the pi coding agent.",
-        epilog="Subcommands (print instead of starting the browser): "
-        + ", ".join(SUBCOMMANDS)
-        + ". See `pi-sessions SUBCOMMAND --help`.",
-    )
+EXIT_CODES = """\
+exit status:
+  0    ok
+  1    internal error (PI_SESSIONS_DEBUG=1 shows the traceback)
+  2    bad input: a bad argument, a file that is not a pi session, an unknown entry id
+  130  interrupted (ctrl+c)
+"""
+
+
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as package_version
+
+    try:
+        return package_version("pi-sessions")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
+
+
+def add_app_arguments(parser: argparse.ArgumentParser) -> None:
+    """PATH and the flags of the browser (shared by the browser itself and `serve`)."""
     parser.add_argument("path", nargs="?", metavar="PATH", help="a session file or a sessions folder to open")
-    parser.add_argument("--session-dir", metavar="DIR", help="where pi keeps sessions")
     parser.add_argument(
         "--demo", action="store_true", help="open a bundled set of demo sessions (a temporary copy)"
     )
+    add_setting_arguments(parser)
+
+
+def add_setting_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags that override settings (shared with `config`, which shows their effect)."""
+    parser.add_argument("--session-dir", metavar="DIR", help="where pi keeps sessions")
     parser.add_argument(
         "--color",
         choices=("auto", "truecolor", "256", "16", "none"),
-        default="auto",
         help="colour depth (auto: 256 colours unless the terminal says truecolor; NO_COLOR is honoured)",
     )
+    parser.add_argument(
+        "--theme",
+        choices=("dark", "light", "system"),
+        help="colours for a dark or light terminal (system: COLORFGBG; unset: pi's theme setting)",
+    )
     parser.add_argument("--ascii", action="store_true", help="ASCII instead of box drawing and other glyphs")
+    parser.add_argument("--no-mouse", action="store_true", help="leave the mouse to the terminal")
     parser.add_argument(
         "--poll", action="store_true", help="watch files by polling instead of OS notifications"
     )
@@ -43,7 +79,54 @@ def _tui_parser() -> argparse.ArgumentParser:
         "--exit-on-resume", action="store_true", help="quit instead of coming back after resuming"
     )
     parser.add_argument("--animations", action="store_true", help="turn Textual animations on")
+    # Passed by `pi-sessions serve` to the app it runs in the browser.
+    parser.add_argument("--served", action="store_true", help=argparse.SUPPRESS)
+
+
+def flag_overrides(ns: argparse.Namespace) -> dict[str, tuple[object, str]]:
+    """setting -> (value, the flag that set it), for the flags given on the command line."""
+    found: dict[str, tuple[object, str]] = {}
+    for name, flag in (("color", "--color"), ("theme", "--theme")):
+        if getattr(ns, name, None):
+            found[name] = (getattr(ns, name), f"{flag} {getattr(ns, name)}")
+    for name in ("ascii", "poll", "exit_on_resume", "animations", "served"):
+        if getattr(ns, name, False):
+            found[name] = (True, "--" + name.replace("_", "-"))
+    if getattr(ns, "no_mouse", False):
+        found["mouse"] = (False, "--no-mouse")
+    if getattr(ns, "resume_command", None):
+        found["resume_command"] = (ns.resume_command, "--resume-command")
+    if getattr(ns, "session_dir", None):
+        found["session_dir"] = (ns.session_dir, "--session-dir")
+    return found
+
+
+def _tui_parser(full_help: bool = True) -> argparse.ArgumentParser:
+    """The browser's parser; `full_help` adds the subcommands, examples, config path and exit
+    codes after the options (built only when help is asked for)."""
+    parser = argparse.ArgumentParser(
+        prog="pi-sessions",
+        description="Browse, understand and resume the sessions of the pi coding agent.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=_epilog() if full_help else None,
+    )
+    parser.add_argument("--version", action="version", version=f"pi-sessions {version()}")
+    add_app_arguments(parser)
     return parser
+
+
+def _epilog() -> str:
+    from . import subcommands
+    from .config import config_path
+
+    lines = ["subcommands (print instead of starting the browser; `pi-sessions SUBCOMMAND --help`):"]
+    width = max(len(name) for name in SUBCOMMANDS)
+    for name in SUBCOMMANDS:
+        lines.append(f"  {name:<{width}}  {subcommands.module(name).HELP}")
+    settings = (
+        f"settings:\n  {config_path()}\n  (`pi-sessions config` shows every setting and where it came from)\n"
+    )
+    return "\n".join(lines) + "\n\n" + EXAMPLES + "\n" + settings + "\n" + EXIT_CODES
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -51,7 +134,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args and args[0] in SUBCOMMANDS:
             return _run_subcommand(args[0], args[1:])
-        return _run_tui(_tui_parser().parse_args(args))
+        asks_help = any(a in ("-h", "--help") for a in args)
+        return _run_tui(_tui_parser(full_help=asks_help).parse_args(args))
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -90,29 +174,25 @@ def _silence_stdout() -> None:
 
 
 def _run_tui(ns: argparse.Namespace) -> int:
-    from .config import color_system, load_settings
+    from .config import color_system, read_settings, resolve_theme
 
-    settings, problem = load_settings()
-    overrides: dict[str, object] = {}
-    if ns.color != "auto":
-        overrides["color"] = ns.color
-    for flag in ("ascii", "poll", "exit_on_resume", "animations"):
-        if getattr(ns, flag):
-            overrides[flag] = True
-    if ns.resume_command:
-        overrides["resume_command"] = ns.resume_command
-    if ns.session_dir:
-        overrides["session_dir"] = ns.session_dir
-    settings = settings.model_copy(update=overrides)
+    loaded = read_settings().with_flags(flag_overrides(ns))
+    settings = loaded.settings
+    problem = loaded.problem_line()
     if problem:
         print(f"pi-sessions: {problem}", file=sys.stderr)
 
-    # Textual reads these when it is imported: set them first.
-    system = color_system(settings.color)
-    if system is None:
-        os.environ["NO_COLOR"] = "1"
-    else:
-        os.environ["TEXTUAL_COLOR_SYSTEM"] = system
+    # Textual reads these when it is imported: set them first. In the browser, textual-serve
+    # has chosen truecolor already; only an explicit choice changes that.
+    color_source = loaded.source("color").kind
+    if color_source in ("file", "flag") and settings.color != "none":
+        os.environ.pop("NO_COLOR", None)  # an explicit choice overrides NO_COLOR (no-color.org)
+    if not (settings.served and color_source == "default"):
+        system = color_system(settings.color)
+        if system is None:
+            os.environ["NO_COLOR"] = "1"
+        else:
+            os.environ["TEXTUAL_COLOR_SYSTEM"] = system
     if not settings.animations:
         os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
 
@@ -139,8 +219,13 @@ def _run_tui(ns: argparse.Namespace) -> int:
 
     from .tui import run_app
 
-    run_app(settings, root, open_path=open_path)
-    return 0
+    return run_app(
+        settings,
+        root,
+        open_path=open_path,
+        appearance=resolve_theme(settings.theme).appearance,
+        notices=[problem] if problem else [],
+    )
 
 
 if __name__ == "__main__":

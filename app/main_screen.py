@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -37,7 +37,7 @@ from ..widgets.glyphs import Glyphs
 from ..widgets.plain import PlainStatic
 from ..widgets.sidebar import SessionSidebar
 from .config import Settings
-from .screens import MenuScreen, RawJsonScreen
+from .screens import RawJsonScreen
 
 QUICK_SCAN_BYTES = 4 * 1024 * 1024  # up to this much to read, the first listing is done inline
 WIDE = 110  # below this many columns, two panes at a time
@@ -75,9 +75,11 @@ class MainScreen(Screen[None]):
         open_path: str | None = None,
         current_cwd: str | None = None,
         cache_dir: str | None = None,
+        notices: Sequence[str] = (),
     ) -> None:
         super().__init__()
         self.settings = settings
+        self.notices = list(notices)  # shown in the status line once the sessions are listed
         self.root = root
         self.glyphs = glyphs
         self.open_path = open_path
@@ -258,6 +260,8 @@ class MainScreen(Screen[None]):
             if cache_problem:
                 note += f" {GLYPHS.dot} {cache_problem}"
             self.set_status(note)
+        if first_scan and self.notices:
+            self.set_status(f"{self.glyphs.problem} " + f" {GLYPHS.dot} ".join(self.notices), error=True)
         if first_scan:
             self._open_initial(summaries)
             self.watch_sessions()
@@ -587,39 +591,23 @@ class MainScreen(Screen[None]):
         delete_selected(self)
 
     def action_export(self) -> None:
-        from .actions import export_selected
+        from .actions import export_menu
 
-        def chosen(choice: str | None) -> None:
-            if choice:
-                export_selected(self, choice)
-
-        self.app.push_screen(
-            MenuScreen(
-                f"Export to {self.export_folder()}",
-                [
-                    ("context", "the context at the selected entry (Markdown and JSON)"),
-                    ("tree", "the whole session tree (Markdown and JSON)"),
-                ],
-            ),
-            chosen,
-        )
+        export_menu(self)
 
     def action_export_context(self) -> None:
-        from .actions import export_selected
+        from .actions import ask_export_folder
 
-        export_selected(self, "context")
+        ask_export_folder(self, "context")
 
     def action_export_tree(self) -> None:
-        from .actions import export_selected
+        from .actions import ask_export_folder
 
-        export_selected(self, "tree")
+        ask_export_folder(self, "tree")
 
     def action_demo(self) -> None:
         if self.scanned and not self.store.entries:
             self.app.open_demo()  # type: ignore[attr-defined]
-
-    def export_folder(self) -> str:
-        return self.current_cwd if os.access(self.current_cwd, os.W_OK) else os.path.expanduser("~")
 
     def after_external_change(self, path: str, select_session: str | None = None) -> None:
         """We wrote, moved or ran something on `path`: update the store and the panes now

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Literal
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -35,6 +36,23 @@ PI_DARK = Theme(
     dark=True,
 )
 
+# The same roles for a light terminal, again from the xterm 256-colour palette.
+PI_LIGHT = Theme(
+    name="pi-light",
+    primary="#005faf",
+    secondary="#5f8787",
+    accent="#af5f00",
+    warning="#af8700",
+    error="#af0000",
+    success="#5f8700",
+    foreground="#262626",
+    background="#eeeeee",
+    surface="#e4e4e4",
+    panel="#d0d0d0",
+    dark=False,
+)
+THEMES = {"dark": PI_DARK, "light": PI_LIGHT}
+
 
 class AsciiScrollBarRender(ScrollBarRender):
     """Scrollbars drawn with colour alone: no block glyphs for `--ascii` terminals."""
@@ -59,9 +77,14 @@ class PiSessionsApp(App[None]):
         open_path: str | None = None,
         current_cwd: str | None = None,
         cache_dir: str | None = None,
+        appearance: Literal["dark", "light"] | None = None,
+        notices: Sequence[str] = (),
     ) -> None:
         super().__init__()
         self.settings = settings
+        # Resolved by the command line (it may read pi's settings); else ours, else dark.
+        self.appearance = appearance or ("light" if settings.theme == "light" else "dark")
+        self.startup_notices = list(notices)
         self.root = root
         self.open_path = open_path
         self.current_cwd = current_cwd
@@ -69,8 +92,9 @@ class PiSessionsApp(App[None]):
         self.glyphs = glyphs_for(settings.ascii)
 
     def on_mount(self) -> None:
-        self.register_theme(PI_DARK)
-        self.theme = "pi-dark"
+        for theme in THEMES.values():
+            self.register_theme(theme)
+        self.theme = THEMES[self.appearance].name
         # Process-wide display settings: set both ways, a previous app may have changed them.
         use_ascii_glyphs(self.settings.ascii)
         ScrollBar.renderer = AsciiScrollBarRender if self.settings.ascii else ScrollBarRender
@@ -86,6 +110,7 @@ class PiSessionsApp(App[None]):
             open_path=self.open_path,
             current_cwd=self.current_cwd,
             cache_dir=self.cache_dir,
+            notices=self.startup_notices,
         )
 
     def get_key_display(self, binding: Binding) -> str:
@@ -148,9 +173,12 @@ def run_app(
     root: SessionsRoot,
     *,
     open_path: str | None = None,
-) -> None:
-    app = PiSessionsApp(settings, root, open_path=open_path)
+    appearance: Literal["dark", "light"] | None = None,
+    notices: Sequence[str] = (),
+) -> int:
+    app = PiSessionsApp(settings, root, open_path=open_path, appearance=appearance, notices=notices)
     try:
-        app.run()
+        app.run(mouse=settings.mouse)
     finally:
         remove_demos()
+    return app.return_code or 0

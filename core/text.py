@@ -88,19 +88,22 @@ def human_count(value: float) -> str:
 
 
 def age(seconds: float) -> str:
-    """5s, 5m, 3h, 2d, 6w, 4mo, 2y."""
-    s = max(0.0, seconds)
-    if s < 60:
-        return f"{int(s)}s"
-    if s < 3600:
-        return f"{int(s // 60)}m"
-    if s < 86400:
-        return f"{int(s // 3600)}h"
-    days = s / 86400
-    if days < 14:
-        return f"{int(days)}d"
-    if days < 60:
-        return f"{int(days // 7)}w"
-    if days < 730:
-        return f"{int(days // 30)}mo"
-    return f"{int(days // 365)}y"
+    """How long ago, in pi's session-selector buckets: now, 5m, 3h, 2d, 1w, 4mo, 1y.
+
+    pi floors whole milliseconds into minutes, hours and days; weeks under 30 days, 30-day
+    months under 365 days, then 365-day years. A time in the future is `now`, as in pi."""
+    diff_ms = round(seconds * 1000)
+    minutes, hours, days = diff_ms // 60_000, diff_ms // 3_600_000, diff_ms // 86_400_000
+    if minutes < 1:
+        return "now"
+    if minutes < 60:
+        return f"{minutes}m"
+    if hours < 24:
+        return f"{hours}h"
+    if days < 7:
+        return f"{days}d"
+    if days < 30:
+        return f"{days // 7}w"
+    if days < 365:
+        return f"{days // 30}mo"
+    return f"{days // 365}y"

@@ -269,6 +269,8 @@ async def test_rename_label_delete_and_copy_from_the_app(
 ) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("PATH", "/usr/bin:/bin")  # no `trash` command: the freedesktop trash
+    monkeypatch.setenv("SSH_TTY", "/dev/pts/9")  # a copy goes to the terminal, as OSC 52
+    monkeypatch.delenv("TMUX", raising=False)
     root = tmp_path / "sessions"
     path = small_session(root / "--home-u-proj--")
     app = make_app(root, tmp_path / "cache")
@@ -287,7 +289,7 @@ async def test_rename_label_delete_and_copy_from_the_app(
         await pilot.press("y")
         assert isinstance(app.screen, MenuScreen)
         await pilot.press("2")  # the session's path
-        assert app.clipboard == str(path)
+        await until(pilot, lambda: app.clipboard == str(path), "the copy")
         await pilot.press("shift+tab", "D")
         assert isinstance(app.screen, ConfirmScreen)
         await pilot.press("y")

@@ -20,6 +20,9 @@ MODULES: dict[str, str] = {
     "files": "files",
     "fork": "fork",
     "resume": "resume",
+    "serve": "serve",
+    "completion": "completion",
+    "config": "config",
 }
 
 

@@ -1,0 +1,46 @@
+"""A dialog that shows text to select by hand: when no clipboard could be reached, and for
+the resume command in the browser, where there is no terminal to hand to pi."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static, TextArea
+
+from ..core.text import visible
+from .screens import dialog_head
+
+
+class TextScreen(ModalScreen[None]):
+    DEFAULT_CSS = """
+    #text-box { height: auto; max-height: 90%; }
+    #text-value { height: auto; max-height: 20; border: none; padding: 0; }
+    """
+    BINDINGS = [Binding("escape,q", "close", "Close")]
+
+    def __init__(self, title: str, text: str, detail: str = "") -> None:
+        super().__init__()
+        self.title_text = title
+        self.text = text
+        self.detail = detail
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="text-box", classes="dialog"):
+            yield from dialog_head(self.title_text, self.detail)
+            # Control characters as placeholders: what is selected here is what is seen.
+            yield TextArea(visible(self.text), read_only=True, soft_wrap=True, id="text-value")
+            yield Static(
+                "select with the keyboard (shift+arrows) or the mouse (shift+drag in most terminals)"
+                "    escape: close",
+                classes="dialog-hint",
+            )
+
+    def on_mount(self) -> None:
+        area = self.query_one(TextArea)
+        area.focus()
+        area.select_all()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
