@@ -214,3 +214,45 @@ PI_TOKENS: dict[str, list[int | float]] = {
     "surrogates": [11, 1157, 1159],
     "fractional_usage": [1, 100.25, 101.25],
 }
+
+
+# A compaction whose summary names one of the files the summarized work touched.
+AUDIT_CASE: list[dict[str, Any]] = [
+    user("u1", None, "fix the pool size and run the tests", 1),
+    assistant(
+        "a1",
+        "u1",
+        "",
+        2,
+        content=[
+            {"type": "text", "text": "Looking."},
+            _call("read", {"path": "src/a.ts"}),
+            _call("bash", {"command": "npm test"}),
+            _call("edit", {"path": "src/b.ts", "oldText": "5", "newText": "10"}),
+        ],
+        stopReason="toolUse",
+        usage=None,  # no usage before the compaction: pi estimates every message there
+    ),
+    _tool_result("r1", "a1", "ok", 3),
+    entry(
+        "message",
+        "b1",
+        "r1",
+        4,
+        message={"role": "bashExecution", "command": "ls -la", "output": "total 0\n", "exitCode": 0},
+    ),
+    user("u2", "b1", "now the docs", 5),
+    assistant("a2", "u2", "Docs updated.", 6, usage=_usage(3000)),
+    entry(
+        "compaction",
+        "c1",
+        "a2",
+        7,
+        summary="Read src/a.ts and fixed the pool.",
+        firstKeptEntryId="u2",
+        tokensBefore=3000,
+    ),
+    user("u3", "c1", "thanks", 8),
+]
+# pi 1.6.0 at b1 (everything the compaction summarized: no usage before it) and at c1.
+AUDIT_PI_TOKENS = {"b1": 42, "c1": 16}
