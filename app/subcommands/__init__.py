@@ -17,6 +17,7 @@ MODULES: dict[str, str] = {
     "tree": "tree",
     "context": "context",
     "fork": "fork",
+    "stats": "stats",
     "resume": "resume",
 }
 
