@@ -110,6 +110,8 @@ class _SessionCache:
         self, session: Session, record: EntryRecord, first: bool, edit: EntryRecord | None
     ) -> EntryEstimate:
         first = first and record.type == "compaction"
+        if not (_is_current(session, record) and (edit is None or _is_current(session, edit))):
+            return _estimate_messages(entry_messages(session, record, first, edit))  # not remembered
         key = (record.index, first, edit.index if edit is not None else -1)
         found = self.entries.get(key)
         if found is None:
@@ -130,7 +132,8 @@ class _SessionCache:
             return 0
         depth = self.compaction_depth.get(compaction.index)
         if depth is None:
-            depth = len(session.path_to(compaction.id)) - 1
+            path = projection.path
+            depth = next(i for i in range(len(path) - 1, -1, -1) if path[i] is compaction)
             self.compaction_depth[compaction.index] = depth
         after = len(projection.path) - depth - 1
         return len(projection.context) - after - 1
@@ -139,10 +142,22 @@ class _SessionCache:
 _caches: weakref.WeakKeyDictionary[Session, _SessionCache] = weakref.WeakKeyDictionary()
 
 
-def _cache_for(session: Session) -> _SessionCache:
+def _is_current(session: Session, record: EntryRecord) -> bool:
+    """A record of the session's current reading (one kept from before a reload is not)."""
+    records = session.records
+    return record.index < len(records) and records[record.index] is record
+
+
+def _cache_for(session: Session, projection: Projection | None = None) -> _SessionCache:
+    """The session's cache; a throwaway one for a projection of an older tree, so nothing
+    derived from a path that has changed since is remembered."""
     cache = _caches.get(session)
     cache = cache.current(session) if cache is not None else _SessionCache(session)
     _caches[session] = cache
+    if projection is not None and projection.tree_version != session.tree_version:
+        stale = _SessionCache(session)
+        stale.entries, stale.reported = cache.entries, cache.reported  # bodies did not change
+        return stale
     return cache
 
 
@@ -174,8 +189,8 @@ def _js_result(value: float) -> int | float:
 
 def estimate_context(session: Session, projection: Projection) -> ContextEstimate:
     """pi's `estimateProjectedContextTokens(buildSessionProjection(entries, leaf), getBranch(leaf))`
-    for `projection` (a `project()` result of this session's current tree)."""
-    cache = _cache_for(session)
+    for `projection` (a `project()` or `extend_projection()` result of this session)."""
+    cache = _cache_for(session, projection)
     context, counts, edits = projection.context, projection.counts, projection.edits
     compaction = projection.compaction
     kept = cache.kept_count(session, projection)
@@ -293,7 +308,7 @@ def entry_estimate(session: Session, projection: Projection, position: int) -> E
     if not projection.counts[position]:
         return _NOTHING
     record = projection.context[position]
-    cache = _cache_for(session)
+    cache = _cache_for(session, projection)
     return cache.entry(session, record, position == 0, projection.edits.get(record.id))
 
 
@@ -303,7 +318,9 @@ def reported_context(session: Session, record: EntryRecord) -> int | float | Non
     if record.type != "message" or record.role != "assistant":
         return None
     cache = _cache_for(session)
-    if record.index in cache.reported:
+    if not _is_current(session, record):
+        value = usage_context_tokens(session.entry_dict(record).get("message"))
+    elif record.index in cache.reported:
         value = cache.reported[record.index]
     else:
         message = session.entry_dict(record).get("message")

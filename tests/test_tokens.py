@@ -249,3 +249,20 @@ def test_context_json_has_pi_context_tokens() -> None:
     assert {k: v for k, v in leaves.items() if v is not None} == {
         k: got[k] for k in leaves if leaves[k] is not None
     }
+
+
+def test_a_projection_from_before_a_tree_rebuild_does_not_poison_the_cache(tmp_path: Path) -> None:
+    # x1 names a parent that arrives later: the tree is rebuilt and x1's path grows.
+    path = write(tmp_path / "s.jsonl", header(), user("x1", "p1", "a child written first", 2))
+    session = Session.open(path)
+    old = project(session, "x1")
+    alone = context_tokens(session, old)
+    with path.open("ab") as f:
+        f.write(jsonl(user("p1", None, "the parent, with many more words in it", 1)))
+    session.refresh()
+    new = project(session, "x1")
+    assert [r.id for r in new.path] == ["p1", "x1"]
+    assert context_tokens(session, old) == alone  # the old path's figure, not remembered
+    both = context_tokens(session, new)
+    assert both == alone + context_tokens(session, project(session, "p1"))
+    assert context_tokens(session, old) == alone
