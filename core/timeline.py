@@ -8,10 +8,12 @@ A compaction sits between two replies; `dropped` says the context was smaller af
 
 from __future__ import annotations
 
+import bisect
 import math
+import weakref
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .records import EntryRecord
 from .session import Session
@@ -74,17 +76,66 @@ class ContextTimeline:
         }
 
 
+class _Last(NamedTuple):
+    """The last timeline built for a session: a move along the same branch starts from it."""
+
+    generation: int
+    tree_version: int
+    path: Sequence[EntryRecord]
+    timeline: ContextTimeline
+
+
+_last: weakref.WeakKeyDictionary[Session, _Last] = weakref.WeakKeyDictionary()
+
+
 def context_timeline(session: Session, path: Sequence[EntryRecord]) -> ContextTimeline:
     """The reported context of every assistant reply on `path` (root first), compactions marked.
 
-    Reads each reply's body once per session (remembered by `reported_context`)."""
-    points: list[TurnPoint] = []
-    pending: list[tuple[EntryRecord, int, int]] = []  # compaction, position, turn
-    marks: list[CompactionMark] = []
-    for position, record in enumerate(path):
+    Reads each reply's body once per session (remembered by `reported_context`); a path that
+    extends or shortens the previous one (a cursor move along a branch) costs only the
+    difference."""
+    last = _last.get(session)
+    timeline: ContextTimeline | None = None
+    if last is not None and (last.generation, last.tree_version) == (
+        session.generation,
+        session.tree_version,
+    ):
+        old, n = last.path, len(path)
+        if n and n <= len(old) and old[n - 1] is path[-1]:
+            timeline = _prefix(last.timeline, n)
+        elif old and n > len(old) and path[len(old) - 1] is old[-1]:
+            timeline = _extend(session, path, len(old), last.timeline)
+    if timeline is None:
+        timeline = _extend(session, path, 0, ContextTimeline((), ()))
+    _last[session] = _Last(session.generation, session.tree_version, path, timeline)
+    return timeline
+
+
+def _prefix(timeline: ContextTimeline, length: int) -> ContextTimeline:
+    """The timeline of the first `length` entries of the path it was built on."""
+    points = timeline.points[: bisect.bisect_left(timeline.points, length, key=lambda p: p.position)]
+    marks = []
+    for mark in timeline.compactions:
+        if mark.position >= length:
+            break
+        if mark.turn >= len(points):  # no reply after it within the prefix
+            mark = CompactionMark(mark.entry_id, mark.position, len(points), mark.tokens_before, False)
+        marks.append(mark)
+    return ContextTimeline(points, tuple(marks))
+
+
+def _extend(
+    session: Session, path: Sequence[EntryRecord], start: int, base: ContextTimeline
+) -> ContextTimeline:
+    """`base` (the timeline of path[:start]) continued over path[start:]."""
+    points = list(base.points)
+    marks = [m for m in base.compactions if m.turn < len(points)]
+    pending = [m for m in base.compactions if m.turn >= len(points)]  # no reply after them yet
+    for position in range(start, len(path)):
+        record = path[position]
         kind = record.type
         if kind == "compaction":
-            pending.append((record, position, len(points)))
+            pending.append(_mark(record, position, len(points), False))
             continue
         if kind != "message" or record.role != "assistant":
             continue
@@ -93,13 +144,13 @@ def context_timeline(session: Session, path: Sequence[EntryRecord]) -> ContextTi
             continue
         if pending:
             before = points[-1].tokens if points else None
+            dropped = before is not None and tokens < before
             marks.extend(
-                _mark(c, pos, turn, before is not None and tokens < before) for c, pos, turn in pending
+                CompactionMark(m.entry_id, m.position, m.turn, m.tokens_before, dropped) for m in pending
             )
             pending.clear()
         points.append(TurnPoint(record.id, position, tokens))
-    marks.extend(_mark(c, pos, turn, False) for c, pos, turn in pending)
-    return ContextTimeline(tuple(points), tuple(marks))
+    return ContextTimeline(tuple(points), tuple(marks + pending))
 
 
 def _mark(record: EntryRecord, position: int, turn: int, dropped: bool) -> CompactionMark:

@@ -4,6 +4,7 @@ context over time, cost per branch, the compaction audit and the size doctor."""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -133,6 +134,22 @@ def test_the_timeline_has_every_counted_reply_and_marks_compactions(tmp_path: Pa
     assert marks == [("c1", 2, True), ("c2", 3, False)]  # c2: no reply after it yet
     aborted = Session.open(write(tmp_path / "a.jsonl", header(), *CASES["aborted_error"]))
     assert [p.entry_id for p in context_timeline(aborted, project(aborted, "t1").path).points] == ["a1"]
+
+
+def test_moving_along_a_branch_gives_the_timeline_a_fresh_read_gives() -> None:
+    for source in (TWO_COMPACTIONS, DEMO):
+        session = Session.open(source)
+        leaf = session.default_leaf
+        assert leaf is not None
+        path = project(session, leaf).path
+        everything = list(session.by_id)
+        rng = random.Random(7)
+        for _ in range(60):
+            # Up and down the branch, and now and then a jump to another branch.
+            target = path[rng.randrange(len(path))].id if rng.random() < 0.7 else rng.choice(everything)
+            moved = context_timeline(session, project(session, target).path)
+            fresh_session = Session.open(source)
+            assert moved == context_timeline(fresh_session, project(fresh_session, target).path), target
 
 
 def test_sparkline_shapes() -> None:
