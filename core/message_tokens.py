@@ -9,10 +9,11 @@ hand-broken message would make pi throw or produce NaN, the broken part counts 0
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 from typing import Any
 
-from .jsvalues import js_number, js_string, js_truthy, text_of_blocks
+from .jsvalues import js_number, js_string, js_trim, js_truthy, text_of_blocks
 
 IMAGE_CHARS = 4800  # pi's ESTIMATED_IMAGE_CHARS
 MISSING: Any = object()  # a key absent from the JSON object (JavaScript's undefined)
@@ -174,35 +175,77 @@ def estimate_message_tokens(message: Any) -> int:
 
 
 # ---------------------------------------------------------------------------- usage
-def _usage_part(value: Any) -> float | None:
-    """A usage field as JavaScript's `+` takes it (null 0, booleans 0/1); None for undefined
-    (NaN) and for strings or objects (pi would concatenate text: not a size)."""
+# A reported size is a JavaScript value: a number, or text when a hand-edited usage holds
+# strings (pi then concatenates: "12" + 30 is "1230").
+JsSize = float | str
+
+_DECIMAL_RE = re.compile(r"[+-]?(?:Infinity|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)")
+_RADIX_RE = re.compile(r"0([xXoObB])([0-9a-fA-F]+)")
+
+
+def _to_primitive(value: Any) -> Any:
+    """ToPrimitive for parsed JSON: arrays join, objects are "[object Object]"."""
+    return js_string(value) if isinstance(value, list | dict) else value
+
+
+def js_to_number(value: Any) -> float:
+    """JavaScript's `Number(value)` for parsed JSON values (MISSING is undefined)."""
+    value = _to_primitive(value)
+    if value is MISSING:
+        return math.nan
     if value is None or value is False:
         return 0.0
     if value is True:
         return 1.0
     if isinstance(value, int | float):
         return js_number(value)
-    return None
+    text = js_trim(value)
+    if not text:
+        return 0.0
+    radix = _RADIX_RE.fullmatch(text)
+    if radix:
+        base = {"x": 16, "o": 8, "b": 2}[radix.group(1).lower()]
+        try:
+            return float(int(radix.group(2), base))
+        except ValueError:
+            return math.nan
+    if _DECIMAL_RE.fullmatch(text):
+        return float(text.replace("Infinity", "inf"))
+    return math.nan
 
 
-def calculate_context_tokens(usage: Any) -> float | None:
+def _js_text(value: Any) -> str:
+    if value is MISSING:
+        return "undefined"
+    if value is None:
+        return "null"
+    return js_string(value)
+
+
+def js_add(left: Any, right: Any) -> JsSize:
+    """JavaScript's `left + right` for parsed JSON values: text if either side is text."""
+    a, b = _to_primitive(left), _to_primitive(right)
+    if isinstance(a, str) or isinstance(b, str):
+        return _js_text(a) + _js_text(b)
+    return js_to_number(a) + js_to_number(b)
+
+
+def calculate_context_tokens(usage: Any) -> JsSize | None:
     """pi's `calculateContextTokens`: `totalTokens || input + output + cacheRead + cacheWrite`."""
     if not isinstance(usage, dict):
-        return None
+        return None  # every field undefined: NaN
     total = usage.get("totalTokens", MISSING)
     if total is not MISSING and js_truthy(total):
-        return _usage_part(total)
-    value = 0.0
-    for key in ("input", "output", "cacheRead", "cacheWrite"):
-        part = _usage_part(usage.get(key, MISSING))
-        if part is None:
-            return None
-        value += part
+        value = _to_primitive(total)
+        return value if isinstance(value, str) else js_to_number(value)
+    parts = [usage.get(key, MISSING) for key in ("input", "output", "cacheRead", "cacheWrite")]
+    value = js_add(parts[0], parts[1])
+    for part in parts[2:]:
+        value = js_add(value, part)
     return value
 
 
-def usage_context_tokens(message: Any) -> float | None:
+def usage_context_tokens(message: Any) -> JsSize | None:
     """The context size an assistant reply reports (pi's `getAssistantUsage`): None for other
     messages, aborted or error replies, and usage that sums to nothing."""
     if not isinstance(message, dict) or message.get("role") != "assistant" or "usage" not in message:
@@ -213,7 +256,7 @@ def usage_context_tokens(message: Any) -> float | None:
     if not js_truthy(usage):
         return None
     value = calculate_context_tokens(usage)
-    if value is None or not value > 0:
+    if value is None or not js_to_number(value) > 0:
         return None
     return value
 
@@ -244,6 +287,16 @@ def _entries_of(value: Any) -> list[tuple[str, Any]]:
     return []
 
 
+def _iterated(value: Any) -> list[Any]:
+    """`for (x of value ?? [])` on parsed JSON: an array's items, a string's characters
+    (pi throws on anything else)."""
+    if isinstance(value, list):
+        return value
+    if isinstance(value, str):
+        return list(value)
+    return []
+
+
 def current_system_tokens(messages: Iterable[Any]) -> int:
     """`estimateTokens(getCurrentSystemMessage(messages))` (pi-ai's replay: content appended,
     sections patched by name, tools removed then added), 0 when there is none."""
@@ -268,10 +321,9 @@ def current_system_tokens(messages: Iterable[Any]) -> int:
                 sections.pop(name, None)
             else:
                 sections[name] = value
-        removed, added = message.get("toolsRemoved"), message.get("toolsAdded")
-        for tool in removed if isinstance(removed, list) else ():
+        for tool in _iterated(message.get("toolsRemoved")):
             tools.pop(_tool_key(tool), None)
-        for tool in added if isinstance(added, list) else ():
+        for tool in _iterated(message.get("toolsAdded")):
             tools[_tool_key(tool)] = tool
     if timestamp is MISSING and not tools:
         return 0

@@ -71,7 +71,7 @@ class SessionStats:
             "leaf": self.leaf_id,
             "model": self.model,
             "thinkingLevel": self.thinking_level,
-            "context_tokens": self.estimate.tokens,
+            "context_tokens": self.estimate.pi_value,
             "context": {
                 "usage_tokens": self.estimate.usage_tokens,
                 "trailing_tokens": self.estimate.trailing_tokens,

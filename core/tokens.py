@@ -26,7 +26,14 @@ from typing import Any, NamedTuple
 
 from .context import Projection, entry_messages
 from .jsvalues import js_string
-from .message_tokens import current_system_tokens, estimate_message_tokens, usage_context_tokens
+from .message_tokens import (
+    JsSize,
+    current_system_tokens,
+    estimate_message_tokens,
+    js_add,
+    js_to_number,
+    usage_context_tokens,
+)
 from .records import EntryRecord
 from .session import Session
 
@@ -40,7 +47,7 @@ class EntryEstimate(NamedTuple):
     tokens: int  # every message
     non_system: int  # messages other than system ones
     has_system: bool
-    usage: float | None  # the last trusted-looking usage among its messages (assistant replies)
+    usage: JsSize | None  # the last usage pi would count among its messages (assistant replies)
     after_usage: int  # tokens of its messages after that usage
 
 
@@ -50,7 +57,7 @@ _NOTHING = EntryEstimate(0, 0, False, None, 0)
 def _estimate_messages(messages: list[Any]) -> EntryEstimate:
     tokens = non_system = after = 0
     has_system = False
-    usage: float | None = None
+    usage: JsSize | None = None
     for message in messages:
         weight = estimate_message_tokens(message)
         tokens += weight
@@ -71,7 +78,7 @@ class _Prefix(NamedTuple):
 
     all_tokens: int
     non_system: int
-    usage: float | None  # the last usage so far
+    usage: JsSize | None  # the last usage so far
     usage_at: int  # all_tokens through the message that reported it
     usage_position: int  # context position of the entry that reported it (-1: none)
     trusted: bool  # nothing invalidating since, and after the latest compaction
@@ -94,7 +101,7 @@ class _SessionCache:
         self.systems: dict[tuple[int, int, int], int] = {}
         self.compaction_depth: dict[int, int] = {}
         self.edit_sets: dict[tuple[Any, ...], int] = {(): 0}
-        self.reported: dict[int, float | None] = {}  # record index -> usage context size
+        self.reported: dict[int, JsSize | None] = {}  # record index -> usage context size
 
     def current(self, session: Session) -> _SessionCache:
         if self.generation != session.generation:
@@ -168,10 +175,13 @@ class ContextEstimate:
 
     tokens: int | float  # pi's estimateProjectedContextTokens(...).tokens (an int unless usage is fractional)
     usage_tokens: int | float  # the anchoring reply's reported size (0 when estimated from all messages)
-    trailing_tokens: int | float  # estimated on top of it (everything, without an anchor)
+    trailing_tokens: int  # estimated on top of it (everything, without an anchor)
     anchor_id: str | None  # the assistant entry whose usage was trusted
     # pi's footer shows "?" here: a compaction on the path and no reply with usage since
     unknown_in_footer: bool
+    # pi's value exactly as its JSON shows it: `tokens`, except for a hand-edited usage that
+    # holds text, which pi concatenates ("12" + 30 gives "1230")
+    pi_value: int | float | str = 0
 
     @property
     def anchored(self) -> bool:
@@ -185,6 +195,19 @@ def _js_result(value: float) -> int | float:
     if abs(value) < 2**53:
         return int(value)
     return int(js_string(value))
+
+
+def _anchored(usage: JsSize, trailing: int, anchor_id: str, unknown: bool) -> ContextEstimate:
+    exact = js_add(usage, trailing)
+    tokens = _js_result(js_to_number(usage) + trailing)
+    return ContextEstimate(
+        tokens,
+        _js_result(js_to_number(usage)),
+        trailing,
+        anchor_id,
+        unknown,
+        exact if isinstance(exact, str) else tokens,
+    )
 
 
 def estimate_context(session: Session, projection: Projection) -> ContextEstimate:
@@ -218,13 +241,7 @@ def estimate_context(session: Session, projection: Projection) -> ContextEstimat
                 found = True
                 after_compaction = compaction is None or position > kept
                 if after_compaction and not invalidated and record.id:
-                    return ContextEstimate(
-                        _js_result(estimate.usage + trailing + estimate.after_usage),
-                        _js_result(estimate.usage),
-                        trailing + estimate.after_usage,
-                        record.id,
-                        False,
-                    )
+                    return _anchored(estimate.usage, trailing + estimate.after_usage, record.id, False)
             trailing += estimate.tokens
             invalidated = invalidated or record.type in INVALIDATING_TYPES
         estimates.append(estimate)
@@ -240,16 +257,10 @@ def estimate_context(session: Session, projection: Projection) -> ContextEstimat
     unknown = compaction is not None and not state.usage_after_compaction
     if state.usage is not None and state.trusted:
         trailing_tokens = state.all_tokens - state.usage_at
-        return ContextEstimate(
-            _js_result(state.usage + trailing_tokens),
-            _js_result(state.usage),
-            trailing_tokens,
-            context[state.usage_position].id,
-            unknown,
-        )
+        return _anchored(state.usage, trailing_tokens, context[state.usage_position].id, unknown)
     system = _system_tokens(session, cache, projection, base, state.last_system)
     total = system + state.non_system
-    return ContextEstimate(total, 0, total, None, unknown)
+    return ContextEstimate(total, 0, total, None, unknown, total)
 
 
 def _advance(state: _Prefix, at: int, record: EntryRecord, estimate: EntryEstimate, after: bool) -> _Prefix:
@@ -326,10 +337,11 @@ def reported_context(session: Session, record: EntryRecord) -> int | float | Non
         message = session.entry_dict(record).get("message")
         value = usage_context_tokens(message)
         cache.reported[record.index] = value
-    return None if value is None else _js_result(value)
+    return None if value is None else _js_result(js_to_number(value))
 
 
 def context_tokens(session: Session, projection: Projection) -> int | float:
     """pi's context size at `projection`'s leaf (`estimateProjectedContextTokens(...).tokens`):
-    an int, a float only when a hand-edited file reports fractional usage."""
+    an int, a float only when a hand-edited file reports fractional usage. (For JSON exactly as
+    pi writes it, also with text in a hand-edited usage, use `estimate_context(...).pi_value`.)"""
     return estimate_context(session, projection).tokens

@@ -71,12 +71,12 @@ def _case_session(tmp_path: Path, name: str) -> Session:
 @pytest.mark.parametrize("name", list(CASES))
 def test_each_rule_matches_pi_at_every_entry(tmp_path: Path, name: str) -> None:
     session = _case_session(tmp_path, name)
-    ours = [context_tokens(session, project(session, e["id"])) for e in CASES[name]]
+    ours = [estimate_context(session, project(session, e["id"])).pi_value for e in CASES[name]]
     assert ours == PI_TOKENS[name]
     # The same values computed cold, one fresh session per entry, backwards.
     for e, want in reversed(list(zip(CASES[name], PI_TOKENS[name], strict=True))):
         fresh = _case_session(tmp_path, name)
-        assert context_tokens(fresh, project(fresh, e["id"])) == want
+        assert estimate_context(fresh, project(fresh, e["id"])).pi_value == want
 
 
 def test_aborted_and_error_replies_never_anchor(tmp_path: Path) -> None:
@@ -107,6 +107,13 @@ def test_usage_before_a_compaction_is_not_trusted(tmp_path: Path) -> None:
     replied = estimate_context(session, project(session, "a3"))
     assert replied.anchor_id == "a3" and not replied.unknown_in_footer
     assert estimate_context(session, project(session, "u5")).anchor_id is None  # after c2
+
+
+def test_text_in_a_hand_edited_usage() -> None:
+    session = Session.from_bytes(jsonl(header(), *CASES["text_usage"]))
+    at_u2 = estimate_context(session, project(session, "u2"))
+    assert at_u2.pi_value == "121"  # what pi's JSON holds (pi's value)
+    assert at_u2.tokens == 13 and at_u2.anchor_id == "a1"  # a number for people: 12 + 1
 
 
 def test_javascript_lengths() -> None:

@@ -194,6 +194,24 @@ CASES: dict[str, list[dict[str, Any]]] = {
         ),
         _tool_result("t1", "a1", [{"type": "text", "text": "wrote 😀"}], 3, name="write"),
     ],
+    # Hand-edited usage holding text: pi adds it as JavaScript does ("12" + 1 is "121").
+    "text_usage": [
+        user("u1", None, "q", 1),
+        assistant("a1", "u1", "a", 2, usage={"totalTokens": "12"}),
+        user("u2", "a1", "abcd", 3),
+        assistant("a2", "u2", "b", 4, usage={"totalTokens": 0, "input": "7", "output": 3}),
+        assistant("a3", "a2", "c", 5, usage={"totalTokens": "many"}),  # not a number: not counted
+        assistant(
+            "a4", "a3", "d", 6, usage={"input": 5, "output": 5, "cacheRead": None}
+        ),  # no cacheWrite: NaN
+    ],
+    # A tool list given as text: pi's replay iterates its characters.
+    "tools_as_text": [
+        system("s1", None, 0, content="Be brief.", toolsAdded="12"),
+        user("u1", "s1", "hello", 1),
+        system("s2", "u1", 2, toolsRemoved="x", toolsAdded=[READ_TOOL]),
+        user("u2", "s2", "again", 3),
+    ],
     # Fractional usage stays a fraction (a hand-edited file).
     "fractional_usage": [
         user("u1", None, "q", 1),
@@ -203,7 +221,7 @@ CASES: dict[str, list[dict[str, Any]]] = {
 }
 
 # pi 1.6.0's value at each entry, in the order above (oracle/tokens.mjs on these files).
-PI_TOKENS: dict[str, list[int | float]] = {
+PI_TOKENS: dict[str, list[int | float | str]] = {
     "aborted_error": [9, 1200, 1204, 1206, 1206, 1211],
     "edit_after_usage": [39, 50, 5000, 5004, 6000, 57, 61, 7000],
     "compaction": [4, 3000, 3008, 4000, 80, 84, 2500, 2501, 3, 7],
@@ -212,6 +230,8 @@ PI_TOKENS: dict[str, list[int | float]] = {
     "system_no_timestamp": [0, 1],
     "bash_and_summaries": [2, 13, 22, 22, 26, 26, 29, 900, 903],
     "surrogates": [11, 1157, 1159],
+    "text_usage": [1, "120", "121", "122", "123", "124"],
+    "tools_as_text": [4, 6, 39, 41],
     "fractional_usage": [1, 100.25, 101.25],
 }
 

@@ -52,7 +52,7 @@ class _MessageCache:
 
 def _context_line(session: Session, projection: Projection, messages: list[bytes]) -> bytes:
     from ...core.jsonout import encode_json
-    from ...core.tokens import context_tokens
+    from ...core.tokens import estimate_context
 
     totals = projection.path_totals(session)
     head = {
@@ -68,7 +68,7 @@ def _context_line(session: Session, projection: Projection, messages: list[bytes
         ],
         "tokens": totals.tokens,
         "cost": round(totals.cost, 6),
-        "context_tokens": context_tokens(session, projection),
+        "context_tokens": estimate_context(session, projection).pi_value,
     }
     encoded = encode_json(head)
     return encoded[:-1] + b',"messages":[' + b",".join(messages) + b"]}"
