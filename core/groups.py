@@ -2,7 +2,7 @@
 
 Groups follow the header's `cwd` (the folder name is only pi's encoding of it), ordered by
 their latest activity, with the current directory first when it has sessions. Inside a group
-sessions are newest first (or by name, or by size); a fork whose parent is in the same group
+sessions are newest first (or by name, by size, or by cost); a fork whose parent is in the same group
 is listed right under it, one level deeper.
 """
 
@@ -20,10 +20,11 @@ class SortOrder(StrEnum):
     RECENT = "recent"
     NAME = "name"
     SIZE = "size"
+    COST = "cost"  # most expensive first (not in the `s` cycle until the sidebar shows cost)
 
     def next(self) -> SortOrder:
-        order = list(SortOrder)
-        return order[(order.index(self) + 1) % len(order)]
+        order = [SortOrder.RECENT, SortOrder.NAME, SortOrder.SIZE]
+        return order[(order.index(self) + 1) % len(order)] if self in order else SortOrder.RECENT
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +57,8 @@ def _sort_key(order: SortOrder):  # type: ignore[no-untyped-def]
         return lambda s: (s.title.casefold(), -s.modified_ms)
     if order is SortOrder.SIZE:
         return lambda s: (-s.message_count, -s.size, -s.modified_ms)
+    if order is SortOrder.COST:
+        return lambda s: (-s.cost, -s.tokens, -s.modified_ms)
     return lambda s: (-s.modified_ms, -s.mtime_ns)
 
 

@@ -19,6 +19,7 @@ MODULES: dict[str, str] = {
     "compare": "compare",
     "files": "files",
     "fork": "fork",
+    "stats": "stats",
     "resume": "resume",
     "serve": "serve",
     "completion": "completion",

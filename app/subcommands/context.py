@@ -52,6 +52,7 @@ class _MessageCache:
 
 def _context_line(session: Session, projection: Projection, messages: list[bytes]) -> bytes:
     from ...core.jsonout import encode_json
+    from ...core.tokens import estimate_context
 
     totals = projection.path_totals(session)
     head = {
@@ -67,6 +68,7 @@ def _context_line(session: Session, projection: Projection, messages: list[bytes
         ],
         "tokens": totals.tokens,
         "cost": round(totals.cost, 6),
+        "context_tokens": estimate_context(session, projection).pi_value,
     }
     encoded = encode_json(head)
     return encoded[:-1] + b',"messages":[' + b",".join(messages) + b"]}"
@@ -101,13 +103,14 @@ def cmd_context(path: str, leaves: list[str] | None, all_leaves: bool, as_json: 
 
 def _print_context(session: Session, projection: Projection) -> None:
     from ...core.outline import entry_summary_line
+    from ...core.tokens import context_tokens
     from .output import text
 
     model = projection.model or {}
     text(
         f"leaf {projection.leaf_id}  model {model.get('provider', '?')}/{model.get('modelId', '?')}  "
         f"thinking {projection.thinking_level}  {projection.message_count} messages  "
-        f"~{projection.estimated_tokens()} tokens"
+        f"{context_tokens(session, projection)} tokens of context"
     )
     counts = dict(zip((r.index for r in projection.context), projection.counts, strict=True))
     for fate in projection.fates:
