@@ -13,6 +13,7 @@ from enum import StrEnum
 from .context import Fate, Projection, project
 from .records import EntryRecord
 from .session import Session, Totals
+from .tokens import context_tokens
 
 
 class Relation(StrEnum):
@@ -35,6 +36,7 @@ class Side:
     totals: Totals  # tokens and cost of the entries since the split
     message_count: int  # message entries since the split
     only_here: list[EntryRecord]  # context entries sending messages here, absent from the other path
+    context_tokens: int | float  # pi's estimate of the context size at this leaf
 
     @property
     def context_message_count(self) -> int:
@@ -94,8 +96,8 @@ def compare(session: Session, leaf_a: str, leaf_b: str) -> Comparison:
             shared += 1
         else:
             differences.append(FormDifference(fa.record, fa, fb))
-    side_a = _side(proj_a, split, fates_a)
-    side_b = _side(proj_b, split, fates_b)
+    side_a = _side(session, proj_a, split, fates_a)
+    side_b = _side(session, proj_b, split, fates_b)
     return Comparison(
         path_a[split] if split >= 0 else None,
         _relation(split, len(path_a), len(path_b)),
@@ -106,7 +108,7 @@ def compare(session: Session, leaf_a: str, leaf_b: str) -> Comparison:
     )
 
 
-def _side(projection: Projection, split: int, fates: list[Fate]) -> Side:
+def _side(session: Session, projection: Projection, split: int, fates: list[Fate]) -> Side:
     since = projection.path[split + 1 :]
     totals = Totals()
     messages = 0
@@ -117,7 +119,8 @@ def _side(projection: Projection, split: int, fates: list[Fate]) -> Side:
     # Entries after the split lie on this path only, so what this side sends of them is
     # sent on this side only.
     only_here = [f.record for f in fates[split + 1 :] if f.message_count]
-    return Side(projection.path[-1], projection, since, totals, messages, only_here)
+    tokens = context_tokens(session, projection)
+    return Side(projection.path[-1], projection, since, totals, messages, only_here, tokens)
 
 
 def _relation(split: int, length_a: int, length_b: int) -> Relation:

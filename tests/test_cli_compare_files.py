@@ -127,3 +127,13 @@ def test_not_a_session_is_refused(tmp_path: Path) -> None:
     for args in (("compare", str(path), "a", "a"), ("files", str(path))):
         out = run(*args)
         assert out.returncode == 2 and "not a pi session" in out.stderr
+
+
+def test_compare_context_tokens_are_pi_estimates_at_each_leaf() -> None:
+    """Each side's context_tokens is pi's estimate at that leaf (_tokens.json holds pi's own)."""
+    tree = json.loads(run("tree", str(ONE_BRANCH), "--json").stdout)
+    tips = [i for i in tree["entry_ids"] if not tree["children"].get(i)]
+    result = json.loads(run("compare", str(ONE_BRANCH), *tips, "--json").stdout)
+    pi = json.loads((FIXTURES / "expected" / "_tokens.json").read_text())
+    rel = str(ONE_BRANCH.relative_to(FIXTURES / "sessions"))
+    assert [result[side]["context_tokens"] for side in ("a", "b")] == [pi[rel][tip] for tip in tips]

@@ -63,6 +63,7 @@ def _side_json(side: Side) -> dict[str, Any]:
         "message_count": side.message_count,
         "tokens": _js_number(side.totals.tokens),
         "cost": round(side.totals.cost, 6),
+        "context_tokens": side.context_tokens,
         "context_message_count": side.context_message_count,
     }
 
@@ -94,7 +95,8 @@ def _print_comparison(session: Session, comparison: Comparison) -> None:
         line(
             f"{name} {side.leaf.id}: {len(side.since_split)} entries since the split, "
             f"{side.message_count} messages, {human_count(side.totals.tokens)} tokens, "
-            f"${side.totals.cost:.4f}; {side.context_message_count} messages in its context"
+            f"${side.totals.cost:.4f}; {side.context_message_count} messages, "
+            f"{human_count(side.context_tokens)} tokens in its context"
         )
     for name, side in (("A", a), ("B", b)):
         if side.only_here:
