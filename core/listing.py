@@ -21,8 +21,7 @@ from msgspec import UNSET, Raw, UnsetType
 from .jsvalues import date_ms, iso_from_ms, js_number, js_string, js_truthy, text_of_blocks
 from .lines import HEAD_BYTES, TAIL_BYTES, BytesSource, LineDecodeError, decode_json, read_lines
 from .problems import ProblemKind
-from .records import CostHead, UsageHead
-from .session import session_name_of
+from .records import CostHead, UsageHead, session_name_of
 
 NO_MESSAGES = "(no messages)"
 
