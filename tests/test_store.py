@@ -73,6 +73,36 @@ def test_pi_dropped_session_is_listed_with_its_problem(tmp_path: Path) -> None:
     assert summary.path == str(path)
 
 
+# What pi 1.6.0's SessionManager.list() does with each (checked with the real pi): it extracts
+# the text of EVERY user and assistant message, so a null block anywhere drops the session,
+# while a message that is not an object is only skipped.
+PI_LISTS = [
+    ("just a string", True),
+    (5, True),
+    ({"role": "assistant", "content": "fine"}, True),
+    ({"role": "assistant", "content": [None]}, False),
+    ({"role": "user", "content": [{"type": "text", "text": "x"}, None]}, False),
+    ({"role": "user", "content": {"text": "an object"}}, False),
+]
+
+
+@pytest.mark.parametrize("odd_line", [False, True], ids=["typed", "plain"])
+@pytest.mark.parametrize("keep_text", [False, True], ids=["list", "browser"])
+@pytest.mark.parametrize(("message", "pi_lists_it"), PI_LISTS)
+def test_one_rule_set_whatever_the_line_or_the_reader(
+    tmp_path: Path, message: object, pi_lists_it: bool, keep_text: bool, odd_line: bool
+) -> None:
+    second = entry("message", "b", "a", 1, message=message)
+    if odd_line:
+        second["odd"] = "\ud800"  # a lone surrogate: msgspec refuses the line, the plain path reads it
+    write(tmp_path / "s.jsonl", header(), user("a", None, "hello"), second)
+    store = SessionStore(tmp_path, use_cache=False, keep_text=keep_text)
+    store.scan()
+    [summary] = store.listing().summaries
+    assert summary.pi_lists_it is pi_lists_it, summary.problems
+    assert (summary.message_count, summary.first_message, summary.entry_count) == (2, "hello", 2)
+
+
 def test_extras_branches_compaction_tokens(tmp_path: Path) -> None:
     write(
         tmp_path / "s.jsonl",
