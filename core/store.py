@@ -11,9 +11,11 @@ Nothing in the sessions folder is ever written.
 from __future__ import annotations
 
 import contextlib
+import errno
 import gc
 import hashlib
 import os
+import stat
 import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -29,6 +31,8 @@ from .locations import iter_session_files
 CACHE_VERSION = 3
 # Below this many bytes to read, a second process costs more than it saves.
 PARALLEL_MIN_BYTES = 48 * 1024 * 1024
+# An index of 2,000 sessions with their texts is ~10 MiB: anything past this is not ours.
+MAX_CACHE_BYTES = 1 << 30
 
 
 class FileChange(StrEnum):
@@ -81,6 +85,29 @@ def default_cache_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_cache_path("pi-sessions"))
+
+
+def read_cache_file(path: str | os.PathLike[str]) -> bytes:
+    """The index cache's bytes, if it is a regular file of a sane size. Opened without
+    blocking, so a FIFO (or a link to a device) where the cache belongs cannot hang us."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        if st.st_size > MAX_CACHE_BYTES:
+            raise OSError(errno.EFBIG, f"over {MAX_CACHE_BYTES >> 20} MiB")
+        chunks: list[bytes] = []
+        left = st.st_size
+        while left > 0:
+            chunk = os.read(fd, left)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def sort_newest_first(summaries: list[SessionSummary]) -> None:
@@ -161,11 +188,11 @@ class SessionStore:
         if not self.use_cache:
             return {}
         try:
-            data = self.cache_path.read_bytes()
+            data = read_cache_file(self.cache_path)
         except FileNotFoundError:
             return {}
         except OSError as e:
-            report.cache_problem = f"cache unreadable ({e.strerror}); rebuilt"
+            report.cache_problem = f"cache unreadable ({e.strerror or e}); rebuilt"
             return {}
         try:
             index = msgspec.msgpack.decode(data, type=IndexFile)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from pathlib import Path
 
 import pytest
 from pi_sessions.app.subcommands.listing import cmd_list
 from pi_sessions.core.locations import resolve_sessions_root
-from pi_sessions.core.store import FileChange, SessionStore
+from pi_sessions.core.store import FileChange, ScanReport, SessionStore
 
 from .helpers import assistant, entry, header, jsonl, user, write
 
@@ -250,3 +251,33 @@ def test_list_cwd_filter_and_json(
         "firstMessage",
     ):
         assert key in rows[0]
+
+
+@pytest.mark.parametrize("odd_cache", ["fifo", "link to /dev/zero"])
+def test_a_cache_that_is_not_a_regular_file_neither_hangs_list_nor_the_store(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, odd_cache: str
+) -> None:
+    root = tmp_path / "sessions"
+    make_tree(root)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    cache = SessionStore(root).cache_path  # where `pi-sessions list` and the browser look
+    cache.parent.mkdir(parents=True)
+    if odd_cache == "fifo":
+        os.mkfifo(cache)
+    else:
+        cache.symlink_to("/dev/zero")
+    results: list[object] = []
+
+    def run() -> None:
+        results.append(SessionStore(root).scan(save=False))
+        results.append(cmd_list(str(root), None, as_json=True))
+
+    worker = threading.Thread(target=run, daemon=True)  # a hang fails the test, not the suite
+    worker.start()
+    worker.join(60)
+    assert not worker.is_alive(), "blocked on the cache file"
+    report = results[0]
+    assert isinstance(report, ScanReport) and not report.cache_loaded
+    assert "not a regular file" in (report.cache_problem or "")
+    assert results[1] == 0
+    assert [json.loads(line)["id"] for line in capsys.readouterr().out.splitlines()] == ["new", "old"]
