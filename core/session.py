@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .growth import Growth, ReadMark, Stamp, Verdict, mark_of, read_growth
 from .jsvalues import js_truthy
 from .lines import (
     HEAD_BYTES,
@@ -25,8 +26,8 @@ from .lines import (
     FileSource,
     Line,
     LineDecodeError,
+    ReadResult,
     decode_json,
-    only_grew,
     read_lines,
     read_span,
 )
@@ -35,7 +36,7 @@ from .problems import Problem, ProblemKind, SessionError, StaleFileError, Unknow
 from .records import CONTENT_ABSENT, EntryRecord, MessageHead, decode_record, session_name_of
 from .tree import TREE_PROBLEMS, SessionTree
 
-__all__ = ["AppendResult", "Session", "Totals", "session_name_of"]
+__all__ = ["AppendResult", "Session", "SessionDelta", "SessionUpdate", "Totals", "session_name_of"]
 
 
 @dataclass(slots=True)
@@ -49,17 +50,49 @@ class Totals:
 
 
 @dataclass(slots=True)
-class AppendResult:
-    """What one `refresh()` changed."""
+class SessionDelta:
+    """What one `refresh()` changed: the one description of a change that the panes are
+    brought up to date from (see core/live.py and `outline.extend_rows`)."""
 
-    reloaded: bool = False  # the file was truncated or replaced: everything was re-read
+    reloaded: bool = False  # the file was truncated or replaced: everything was read again
+    truncated: bool = False  # ... because it got shorter than what had been read
     new_records: list[EntryRecord] = field(default_factory=list)
-    tree_rebuilt: bool = False
+    tree_rebuilt: bool = False  # paths to entries that were there before may have changed
     header_appeared: bool = False
+    previous_leaf: str | None = None  # the default leaf before the change
 
     @property
     def changed(self) -> bool:
         return self.reloaded or bool(self.new_records) or self.header_appeared
+
+    def continuation(self, session: Session, entry_id: str | None) -> list[EntryRecord]:
+        """The new records that only continue the conversation at `entry_id`: each the one
+        child of the entry before it, `entry_id` first (a leaf until now). Empty when none
+        do (or everything was read again)."""
+        if entry_id is None or self.reloaded or not self.new_records:
+            return []
+        children = session.children
+        chain: list[EntryRecord] = []
+        tip = entry_id
+        for record in self.new_records:
+            if record.parentId == tip and len(children.get(tip, ())) == 1:
+                chain.append(record)
+                tip = record.id
+        return chain
+
+
+AppendResult = SessionDelta  # its name before it said more than what was appended
+
+
+@dataclass(slots=True)
+class SessionUpdate:
+    """A refresh read and decoded but not applied yet (`Session.prepare`, then `apply`)."""
+
+    based_on: tuple[int, int]  # (generation, end offset) of the session it was read for
+    mark: ReadMark | None = None  # where the session stops reading once this is applied
+    lines: ReadResult[EntryRecord | dict[str, Any]] | None = None  # appended lines, decoded
+    fresh: Session | None = None  # the whole file read again (it was replaced or truncated)
+    truncated: bool = False
 
 
 class Session:
@@ -116,19 +149,27 @@ class Session:
         self.pending_bytes = 0
         self.parsed_count = 0  # objects pi's parser would hold, header included
         self.generation = getattr(self, "generation", -1) + 1
-        self._identity: tuple[int, int] | None = None
-        self._tail: bytes = b""
-        self._head: bytes = b""
+        self._mark: ReadMark | None = None  # where reading stopped (None: not a file)
         self._migration: Migration | None = None  # a legacy file, migrated as it is read
         self._cache: OrderedDict[int, dict[str, Any]] = OrderedDict()
         self._cache_bytes = 0
         self.last_was_duplicate = False
 
-    def _load(self) -> None:
-        if isinstance(self.source, FileSource):
-            st = os.stat(self.source.path)
-            self._identity = (st.st_dev, st.st_ino)
-        result = read_lines(self.source, decode_record)
+    def _load(self, data: bytes | None = None, stamp: Stamp | None = None) -> None:
+        """Read the whole file (or `data`, all of its bytes, with its `stamp`)."""
+        source: ByteSource = self.source
+        if data is not None:
+            source = BytesSource(data)
+        elif isinstance(self.source, FileSource):
+            st = os.stat(self.source.path)  # before reading: a later look sees what came after
+            stamp = Stamp(st.st_ino, st.st_size, st.st_mtime_ns)
+        result = read_lines(source, decode_record, end=stamp.size if stamp is not None else None)
+        try:
+            self._read_all(result)
+        finally:
+            self._mark = self._mark_after_load(data, stamp)
+
+    def _read_all(self, result: ReadResult[EntryRecord | dict[str, Any]]) -> None:
         self.end_offset, self.end_line, self.pending_bytes = (
             result.end_offset,
             result.end_line,
@@ -140,7 +181,6 @@ class Session:
         if first is None:
             if not self._only_blank():
                 raise SessionError("not a pi session: no line of it is valid JSON")
-            self._remember_tail()
             return  # empty (or still being written): a session without a header yet
         self._take_header(first)
         for line in values:
@@ -148,7 +188,16 @@ class Session:
         if self._migration is not None:
             self._migration.finish(self.parsed_count)
         self._build_tree()
-        self._remember_tail()
+
+    def _mark_after_load(self, data: bytes | None, stamp: Stamp | None) -> ReadMark | None:
+        if stamp is None or not isinstance(self.source, FileSource):
+            return None
+        end = self.end_offset
+        if data is not None:
+            return mark_of(data, end, stamp)
+        head = self.source.read(0, min(HEAD_BYTES, end)) if end else b""
+        tail = self.source.read(max(0, end - TAIL_BYTES), min(end, TAIL_BYTES)) if end else b""
+        return ReadMark(end, head, tail, stamp.inode, stamp.size, stamp.mtime_ns)
 
     def _only_blank(self) -> bool:
         return not any(p.kind != ProblemKind.PARTIAL_LAST_LINE for p in self.problems)
@@ -281,25 +330,70 @@ class Session:
         return self.tree.count_below(starts)
 
     # ------------------------------------------------------------------ live updates
-    def refresh(self) -> AppendResult:
+    def refresh(self) -> SessionDelta:
         """Read what was appended since the last read; reload if the file was replaced or cut."""
-        if not isinstance(self.source, FileSource):
-            return AppendResult()
+        return self.apply(self.prepare())
+
+    @property
+    def read_mark(self) -> ReadMark | None:
+        """Where this session stopped reading its file (None: it is not read from a file)."""
+        return self._mark
+
+    @property
+    def _version(self) -> tuple[int, int]:
+        return self.generation, self.end_offset
+
+    def prepare(self, growth: Growth | None = None) -> SessionUpdate:
+        """The reading half of `refresh`: what the file gained, read and decoded, not applied.
+        It leaves the session as it is, so it may run in a worker thread while the session
+        is drawn (nothing else may change the session meanwhile). `growth` is a look at the
+        file that judged `read_mark` (the watcher's, shared with the store); without one the
+        file is looked at here. Raises SessionError when the file is gone or no session."""
+        mark = self._mark
+        if mark is None or not isinstance(self.source, FileSource):
+            return SessionUpdate(self._version)
+        path = self.source.path
+        if growth is None:
+            try:
+                growth = read_growth(path, [mark])
+            except FileNotFoundError:
+                raise SessionError(f"the file is gone: {path}") from None
+            except OSError as e:
+                raise SessionError(f"cannot read {path}: {e.strerror or e}") from None
         try:
-            st = os.stat(self.source.path)
-        except FileNotFoundError:
-            raise SessionError(f"the file is gone: {self.source.path}") from None
-        if (
-            (st.st_dev, st.st_ino) != self._identity
-            or st.st_size < self.end_offset
-            or not self._tail_unchanged()
-        ):
-            self._reset()
-            self._load()
-            return AppendResult(reloaded=True)
-        if st.st_size == self.end_offset:
-            return AppendResult()
-        result = read_lines(self.source, decode_record, self.end_offset, self.end_line, end=st.st_size)
+            verdict = growth.verdict(mark)
+        except KeyError:  # that look did not read what this session needs to judge it
+            return self.prepare(read_growth(growth.path, [mark]))
+        if verdict is Verdict.UNCHANGED:
+            return SessionUpdate(self._version, mark=mark.advanced(b"", growth.stamp))
+        if verdict is Verdict.GREW:
+            lines = read_lines(
+                _LookSource(growth), decode_record, self.end_offset, self.end_line, growth.size
+            )
+            consumed = growth.span(self.end_offset, lines.end_offset)
+            return SessionUpdate(self._version, mark.advanced(consumed, growth.stamp), lines)
+        path = growth.path  # (the file may have been renamed since the session was opened)
+        fresh = Session(FileSource(path), path, self._cache_limit)
+        try:
+            fresh._load(growth.since(0), growth.stamp)
+        except SessionError as e:
+            raise SessionError(f"{e} ({path} was rewritten)") from None
+        return SessionUpdate(self._version, fresh=fresh, truncated=growth.size < self.end_offset)
+
+    def apply(self, update: SessionUpdate) -> SessionDelta:
+        """The changing half of `refresh`: take in what `prepare` read (cheap: no file work)."""
+        if update.based_on != self._version:
+            return self.refresh()  # another update came first: this one was read for the past
+        delta = SessionDelta(previous_leaf=self.default_leaf)
+        if update.fresh is not None:
+            self._adopt(update.fresh)
+            delta.reloaded, delta.truncated = True, update.truncated
+            return delta
+        if update.mark is not None:
+            self._mark = update.mark
+        result = update.lines
+        if result is None:
+            return delta
         self.end_offset, self.end_line, self.pending_bytes = (
             result.end_offset,
             result.end_line,
@@ -307,20 +401,19 @@ class Session:
         )
         self.problems = [p for p in self.problems if p.kind != ProblemKind.PARTIAL_LAST_LINE]
         self.problems.extend(result.problems)
-        out = AppendResult()
         lines = iter(result.lines)
         if self.header is None:
             first = next(lines, None)
             if first is None:
-                return out
+                return delta
             self._take_header(first)
-            out.header_appeared = True
+            delta.header_appeared = True
         rebuild = False
         for line in lines:
             record = self._ingest(line)
             if record is None:
                 continue
-            out.new_records.append(record)
+            delta.new_records.append(record)
             if not rebuild:
                 attached, problem = (False, None) if self.last_was_duplicate else self.tree.attach(record)
                 if problem is not None:
@@ -330,21 +423,16 @@ class Session:
             self._migration.finish(self.parsed_count)
         if rebuild:
             self._build_tree()
-            out.tree_rebuilt = True
-        self._remember_tail()
-        return out
+            delta.tree_rebuilt = True
+        return delta
 
-    def _remember_tail(self) -> None:
-        """The first and last bytes read: a file that only grew still has both."""
-        end = self.end_offset
-        start = max(0, end - TAIL_BYTES)
-        self._tail = self.source.read(start, end - start) if end else b""
-        if len(self._head) < HEAD_BYTES:
-            self._head = self.source.read(0, min(HEAD_BYTES, end)) if end else b""
-
-    def _tail_unchanged(self) -> bool:
-        assert isinstance(self.source, FileSource)
-        return only_grew(self.source.path, self.end_offset, self._head, self._tail)
+    def _adopt(self, fresh: Session) -> None:
+        """Become `fresh` (the file read again), staying the object everyone holds."""
+        source, path, generation, tree_version = self.source, self.path, self.generation, self.tree_version
+        self.__dict__.update(fresh.__dict__)
+        self.source, self.path = source, path
+        self.generation = generation + 1
+        self.tree_version = tree_version + 1  # what was derived from the old tree is stale
 
     # ------------------------------------------------------------------ reading bodies back
     def entry_dict(self, record: EntryRecord) -> dict[str, Any]:
@@ -433,3 +521,16 @@ class Session:
     def session_id(self) -> str | None:
         sid = self.header.get("id") if self.header else None
         return sid if isinstance(sid, str) else None
+
+
+class _LookSource:
+    """The bytes one look at a file read, at their offsets in the file."""
+
+    def __init__(self, growth: Growth) -> None:
+        self._growth = growth
+
+    def size(self) -> int:
+        return self._growth.size
+
+    def read(self, offset: int, length: int) -> bytes:
+        return self._growth.span(offset, offset + length)

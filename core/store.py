@@ -17,6 +17,7 @@ import hashlib
 import os
 import stat
 import tempfile
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -24,7 +25,7 @@ from pathlib import Path
 
 import msgspec
 
-from .lines import only_grew
+from .growth import Growth, ReadMark, Stamp, Verdict, read_growth
 from .listing import NotASession, SessionSummary, SummaryBuilder
 from .locations import iter_session_files
 
@@ -54,6 +55,14 @@ class IndexEntry(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     def matches(self, st: os.stat_result) -> bool:
         """The file is as it was when this entry was read (same inode, size and mtime)."""
         return st.st_ino == self.inode and st.st_size == self.size and st.st_mtime_ns == self.mtime_ns
+
+    @property
+    def mark(self) -> ReadMark | None:
+        """Where the summary stopped reading (None: it has to read the file from the start)."""
+        b = self.builder
+        if b is None:
+            return None
+        return ReadMark(b.offset, b.head, b.tail, self.inode, self.size, self.mtime_ns)
 
 
 class IndexFile(msgspec.Struct, kw_only=True):
@@ -131,25 +140,61 @@ def paused_gc() -> Iterator[None]:
 def read_file_state(path: str, keep_text: bool = False) -> tuple[IndexEntry | None, int]:
     """Read one file from the start: its index entry (None if it vanished) and bytes read."""
     try:
-        st = os.stat(path)
-    except OSError:
+        growth = read_growth(path, [None])
+    except FileNotFoundError:
         return None, 0
-    entry = IndexEntry(size=st.st_size, mtime_ns=st.st_mtime_ns, inode=st.st_ino)
+    except OSError as e:
+        return _unreadable(e), 0
+    return entry_from_bytes(path, growth.data, growth.stamp, keep_text), growth.size
+
+
+def entry_from_bytes(path: str, data: bytes, stamp: Stamp, keep_text: bool = False) -> IndexEntry:
+    """The index entry of a file whose bytes, all of them, are `data`."""
+    entry = IndexEntry(size=stamp.size, mtime_ns=stamp.mtime_ns, inode=stamp.inode)
     builder = SummaryBuilder(texts=[] if keep_text else None)
     try:
-        builder.feed_file(path)
+        builder.feed_bytes(data)
     except NotASession as e:
         entry.skipped = str(e)
-        return entry, st.st_size
-    except OSError as e:
-        entry.skipped = f"cannot read: {e.strerror or e}"
-        return entry, 0
+        return entry
     entry.builder = builder
     if builder.header is None:
         entry.skipped = "empty file (no session header yet)"
     else:
-        entry.summary = builder.summary(path, st.st_size, st.st_mtime_ns, st.st_ino)
-    return entry, st.st_size
+        entry.summary = builder.summary(path, stamp.size, stamp.mtime_ns, stamp.inode)
+    return entry
+
+
+def take_growth(
+    path: str, entry: IndexEntry | None, growth: Growth, keep_text: bool = False
+) -> tuple[FileChange, IndexEntry | None, int]:
+    """Bring `entry` (None: a file not known yet) up to date from one look at its file
+    (`read_growth` given `entry.mark`): (what changed, the entry now, bytes it consumed)."""
+    mark = entry.mark if entry is not None else None
+    verdict = growth.verdict(mark)
+    if verdict in (Verdict.FRESH, Verdict.REPLACED) or entry is None or entry.builder is None:
+        fresh = entry_from_bytes(path, growth.since(0), growth.stamp, keep_text)
+        return (FileChange.APPEARED if entry is None else FileChange.REPLACED), fresh, growth.size
+    builder = entry.builder
+    before = builder.offset
+    if verdict is Verdict.GREW:
+        try:
+            builder.feed_bytes(growth.since(before))
+        except NotASession as e:
+            skipped = IndexEntry(size=growth.size, mtime_ns=growth.stamp.mtime_ns, inode=growth.stamp.inode)
+            skipped.skipped = str(e)
+            return FileChange.REPLACED, skipped, growth.size
+    entry.size, entry.mtime_ns, entry.inode = growth.stamp.size, growth.stamp.mtime_ns, growth.stamp.inode
+    if builder.offset == before:
+        return FileChange.UNCHANGED, entry, 0
+    entry.summary = None
+    if builder.header is not None:
+        entry.skipped = None
+    return FileChange.GREW, entry, builder.offset - before
+
+
+def _unreadable(error: OSError) -> IndexEntry:
+    return IndexEntry(size=0, mtime_ns=0, inode=0, skipped=f"cannot read: {error.strerror or error}")
 
 
 def _read_many(paths: Sequence[str], keep_text: bool) -> list[tuple[str, IndexEntry | None, int]]:
@@ -172,6 +217,8 @@ class SessionStore:
         self.keep_text = keep_text
         self.cache_dir = Path(cache_dir) if cache_dir is not None else None
         self.entries: dict[str, IndexEntry] = {}
+        # The entries change in worker threads (a scan, the watcher's reading): one at a time.
+        self.lock = threading.RLock()
         # A cache loaded by a scan that gave up (read_limit), with what the load reported:
         # the scan that follows starts from it instead of reading and decoding it again.
         self._loaded: tuple[dict[str, IndexEntry], bool, str | None] | None = None
@@ -252,6 +299,10 @@ class SessionStore:
 
         With `read_limit`, give up (None, nothing changed) when more than that many bytes
         would have to be read: the caller can then scan in the background instead."""
+        with self.lock:
+            return self._scan(workers, save, read_limit)
+
+    def _scan(self, workers: int | None, save: bool, read_limit: int | None) -> ScanReport | None:
         report = ScanReport()
         with paused_gc():
             if self.entries:
@@ -273,18 +324,24 @@ class SessionStore:
                 if old is None:
                     to_read.append(path)
                     continue
-                change, read = self._refresh(path, old, stats.get(path))
-                if change is FileChange.VANISHED:
+                st = stats.get(path)
+                if st is None:
+                    continue  # vanished since it was listed
+                if old.matches(st):
+                    fresh[path] = old
+                    report.unchanged += 1
                     continue
-                if change is FileChange.REPLACED:
-                    to_read.append(path)
+                change, entry, read = self._refresh(path, old)
+                if entry is None:
                     continue
-                fresh[path] = old
+                fresh[path] = entry
                 report.bytes_read += read
                 if change is FileChange.GREW:
                     report.grown += 1
-                else:
+                elif change is FileChange.UNCHANGED:
                     report.unchanged += 1
+                else:
+                    report.read += 1
             for path, entry, read in self._read_all(to_read, stats, workers):
                 if entry is None:
                     continue
@@ -324,7 +381,6 @@ class SessionStore:
                 theirs.append(p)
                 theirs_cost += _read_cost(sizes[p])
         import multiprocessing
-        import threading
         from concurrent.futures import ProcessPoolExecutor
 
         # fork is cheap but unsafe with other threads running (the app's workers): spawn then.
@@ -342,57 +398,53 @@ class SessionStore:
                 results.extend(_read_many(theirs, self.keep_text))
         return results
 
-    def _refresh(
-        self, path: str, entry: IndexEntry, st: os.stat_result | None = None
-    ) -> tuple[FileChange, int]:
-        """Bring one known entry up to date in place, reading only appended bytes."""
-        if st is None:
-            try:
-                st = os.stat(path)
-            except OSError:
-                return FileChange.VANISHED, 0
-        if entry.matches(st):
-            return FileChange.UNCHANGED, 0
-        builder = entry.builder
-        if builder is None or st.st_ino != entry.inode or st.st_size < builder.offset:
-            return FileChange.REPLACED, 0
-        if not only_grew(path, builder.offset, builder.head, builder.tail):
-            return FileChange.REPLACED, 0
-        before = builder.offset
+    def _refresh(self, path: str, entry: IndexEntry) -> tuple[FileChange, IndexEntry | None, int]:
+        """One known file brought up to date, reading only what it gained."""
         try:
-            builder.feed_file(path)
-        except NotASession:
-            return FileChange.REPLACED, 0
+            growth = read_growth(path, [entry.mark])
         except OSError:
-            return FileChange.VANISHED, 0
-        entry.size, entry.mtime_ns, entry.inode = st.st_size, st.st_mtime_ns, st.st_ino
-        entry.summary = None
-        if builder.header is not None:
-            entry.skipped = None
-        return (FileChange.GREW if builder.offset > before else FileChange.UNCHANGED), builder.offset - before
+            return FileChange.VANISHED, None, 0
+        return take_growth(path, entry, growth, self.keep_text)
 
     def update(self, path: str) -> FileChange:
-        """Re-check one file after a change on disk (the watcher calls this)."""
+        """Re-check one file after a change on disk."""
         path = os.path.abspath(path)
-        old = self.entries.get(path)
-        if old is not None:
-            change, _ = self._refresh(path, old)
-            if change is FileChange.VANISHED:
-                del self.entries[path]
-                return change
-            if change is not FileChange.REPLACED:
-                return change
-        entry, _ = read_file_state(path, self.keep_text)
-        if entry is None:
-            if old is not None:
-                del self.entries[path]
-                return FileChange.VANISHED
-            return FileChange.UNCHANGED
-        self.entries[path] = entry
-        return FileChange.REPLACED if old is not None else FileChange.APPEARED
+        with self.lock:
+            old = self.entries.get(path)
+            try:
+                growth = read_growth(path, [old.mark if old is not None else None])
+            except OSError as e:
+                return self.lost(path, e)
+            return self.take(path, growth)
+
+    def take(self, path: str, growth: Growth) -> FileChange:
+        """Apply one look at `path` (`read_growth` given `mark_for(path)`) to its entry."""
+        with self.lock:
+            change, entry, _ = take_growth(path, self.entries.get(path), growth, self.keep_text)
+            if entry is not None:
+                self.entries[path] = entry
+            return change
+
+    def mark_for(self, path: str) -> ReadMark | None:
+        entry = self.entries.get(path)
+        return entry.mark if entry is not None else None
+
+    def lost(self, path: str, error: OSError) -> FileChange:
+        """`path` could not be looked at: gone (or unreadable: listed as skipped, with why)."""
+        with self.lock:
+            if path in self.entries or isinstance(error, FileNotFoundError):
+                return (
+                    FileChange.VANISHED if self.entries.pop(path, None) is not None else FileChange.UNCHANGED
+                )
+            self.entries[path] = _unreadable(error)
+            return FileChange.APPEARED
 
     # ------------------------------------------------------------------ results
     def summary(self, path: str) -> SessionSummary | None:
+        with self.lock:
+            return self._summary(path)
+
+    def _summary(self, path: str) -> SessionSummary | None:
         entry = self.entries.get(path)
         if entry is None:
             return None
@@ -404,12 +456,13 @@ class SessionStore:
 
     def listing(self) -> Listing:
         listing = Listing()
-        for path, entry in self.entries.items():
-            summary = self.summary(path)
-            if summary is not None:
-                listing.summaries.append(summary)
-            elif entry.skipped:
-                listing.skipped.append((path, entry.skipped))
+        with self.lock:
+            for path, entry in self.entries.items():
+                summary = self._summary(path)
+                if summary is not None:
+                    listing.summaries.append(summary)
+                elif entry.skipped:
+                    listing.skipped.append((path, entry.skipped))
         sort_newest_first(listing.summaries)
         return listing
 
