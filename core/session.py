@@ -55,7 +55,7 @@ class SessionDelta:
     brought up to date from (see core/live.py and `outline.extend_rows`)."""
 
     reloaded: bool = False  # the file was truncated or replaced: everything was read again
-    truncated: bool = False  # ... because it got shorter than what had been read
+    truncated: bool = False  # ... because it got shorter than what had been read (same inode)
     new_records: list[EntryRecord] = field(default_factory=list)
     tree_rebuilt: bool = False  # paths to entries that were there before may have changed
     header_appeared: bool = False
@@ -378,7 +378,8 @@ class Session:
             fresh._load(growth.since(0), growth.stamp)
         except SessionError as e:
             raise SessionError(f"{e} ({path} was rewritten)") from None
-        return SessionUpdate(self._version, fresh=fresh, truncated=growth.size < self.end_offset)
+        cut = growth.stamp.inode == mark.inode and growth.size < self.end_offset
+        return SessionUpdate(self._version, fresh=fresh, truncated=cut)
 
     def apply(self, update: SessionUpdate) -> SessionDelta:
         """The changing half of `refresh`: take in what `prepare` read (cheap: no file work)."""
