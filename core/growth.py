@@ -175,3 +175,16 @@ def _pread_all(fd: int, start: int, end: int) -> bytes:
         chunks.append(chunk)
         pos += len(chunk)
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+class GrowthSource:
+    """The bytes one look at a file read, as a ByteSource at their offsets in the file."""
+
+    def __init__(self, growth: Growth) -> None:
+        self._growth = growth
+
+    def size(self) -> int:
+        return self._growth.size
+
+    def read(self, offset: int, length: int) -> bytes:
+        return self._growth.span(offset, offset + length)

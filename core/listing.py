@@ -8,6 +8,9 @@ whole session (a user message whose content is null, say) we keep it and say why
 
 Summaries are built from the bytes appended since the last look: `SummaryBuilder` keeps the
 few running values the listing needs, so a file that grew is read from where we stopped.
+pi's rules are written once, in one hot loop over typed lines (`_feed_many`); a line the typed
+decoder refuses is turned into a typed line and goes through the same loop. (Over 450 lines:
+the rules, the summary they fill and the decoding they rely on are read best side by side.)
 """
 
 from __future__ import annotations
@@ -217,12 +220,6 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
     texts: list[str] | None = None  # user/assistant texts, when kept for search
 
     # ---------------------------------------------------------------- reading
-    def feed_file(self, path: str) -> None:
-        with open(path, "rb") as f:
-            f.seek(self.offset)
-            data = f.read()
-        self.feed_bytes(data)
-
     def feed_bytes(self, data: bytes) -> None:
         """Consume `data`, the file's bytes from `self.offset` on."""
         pos = 0

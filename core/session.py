@@ -1,22 +1,25 @@
 """One session file in memory: entries by id, labels, name, default leaf, totals; the facade.
 
-`Session.open(path)` reads the file once; `refresh()` reads only the bytes appended since and
-updates everything incrementally (a truncated or replaced file is reloaded from scratch).
-The tree lives in `core/tree.py` and legacy v1/v2 migration in `core/migration.py` (in
-memory: the file is never written); a session holds one of each and answers for them.
-Where pi would silently misbehave (duplicate ids) the session reports a problem.
+`Session.open(path)` reads the file once. `refresh()` reads only the bytes appended since, in
+two halves: `prepare` reads and decodes without changing the session (fit for a worker
+thread), `apply` takes that in and returns one `SessionDelta` (core/delta.py); a truncated or
+replaced file is read again. The session holds its tree (core/tree.py), its legacy v1/v2
+migration (core/migration.py, in memory: the file is never written) and its cache of bodies
+read back (core/bodies.py), and answers for them. Where pi would silently misbehave
+(duplicate ids) the session reports a problem.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-from collections import OrderedDict
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from .growth import Growth, ReadMark, Stamp, Verdict, mark_of, read_growth
+from .bodies import BodyCache, read_body
+from .delta import AppendResult, SessionDelta, SessionUpdate
+from .growth import Growth, GrowthSource, ReadMark, Stamp, Verdict, mark_of, read_growth
 from .jsvalues import js_truthy
 from .lines import (
     HEAD_BYTES,
@@ -25,14 +28,11 @@ from .lines import (
     BytesSource,
     FileSource,
     Line,
-    LineDecodeError,
     ReadResult,
-    decode_json,
     read_lines,
-    read_span,
 )
 from .migration import CURRENT_VERSION, Migration, header_version, needs_migration
-from .problems import Problem, ProblemKind, SessionError, StaleFileError, UnknownEntryError
+from .problems import Problem, ProblemKind, SessionError, UnknownEntryError
 from .records import CONTENT_ABSENT, EntryRecord, MessageHead, decode_record, session_name_of
 from .tree import TREE_PROBLEMS, SessionTree
 
@@ -49,52 +49,6 @@ class Totals:
         self.cost += record.cost
 
 
-@dataclass(slots=True)
-class SessionDelta:
-    """What one `refresh()` changed: the one description of a change that the panes are
-    brought up to date from (see core/live.py and `outline.extend_rows`)."""
-
-    reloaded: bool = False  # the file was truncated or replaced: everything was read again
-    truncated: bool = False  # ... because it got shorter than what had been read (same inode)
-    new_records: list[EntryRecord] = field(default_factory=list)
-    tree_rebuilt: bool = False  # paths to entries that were there before may have changed
-    header_appeared: bool = False
-    previous_leaf: str | None = None  # the default leaf before the change
-
-    @property
-    def changed(self) -> bool:
-        return self.reloaded or bool(self.new_records) or self.header_appeared
-
-    def continuation(self, session: Session, entry_id: str | None) -> list[EntryRecord]:
-        """The new records that only continue the conversation at `entry_id`: each the one
-        child of the entry before it, `entry_id` first (a leaf until now). Empty when none
-        do (or everything was read again)."""
-        if entry_id is None or self.reloaded or not self.new_records:
-            return []
-        children = session.children
-        chain: list[EntryRecord] = []
-        tip = entry_id
-        for record in self.new_records:
-            if record.parentId == tip and len(children.get(tip, ())) == 1:
-                chain.append(record)
-                tip = record.id
-        return chain
-
-
-AppendResult = SessionDelta  # its name before it said more than what was appended
-
-
-@dataclass(slots=True)
-class SessionUpdate:
-    """A refresh read and decoded but not applied yet (`Session.prepare`, then `apply`)."""
-
-    based_on: tuple[int, int]  # (generation, end offset) of the session it was read for
-    mark: ReadMark | None = None  # where the session stops reading once this is applied
-    lines: ReadResult[EntryRecord | dict[str, Any]] | None = None  # appended lines, decoded
-    fresh: Session | None = None  # the whole file read again (it was replaced or truncated)
-    truncated: bool = False
-
-
 class Session:
     """A pi session read from a file (or bytes), kept current by `refresh()`."""
 
@@ -102,8 +56,6 @@ class Session:
         self.source = source
         self.path = path
         self._cache_limit = cache_entries
-        # Bodies read back stay cached up to this many bytes of JSON (a big tool output is MBs).
-        self._cache_byte_limit = 32 * 1024 * 1024 if cache_entries < (1 << 20) else 1 << 62
         self.tree_version = 0  # counts tree builds: what was derived from an older tree is stale
         self._reset()
 
@@ -151,8 +103,9 @@ class Session:
         self.generation = getattr(self, "generation", -1) + 1
         self._mark: ReadMark | None = None  # where reading stopped (None: not a file)
         self._migration: Migration | None = None  # a legacy file, migrated as it is read
-        self._cache: OrderedDict[int, dict[str, Any]] = OrderedDict()
-        self._cache_bytes = 0
+        # Bodies read back stay cached up to this many bytes of JSON (a big tool output is MBs).
+        byte_limit = 32 * 1024 * 1024 if self._cache_limit < (1 << 20) else 1 << 62
+        self._bodies = BodyCache(self._cache_limit, byte_limit)
         self.last_was_duplicate = False
 
     def _load(self, data: bytes | None = None, stamp: Stamp | None = None) -> None:
@@ -368,7 +321,7 @@ class Session:
             return SessionUpdate(self._version, mark=mark.advanced(b"", growth.stamp))
         if verdict is Verdict.GREW:
             lines = read_lines(
-                _LookSource(growth), decode_record, self.end_offset, self.end_line, growth.size
+                GrowthSource(growth), decode_record, self.end_offset, self.end_line, growth.size
             )
             consumed = growth.span(self.end_offset, lines.end_offset)
             return SessionUpdate(self._version, mark.advanced(consumed, growth.stamp), lines)
@@ -438,33 +391,15 @@ class Session:
     # ------------------------------------------------------------------ reading bodies back
     def entry_dict(self, record: EntryRecord) -> dict[str, Any]:
         """The full entry as pi holds it (after migration), read back by byte offset."""
-        # Keyed by index: only a record of this reading may use it (one kept from before a
+        # Cached by index: only a record of this reading may use it (one kept from before a
         # reload has the index of some other entry now).
         current = record.index < len(self.records) and self.records[record.index] is record
-        cached = self._cache.get(record.index) if current else None
+        cached = self._bodies.get(record.index) if current else None
         if cached is not None:
-            self._cache.move_to_end(record.index)
             return cached
-        data = read_span(self.source, record.offset, record.length)
-        try:
-            value = decode_json(data)
-        except LineDecodeError:
-            raise StaleFileError(f"line {record.line} changed on disk") from None
-        if not isinstance(value, dict) or value.get("type") != record.type:
-            raise StaleFileError(f"line {record.line} changed on disk")
-        if self._migration is None and value.get("id") != record.id:
-            raise StaleFileError(f"line {record.line} changed on disk")
-        if self._migration is not None:
-            self._migration.patch(value, record.parsed_index)
-        if not current:
-            return value
-        self._cache[record.index] = value
-        self._cache_bytes += record.length
-        while self._cache and (
-            len(self._cache) > self._cache_limit or self._cache_bytes > self._cache_byte_limit
-        ):
-            index, _ = self._cache.popitem(last=False)
-            self._cache_bytes -= self.records[index].length if index < len(self.records) else 0
+        value = read_body(self.source, record, self._migration)
+        if current:
+            self._bodies.put(record.index, value, record.length)
         return value
 
     # ------------------------------------------------------------------ queries
@@ -522,16 +457,3 @@ class Session:
     def session_id(self) -> str | None:
         sid = self.header.get("id") if self.header else None
         return sid if isinstance(sid, str) else None
-
-
-class _LookSource:
-    """The bytes one look at a file read, at their offsets in the file."""
-
-    def __init__(self, growth: Growth) -> None:
-        self._growth = growth
-
-    def size(self) -> int:
-        return self._growth.size
-
-    def read(self, offset: int, length: int) -> bytes:
-        return self._growth.span(offset, offset + length)

@@ -1,39 +1,31 @@
 """Every session under a sessions folder, listed as pi lists them, kept current cheaply.
 
-A persistent index (under `platformdirs.user_cache_path("pi-sessions")`) remembers, per file,
-its size, mtime and inode and the running state of its summary. Opening the store then costs
-a stat per file: an unchanged file is taken from the index, a file that only grew is read
-from where the index stopped (after checking the bytes before that point are unchanged), and
-anything else is read again. A corrupt, stale or unwritable cache is ignored and rebuilt.
-Nothing in the sessions folder is ever written.
+A persistent index (core/index_cache.py) remembers, per file, its size, mtime and inode and
+the running state of its summary. Opening the store then costs a stat per file: an unchanged
+file is taken from the index, a file that only grew is read from where the index stopped
+(after checking the bytes before that point are unchanged), and anything else is read again
+(core/growth.py: one look per file). A scan and the watcher change the store from worker
+threads, one at a time (`lock`). Nothing in the sessions folder is ever written.
 """
 
 from __future__ import annotations
 
 import contextlib
-import errno
 import gc
-import hashlib
 import os
-import stat
-import tempfile
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
-import msgspec
-
 from .growth import Growth, ReadMark, Stamp, Verdict, read_growth
+from .index_cache import IndexEntry, cache_file_path, default_cache_dir, load_index, save_index
 from .listing import NotASession, SessionSummary, SummaryBuilder
 from .locations import iter_session_files
 
-CACHE_VERSION = 3
 # Below this many bytes to read, a second process costs more than it saves.
 PARALLEL_MIN_BYTES = 48 * 1024 * 1024
-# An index of 2,000 sessions with their texts is ~10 MiB: anything past this is not ours.
-MAX_CACHE_BYTES = 1 << 30
 
 
 class FileChange(StrEnum):
@@ -42,33 +34,6 @@ class FileChange(StrEnum):
     REPLACED = "replaced"  # truncated, rewritten or a new inode: read again from the start
     VANISHED = "vanished"
     UNCHANGED = "unchanged"
-
-
-class IndexEntry(msgspec.Struct, kw_only=True, array_like=True, gc=False):
-    size: int
-    mtime_ns: int
-    inode: int
-    builder: SummaryBuilder | None = None
-    summary: SessionSummary | None = None  # derived from `builder`, kept so a warm start is a stat
-    skipped: str | None = None  # why this file is not a session (left out of the list)
-
-    def matches(self, st: os.stat_result) -> bool:
-        """The file is as it was when this entry was read (same inode, size and mtime)."""
-        return st.st_ino == self.inode and st.st_size == self.size and st.st_mtime_ns == self.mtime_ns
-
-    @property
-    def mark(self) -> ReadMark | None:
-        """Where the summary stopped reading (None: it has to read the file from the start)."""
-        b = self.builder
-        if b is None:
-            return None
-        return ReadMark(b.offset, b.head, b.tail, self.inode, self.size, self.mtime_ns)
-
-
-class IndexFile(msgspec.Struct, kw_only=True):
-    version: int
-    root: str
-    entries: dict[str, IndexEntry]
 
 
 @dataclass(slots=True)
@@ -88,35 +53,6 @@ class ScanReport:
     bytes_read: int = 0
     cache_loaded: bool = False
     cache_problem: str | None = None
-
-
-def default_cache_dir() -> Path:
-    import platformdirs
-
-    return Path(platformdirs.user_cache_path("pi-sessions"))
-
-
-def read_cache_file(path: str | os.PathLike[str]) -> bytes:
-    """The index cache's bytes, if it is a regular file of a sane size. Opened without
-    blocking, so a FIFO (or a link to a device) where the cache belongs cannot hang us."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise OSError(errno.EINVAL, "not a regular file")
-        if st.st_size > MAX_CACHE_BYTES:
-            raise OSError(errno.EFBIG, f"over {MAX_CACHE_BYTES >> 20} MiB")
-        chunks: list[bytes] = []
-        left = st.st_size
-        while left > 0:
-            chunk = os.read(fd, left)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
 
 
 def sort_newest_first(summaries: list[SessionSummary]) -> None:
@@ -227,69 +163,18 @@ class SessionStore:
     @property
     def cache_path(self) -> Path:
         base = self.cache_dir if self.cache_dir is not None else default_cache_dir()
-        digest = hashlib.sha256(self.root.encode("utf-8", "surrogateescape")).hexdigest()[:16]
-        text = "-text" if self.keep_text else ""
-        return base / f"index-v{CACHE_VERSION}{text}-{digest}.msgpack"
+        return cache_file_path(base, self.root, self.keep_text)
 
     def _load_cache(self, report: ScanReport) -> dict[str, IndexEntry]:
         if not self.use_cache:
             return {}
-        try:
-            data = read_cache_file(self.cache_path)
-        except FileNotFoundError:
-            return {}
-        except OSError as e:
-            report.cache_problem = f"cache unreadable ({e.strerror or e}); rebuilt"
-            return {}
-        try:
-            index = msgspec.msgpack.decode(data, type=IndexFile)
-        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-            report.cache_problem = "cache corrupt; rebuilt"
-            return {}
-        if index.version != CACHE_VERSION or index.root != self.root:
-            report.cache_problem = "cache from another version; rebuilt"
-            return {}
-        report.cache_loaded = True
-        return index.entries
+        entries, report.cache_problem = load_index(self.cache_path, self.root)
+        report.cache_loaded = entries is not None
+        return entries or {}
 
     def save_cache(self) -> str | None:
         """Write the index atomically; returns a problem description instead of raising."""
-        if not self.use_cache:
-            return None
-        path = self.cache_path
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            data = self._encode_index()
-            fd, temp = tempfile.mkstemp(prefix=".index-", dir=path.parent)
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    f.write(data)
-                os.replace(temp, path)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(temp)
-                raise
-        except OSError as e:
-            return f"cannot write the cache in {path.parent}: {e.strerror or e}"
-        return None
-
-    def _encode_index(self) -> bytes:
-        try:
-            return msgspec.msgpack.encode(
-                IndexFile(version=CACHE_VERSION, root=self.root, entries=self.entries)
-            )
-        except (msgspec.EncodeError, UnicodeEncodeError, OverflowError, ValueError, TypeError):
-            pass
-        # Something unencodable (a lone surrogate, a 400-digit number): leave those files out
-        # of the cache; they are simply read again next time.
-        keep = {}
-        for file, entry in self.entries.items():
-            try:
-                msgspec.msgpack.encode(entry)
-            except (msgspec.EncodeError, UnicodeEncodeError, OverflowError, ValueError, TypeError):
-                continue
-            keep[file] = entry
-        return msgspec.msgpack.encode(IndexFile(version=CACHE_VERSION, root=self.root, entries=keep))
+        return save_index(self.cache_path, self.root, self.entries) if self.use_cache else None
 
     # ------------------------------------------------------------------ scanning
     def scan(
@@ -515,6 +400,7 @@ def list_sessions(root: str, use_cache: bool = True, cache_dir: str | None = Non
 
 __all__ = [
     "FileChange",
+    "IndexEntry",
     "Listing",
     "ScanReport",
     "SessionStore",

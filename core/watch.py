@@ -23,11 +23,12 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from .growth import Growth, read_growth
+from .index_cache import IndexEntry
 from .listing import SessionSummary
 from .locations import iter_session_files
 from .problems import SessionError
 from .session import Session, SessionDelta, SessionUpdate
-from .store import FileChange, IndexEntry, Listing, SessionStore
+from .store import FileChange, Listing, SessionStore
 
 DEBOUNCE_MS = 50
 STEP_MS = 25
