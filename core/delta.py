@@ -35,6 +35,20 @@ class SessionDelta:
     def changed(self) -> bool:
         return self.reloaded or bool(self.new_records) or self.header_appeared
 
+    def then(self, later: SessionDelta) -> SessionDelta:
+        """This change followed by `later`, as one change."""
+        if self.reloaded or later.reloaded:
+            # Everything was read again: what came with or after it is part of that reading.
+            return SessionDelta(
+                reloaded=True, truncated=self.truncated or later.truncated, previous_leaf=self.previous_leaf
+            )
+        return SessionDelta(
+            new_records=self.new_records + later.new_records,
+            tree_rebuilt=self.tree_rebuilt or later.tree_rebuilt,
+            header_appeared=self.header_appeared or later.header_appeared,
+            previous_leaf=self.previous_leaf,
+        )
+
     def continuation(self, session: Session, entry_id: str | None) -> list[EntryRecord]:
         """The new records that only continue the conversation at `entry_id`: each the one
         child of the entry before it, `entry_id` first (a leaf until now). Empty when none

@@ -102,6 +102,7 @@ class Session:
         self.parsed_count = 0  # objects pi's parser would hold, header included
         self.generation = getattr(self, "generation", -1) + 1
         self._mark: ReadMark | None = None  # where reading stopped (None: not a file)
+        self._unseen: SessionDelta | None = None  # what refresh() changed since the last apply()
         self._migration: Migration | None = None  # a legacy file, migrated as it is read
         # Bodies read back stay cached up to this many bytes of JSON (a big tool output is MBs).
         byte_limit = 32 * 1024 * 1024 if self._cache_limit < (1 << 20) else 1 << 62
@@ -284,8 +285,18 @@ class Session:
 
     # ------------------------------------------------------------------ live updates
     def refresh(self) -> SessionDelta:
-        """Read what was appended since the last read; reload if the file was replaced or cut."""
-        return self.apply(self.prepare())
+        """Read what was appended since the last read; reload if the file was replaced or cut.
+        What it changed is also handed on by the next `apply` (the panes' path), so a caller
+        that refreshes on its own (core/append.py) never leaves the panes behind."""
+        delta = self._take(self.prepare())
+        if delta.changed:
+            self._unseen = delta if self._unseen is None else self._unseen.then(delta)
+        return delta
+
+    @property
+    def has_unseen_changes(self) -> bool:
+        """`refresh()` changed something that no `apply` has handed on yet."""
+        return self._unseen is not None
 
     @property
     def read_mark(self) -> ReadMark | None:
@@ -335,9 +346,15 @@ class Session:
         return SessionUpdate(self._version, fresh=fresh, truncated=cut)
 
     def apply(self, update: SessionUpdate) -> SessionDelta:
-        """The changing half of `refresh`: take in what `prepare` read (cheap: no file work)."""
+        """The changing half of a refresh: take in what `prepare` read (cheap: no file work).
+        Returns what changed since the last `apply`, a `refresh()` in between included."""
         if update.based_on != self._version:
-            return self.refresh()  # another update came first: this one was read for the past
+            update = self.prepare()  # a refresh came first: this was read for the past
+        unseen, self._unseen = self._unseen, None
+        delta = self._take(update)
+        return unseen.then(delta) if unseen is not None else delta
+
+    def _take(self, update: SessionUpdate) -> SessionDelta:
         delta = SessionDelta(previous_leaf=self.default_leaf)
         if update.fresh is not None:
             self._adopt(update.fresh)

@@ -147,7 +147,8 @@ class SessionWatcher:
                     if session is not None:
                         updates[path] = _prepare(session, look)
                         update, error = updates[path]
-                        if change is FileChange.UNCHANGED and (error or _has_news(update)):
+                        news = _has_news(update) or session.has_unseen_changes
+                        if change is FileChange.UNCHANGED and (error or news):
                             change = FileChange.GREW  # the session was behind the store
                 if change is not FileChange.UNCHANGED:
                     changes[path] = change

@@ -16,7 +16,7 @@ from typing import Any
 from pi_sessions.app.main_screen import MainScreen
 from pi_sessions.core import watch
 from pi_sessions.core.context import project
-from pi_sessions.core.outline import outline_rows, row_filter
+from pi_sessions.core.outline import ViewFilter, outline_rows, row_filter
 from pi_sessions.core.session import Session
 from pi_sessions.widgets.context_view import build_blocks
 from textual.pilot import Pilot
@@ -214,3 +214,22 @@ async def test_reading_a_change_never_blocks_the_keyboard(tmp_path: Path, monkey
         assert "n1" not in screen.tree.index_by_id
         release.set()
         await until(pilot, lambda: "n1" in screen.tree.index_by_id, "the append shown")
+
+
+async def test_our_own_label_reaches_every_pane_like_any_append(tmp_path: Path) -> None:
+    """A label we write is read back by the session before the panes hear of it (core/append.py
+    refreshes to find the leaf): the panes still get the change, the way pi's appends come."""
+    root = tmp_path / "sessions"
+    path, _ = two_sessions(root)
+    async with make_app(root, tmp_path / "cache").run_test(size=(160, 40)) as pilot:
+        screen = await open_first(pilot, path)
+        await pilot.press("tab")
+        screen.tree.view = ViewFilter.ALL
+        screen.tree.rebuild()
+        screen.tree.select("e4")
+        await pilot.press("L", *"nice", "enter")
+        await until(pilot, lambda: len(screen.tree.rows) == 13, "the label's row")
+        await settled(pilot)
+        assert_panes_show(screen, path)
+        assert screen.session is not None and screen.session.labels == {"e4": "nice"}
+        assert screen.tree.rows[-1].record.type == "label"
