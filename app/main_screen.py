@@ -21,16 +21,17 @@ from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
 from textual.worker import get_current_worker
 
-from ..core.context import extend_projection, project
+from ..core.context import project
 from ..core.listing import SessionSummary
+from ..core.live import ContextAction, ContextChange, context_change, nothing_to_show
 from ..core.locations import SessionsRoot
-from ..core.outline import search_entries
+from ..core.outline import extend_rows, search_entries
 from ..core.problems import SessionError
 from ..core.search import SearchIndex, SessionText, parse_query
 from ..core.session import Session
 from ..core.store import SessionStore
 from ..core.text import GLYPHS, one_line
-from ..core.watch import EventKind, SessionWatcher, StoreEvent
+from ..core.watch import EventKind, SessionWatcher, StoreBatch, StoreEvent
 from ..widgets.branch_tree import BranchTree
 from ..widgets.context_view import ContextView
 from ..widgets.glyphs import Glyphs
@@ -85,7 +86,8 @@ class MainScreen(Screen[None]):
         self.open_path = open_path
         self.current_cwd = current_cwd if current_cwd is not None else os.getcwd()
         self.store = SessionStore(root.path, cache_dir=cache_dir, keep_text=True)
-        self.watcher: SessionWatcher | None = None
+        # Every file change goes through the watcher (it watches once the first listing is up).
+        self.watcher = SessionWatcher(self.store, poll=settings.poll)
         self.session: Session | None = None
         self.search_index: SearchIndex[SessionText] | None = None
         # path -> (the summary it was made from, its search text): a summary object is new
@@ -300,68 +302,105 @@ class MainScreen(Screen[None]):
 
     @work(exclusive=True, group="watch")
     async def watch_sessions(self) -> None:
-        self.watcher = SessionWatcher(self.store, poll=self.settings.poll)
-        if self.session is not None:
-            self.watcher.track(self.session)
         notice_shown = False
-        async for events in self.watcher.events():
+        async for batch in self.watcher.events():
             if self.watcher.notice and not notice_shown:
                 notice_shown = True
                 self.notify(self.watcher.notice, title="Watching", severity="warning", timeout=8)
-            self.apply_store_events(events)
+            self.apply_store_events(batch)
 
-    def apply_store_events(self, events: list[StoreEvent]) -> None:
-        """New, grown, replaced, renamed and vanished sessions, from the store's events."""
-        changed_listing = False
-        for event in events:
-            changed_listing = True
+    def apply_store_events(self, batch: StoreBatch, *, ours: bool = False) -> None:
+        """New, grown, replaced, renamed and vanished sessions, from one batch of the store's
+        events (read in a worker thread; `ours`: a change we made ourselves)."""
+        had_none = not self.sidebar.summaries
+        current = self.sidebar.session_list.current()
+        select: str | None = None
+        for event in batch:
             if event.kind in (EventKind.GREW, EventKind.APPEARED):
                 self.sidebar.mark_live(event.path)
+            if event.kind is EventKind.RENAMED and current is not None and current.path == event.old_path:
+                select = event.path  # the sidebar's cursor goes with the file
             if self.session is not None and event.session is self.session:
-                self._open_session_changed(event)
-        if changed_listing:
-            listing = self.store.listing()
-            self.sidebar.set_summaries(listing.summaries)
-            if self.session is None and listing.summaries:
-                current = self.sidebar.session_list.current()
-                if current is not None:
-                    self.open_session(current.path)  # the first session of a folder that had none
-            if self.search_index is not None:
-                self.search_index.update(self._search_items(listing.summaries))
+                self._open_session_changed(event, ours=ours)
+        self.sidebar.set_summaries(batch.listing.summaries)
+        if select is not None:
+            self.sidebar.select_path(select)
+        self.sidebar.set_open(self.session.path if self.session is not None else None)
+        if self.session is None and had_none and batch.listing.summaries:
+            current = self.sidebar.session_list.current()
+            if current is not None:
+                self.open_session(current.path)  # the first session of a folder that had none
+        if self.search_index is not None:
+            self.search_index.update(self._search_items(batch.listing.summaries))
 
-    def _open_session_changed(self, event: StoreEvent) -> None:
+    def _open_session_changed(self, event: StoreEvent, *, ours: bool = False) -> None:
+        """The open session's file changed: core says what that means for each pane (the
+        rows in `outline.extend_rows`, the context in `live.context_change`), the panes
+        apply it, and the titles follow."""
         session = self.session
         assert session is not None
         if event.kind is EventKind.VANISHED or event.error:
-            self.set_status(f"the open session is gone: {event.error or event.path}", error=True)
+            why = event.error or "the file is gone"
+            self._close_session(f"The open session cannot be shown any more: {why}.\n{event.path}")
+            if not ours:
+                self.set_status(f"the open session is gone: {why}: {event.path}", error=True)
             return
-        if event.kind is EventKind.RENAMED:
+        if event.kind is EventKind.RENAMED and not ours:
             self.set_status(f"the open session was renamed to {event.path}")
-        append = event.append
-        if append is None or not append.changed:
+        delta = event.append
+        if delta is None or not delta.changed:
             return
-        if append.reloaded:
-            keep = self.tree.current_id()
-            self.tree.show_session(session, select=keep if keep in session.by_id else session.default_leaf)
-            self.set_status("the open session was rewritten on disk: read again")
-            self._set_tree_title()
+        tree = self.tree
+        if delta.reloaded:
+            keep = tree.current_id()
+            select = session.default_leaf if self.follow or keep not in session.by_id else keep
+            tree.show_session(session, select=select, notify=False)
+            if not ours:
+                what = "cut short" if delta.truncated else "rewritten"
+                self.set_status(f"the open session was {what} on disk: read again")
+        else:
+            rows = extend_rows(session, tree.rows, tree.index_by_id, delta, tree.live_filter())
+            if rows is not None:
+                tree.insert_rows(rows)
+            else:
+                tree.rebuild(keep_view=True, notify=False)
+            if self.follow and session.default_leaf:
+                tree.select(session.default_leaf, notify=False)
+        shown = self.context_view.projection if self.context_view.session is session else None
+        change = context_change(
+            session,
+            delta,
+            shown,
+            self.context_leaf if shown is not None else None,
+            follow=self.follow,
+            show_excluded=self.context_view.show_excluded,
+        )
+        self._apply_context(session, change)
+        self._set_tree_title()
+
+    def _apply_context(self, session: Session, change: ContextChange) -> None:
+        if change.action is ContextAction.KEEP:
             return
-        # Entries that extend the selected path carry the context along; the tree cursor stays.
-        leaf = self.context_leaf
-        extended = False
-        for record in append.new_records:
-            if leaf is not None and record.parentId == leaf and len(session.children.get(leaf, ())) == 1:
-                leaf = record.id
-                extended = True
-        grown_from = len(session.records) - len(append.new_records) - 1
-        previous_leaf = session.records[grown_from].id if grown_from >= 0 else None
-        # The common case, a conversation growing at the bottom, adds rows in place.
-        if append.tree_rebuilt or not self.tree.append_records(append.new_records, previous_leaf):
-            self.tree.rebuild(keep_view=True)
-        if self.follow and session.default_leaf:
-            self.tree.select(session.default_leaf)
-        elif extended and leaf is not None:
-            self.show_context(leaf, keep_scroll=True, live=True)
+        if change.action is ContextAction.CLEAR or change.projection is None:
+            self.context_leaf = None
+            self.context_view.clear(change.text)
+            return
+        self.context_leaf = change.projection.leaf_id
+        note = "(live)" if change.live else ""
+        if change.action is ContextAction.EXTEND:
+            self.context_view.extend(session, change.projection, change.start, live_note=note)
+        else:
+            self.context_view.show(session, change.projection, keep_scroll=change.keep_scroll, live_note=note)
+
+    def _close_session(self, text: str) -> None:
+        """Nothing is open any more: every pane says so."""
+        if self.session is not None:
+            self.watcher.untrack(self.session)
+        self.session = None
+        self.context_leaf = None
+        self.tree.show_session(None)
+        self.context_view.clear(text)
+        self.sidebar.set_open(None)
         self._set_tree_title()
 
     def action_rescan(self) -> None:
@@ -393,7 +432,7 @@ class MainScreen(Screen[None]):
     def _session_opened(
         self, path: str, session: Session | None, error: str | None, select: str | None
     ) -> None:
-        if self.watcher is not None and self.session is not None:
+        if self.session is not None:
             self.watcher.untrack(self.session)
         self.session = session
         self.sidebar.set_open(path if session else None)
@@ -403,14 +442,12 @@ class MainScreen(Screen[None]):
             self.set_status(f"cannot open {path}: {error}", error=True)
             self._set_tree_title()
             return
-        if self.watcher is not None:
-            self.watcher.track(session)
+        self.watcher.track(session)
         self.context_leaf = None
         self.tree.show_session(session, select=select)
-        if session.is_empty:
-            self.context_view.clear("This file is empty: no session header yet.")
-        elif not session.records:
-            self.context_view.clear("This session has no entries yet.")
+        empty = nothing_to_show(session)
+        if empty is not None:
+            self.context_view.clear(empty)
         if session.problems:
             first = session.problems[0]
             self.set_status(
@@ -436,19 +473,15 @@ class MainScreen(Screen[None]):
     def _filter_changed(self, event: BranchTree.FilterChanged) -> None:
         self._set_tree_title()
 
-    def show_context(self, entry_id: str, *, keep_scroll: bool = False, live: bool = False) -> None:
+    def show_context(self, entry_id: str, *, keep_scroll: bool = False) -> None:
+        """The context at `entry_id`, chosen by the user (a live change goes through
+        `_open_session_changed`)."""
         session = self.session
         if session is None or entry_id not in session.by_id:
             return
         started = time.perf_counter()
         self.context_leaf = entry_id
-        shown = self.context_view.projection
-        # Live, the context usually just grows: build on what is shown, not the whole path.
-        extended = extend_projection(shown, session, entry_id) if live and shown is not None else None
-        projection = extended if extended is not None else project(session, entry_id)
-        self.context_view.show(
-            session, projection, keep_scroll=keep_scroll, live_note="(live)" if live else ""
-        )
+        self.context_view.show(session, project(session, entry_id), keep_scroll=keep_scroll)
         self.last_context_ms = (time.perf_counter() - started) * 1000
 
     def action_toggle_excluded(self) -> None:
@@ -610,26 +643,16 @@ class MainScreen(Screen[None]):
             self.app.open_demo()  # type: ignore[attr-defined]
 
     def after_external_change(self, path: str, select_session: str | None = None) -> None:
-        """We wrote, moved or ran something on `path`: update the store and the panes now
-        (the watcher would, a moment later)."""
-        events = self.watcher.apply([path]) if self.watcher is not None else []
-        if self.watcher is None:
-            self.store.update(path)
-        if events:
-            self.apply_store_events(events)
-        else:
-            self.sidebar.set_summaries(self.store.listing().summaries)
-        if self.session is not None and self.session.path == path and not os.path.exists(path):
-            self.session = None
-            self.tree.show_session(None)
-            self.context_view.clear("The session was moved to the trash.")
-        elif self.session is not None and self.session.path == path and self.watcher is None:
-            self.session.refresh()
-            self.tree.rebuild(keep_view=True)
+        """We wrote, moved or ran something on `path`: bring the store and the panes up to
+        date now (the watcher would, a moment later), the way every file change goes."""
+        self._external_change(path, select_session)
+
+    @work(group="external")
+    async def _external_change(self, path: str, select_session: str | None) -> None:
+        self.apply_store_events(await self.watcher.process([path]), ours=True)
         if select_session is not None:
             self.sidebar.select_path(select_session)
             self.open_session(select_session)
-        self._set_tree_title()
 
     def run_named_action(self, action: str) -> None:
         """Actions by name, for the command palette (each pane's own actions included)."""

@@ -253,18 +253,3 @@ def read_span(source: ByteSource, offset: int, length: int) -> bytes:
 
         raise StaleFileError("the file is shorter than when it was read")
     return data
-
-
-def only_grew(path: str, end: int, head: bytes, tail: bytes) -> bool:
-    """The bytes read before are still there (the first `head`, and the `tail` ending at
-    `end`): whatever follows was appended. One open, two short reads."""
-    if not tail:
-        return end == 0
-    try:
-        with open(path, "rb", buffering=0) as f:
-            if f.read(len(head)) != head:
-                return False
-            f.seek(end - len(tail))
-            return f.read(len(tail)) == tail
-    except OSError:
-        return False

@@ -8,23 +8,27 @@ whole session (a user message whose content is null, say) we keep it and say why
 
 Summaries are built from the bytes appended since the last look: `SummaryBuilder` keeps the
 few running values the listing needs, so a file that grew is read from where we stopped.
+pi's rules are written once, in one hot loop over typed lines (`_feed_many`); a line the typed
+decoder refuses is turned into a typed line and goes through the same loop. (Over 450 lines:
+the rules, the summary they fill and the decoding they rely on are read best side by side.)
 """
 
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import msgspec
 from msgspec import UNSET, Raw, UnsetType
 
-from .jsvalues import date_ms, iso_from_ms, js_number, js_string, js_truthy, text_of_blocks
+from .jsvalues import NotAnArray, date_ms, iso_from_ms, js_number, js_string, js_truthy, text_of_blocks
 from .lines import HEAD_BYTES, TAIL_BYTES, BytesSource, LineDecodeError, decode_json, read_lines
 from .problems import ProblemKind
-from .records import CostHead, UsageHead
-from .session import session_name_of
+from .records import CostHead, UsageHead, session_name_of
 
 NO_MESSAGES = "(no messages)"
+NULL_BLOCK = "a message has a null content block"
 
 
 class _Block(msgspec.Struct, gc=False):
@@ -51,6 +55,66 @@ class _ListLine(msgspec.Struct, gc=False):
 
 _line_decoder = msgspec.json.Decoder(_ListLine)
 _blocks_decoder = msgspec.json.Decoder(str | list[_Block | None])
+
+
+def _plain_usage(usage: Any) -> UsageHead | None:
+    if not isinstance(usage, dict):
+        return None
+    cost = usage.get("cost")
+    return UsageHead(
+        input=usage.get("input"),
+        output=usage.get("output"),
+        cacheRead=usage.get("cacheRead"),
+        cacheWrite=usage.get("cacheWrite"),
+        totalTokens=usage.get("totalTokens"),
+        cost=CostHead(total=cost.get("total")) if isinstance(cost, dict) else None,
+    )
+
+
+def _list_line_of(value: dict[str, Any]) -> _ListLine:
+    """The typed line for a plain decoded entry, nested values of the wrong shape dropped as
+    pi's listing would never look at them. The content stays the decoded value."""
+    message = value.get("message", UNSET)
+    if isinstance(message, dict):
+        message = _ListMessage(
+            role=message.get("role", UNSET),
+            timestamp=message.get("timestamp"),
+            usage=_plain_usage(message.get("usage")),
+            content=message.get("content", UNSET),
+        )
+    elif message is not None and message is not UNSET:
+        message = _ListMessage()  # a string, a number...: pi reads `.role` of it (undefined)
+    return _ListLine(
+        type=value.get("type"),
+        id=value.get("id"),
+        parentId=value.get("parentId"),
+        timestamp=value.get("timestamp"),
+        name=value.get("name", UNSET),
+        message=message,
+        usage=_plain_usage(value.get("usage")),
+    )
+
+
+# A null block in a content array makes pi's text extraction throw; a block array without the
+# bytes `null` cannot hold one (with them, it is decoded to be sure).
+find_null = re.compile(rb"null").search
+
+
+def _newlines_are(data: bytes, start: int, stop: int, expected: int) -> bool:
+    """`data[start:stop]` holds exactly `expected` newlines. Counting is a byte loop; for
+    long lines (a big file is mostly long tool outputs) jumping from newline to newline
+    (memchr) is several times faster."""
+    if stop - start < expected * 2048:
+        return data.count(b"\n", start, stop) == expected
+    find = data.find
+    found = 0
+    pos = find(b"\n", start, stop)
+    while pos >= 0:
+        found += 1
+        if found > expected:
+            return False
+        pos = find(b"\n", pos + 1, stop)
+    return found == expected
 
 
 class _Odd:
@@ -156,12 +220,6 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
     texts: list[str] | None = None  # user/assistant texts, when kept for search
 
     # ---------------------------------------------------------------- reading
-    def feed_file(self, path: str) -> None:
-        with open(path, "rb") as f:
-            f.seek(self.offset)
-            data = f.read()
-        self.feed_bytes(data)
-
     def feed_bytes(self, data: bytes) -> None:
         """Consume `data`, the file's bytes from `self.offset` on."""
         pos = 0
@@ -240,8 +298,8 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
             values = _line_decoder.decode_lines(memoryview(data)[start:stop])
         except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
             return False
-        lines = data.count(b"\n", start, stop)
-        if len(values) != lines:
+        lines = len(values)
+        if not _newlines_are(data, start, stop, lines):
             return False  # blank lines, or two values on one line: be exact instead
         self.line_number += lines
         self._feed_many(values)
@@ -301,7 +359,10 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
                 continue
             t = message.timestamp
             if t.__class__ is int or t.__class__ is float:
-                if last_activity is None or t > last_activity:
+                # pi: Math.max(lastActivityTime ?? 0, t)
+                if last_activity is None:
+                    last_activity = js_number(t) if t > 0 else 0.0
+                elif t > last_activity:
                     last_activity = js_number(t)
             else:
                 self.last_activity = last_activity
@@ -312,10 +373,13 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
                 self._message_text(role, text)
                 want_first = not self.first_message
             else:
-                # Without the text: would pi's extraction throw? (strings and arrays are fine)
-                view = memoryview(content)
-                if not (len(view) and view[0] in (0x22, 0x5B)):
-                    self._text(content)
+                # Without the text: would pi's extraction throw? A string never does, an
+                # array only with a null block in it; anything else does.
+                if content.__class__ is Raw:
+                    view = memoryview(content)
+                    if len(view) and (view[0] == 0x22 or (view[0] == 0x5B and find_null(view) is None)):
+                        continue
+                self._text(content)
         self.tokens += tokens
         self.cost += cost
         self.entry_count += entry_count
@@ -345,78 +409,16 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
         if usage is not None and kind in ("usage", "compaction", "branch_summary"):
             self._add_usage(usage)
 
-    def _add_plain_usage(self, usage: Any) -> None:
-        if not isinstance(usage, dict):
-            return
-        cost = usage.get("cost")
-        self._add_usage(
-            UsageHead(
-                input=usage.get("input"),
-                output=usage.get("output"),
-                cacheRead=usage.get("cacheRead"),
-                cacheWrite=usage.get("cacheWrite"),
-                totalTokens=usage.get("totalTokens"),
-                cost=CostHead(total=cost.get("total")) if isinstance(cost, dict) else None,
-            )
-        )
-
     def _add_usage(self, usage: UsageHead) -> None:
         self.tokens += usage.tokens()
         self.cost += usage.cost_total()
 
     def _feed_plain(self, value: Any) -> None:
-        """The same rules on a plain decoded value (odd shapes, lone surrogates...)."""
+        """A line the typed decoder refused (odd shapes, lone surrogates...): the same rules,
+        on the same fields taken from the plain decoded value."""
         if not isinstance(value, dict):
             return  # JSON.parse gave a non-object: pi's listing reads `.type` of it and moves on
-        self.entry_count += 1
-        self._structure(value.get("id"), value.get("parentId"))
-        kind = value.get("type")
-        if kind == "session_info":
-            self._name(value.get("name"))
-        elif kind == "compaction":
-            self.has_compaction = True
-        if kind in ("usage", "compaction", "branch_summary"):
-            self._add_plain_usage(value.get("usage"))
-        if kind != "message":
-            return
-        self.message_count += 1
-        message = value.get("message")
-        if message is None:
-            self._drop("a message entry has no message object")
-            return
-        if not isinstance(message, dict):
-            if isinstance(message, str):
-                self._drop("a message entry holds a string")
-            return
-        role = message.get("role")
-        if role == "assistant":
-            self._add_plain_usage(message.get("usage"))
-        if not isinstance(role, str) or "content" not in message:
-            return
-        if role != "user" and role != "assistant":
-            return
-        self._activity(message.get("timestamp"), value.get("timestamp"))
-        try:
-            text = text_of_blocks(message.get("content"), " ")
-        except TypeError as e:
-            self._drop(f"a {role} message has unreadable content ({e})")
-            text = ""
-        self._message_text(role, text)
-
-    def _structure(self, entry_id: Any, parent_id: Any) -> None:
-        # Tips (entries nobody names as parent) without keeping every id: an entry is a tip
-        # until a child names it; a parent that was not a tip is remembered in case it shows
-        # up later (a child written before its parent).
-        if entry_id.__class__ is str:
-            if entry_id in self.referenced:
-                self.referenced.discard(entry_id)
-            else:
-                self.tips.add(entry_id)
-        if parent_id.__class__ is str:
-            if parent_id in self.tips:
-                self.tips.discard(parent_id)
-            else:
-                self.referenced.add(parent_id)
+        self._feed_many([_list_line_of(value)])
 
     def _name(self, value: Any) -> None:
         if value is not UNSET and value is not None and not isinstance(value, str):
@@ -431,25 +433,36 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
         if t is not None and not math.isnan(t):
             self.last_activity = max(self.last_activity if self.last_activity is not None else 0.0, t)
 
-    def _text(self, content: Raw | UnsetType) -> str:
-        try:
-            decoded = _blocks_decoder.decode(content)  # type: ignore[arg-type]
-        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+    def _text(self, content: Any) -> str:
+        """pi's extractTextContent of a message's content (Raw, or a plain decoded value);
+        where pi would throw, the session is marked as one pi's list leaves out."""
+        if content.__class__ is Raw:
             try:
-                return text_of_blocks(decode_json(content), " ")  # type: ignore[arg-type]
-            except (TypeError, LineDecodeError) as e:
-                self._drop(f"a message has unreadable content ({e})")
-                return ""
-        if isinstance(decoded, str):
-            return decoded
-        parts: list[str] = []
-        for block in decoded:
-            if block is None:
-                self._drop("a message has a null content block")
-                return ""
-            if block.type == "text":
-                parts.append(js_string(block.text))
-        return " ".join(parts)
+                decoded = _blocks_decoder.decode(content)
+            except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+                try:
+                    content = decode_json(content)
+                except LineDecodeError as e:
+                    self._drop(f"a message has unreadable content ({e})")
+                    return ""
+            else:
+                if isinstance(decoded, str):
+                    return decoded
+                parts: list[str] = []
+                for block in decoded:
+                    if block is None:
+                        self._drop(NULL_BLOCK)
+                        return ""
+                    if block.type == "text":
+                        parts.append(js_string(block.text))
+                return " ".join(parts)
+        try:
+            return text_of_blocks(content, " ")
+        except NotAnArray as e:
+            self._drop(f"a message has unreadable content ({e})")
+        except TypeError:
+            self._drop(NULL_BLOCK)
+        return ""
 
     def _message_text(self, role: str, text: str) -> None:
         if not text:

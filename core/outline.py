@@ -6,14 +6,15 @@ the tree forks: each child of a fork point starts a branch one level deeper, and
 child continues at its parent's level. The branch holding the active leaf comes first at
 every fork, so the conversation pi would resume reads top to bottom without a jump.
 
-Also here: one-line descriptions of entries (what each row says), computed from the entry
-read back by offset, only for the rows someone looks at.
+A live session's new entries get rows without building them all again when they only extend
+the active leaf (`extend_rows`). Also here: one-line descriptions of entries (what each row
+says), computed from the entry read back by offset, only for the rows someone looks at.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -49,7 +50,7 @@ from .entries import (
 from .jsvalues import js_string
 from .problems import StaleFileError
 from .records import EntryRecord
-from .session import Session
+from .session import Session, SessionDelta
 from .text import GLYPHS, human_count, one_line
 
 
@@ -237,6 +238,73 @@ def outline_rows(
                 stack.append((kid_list[i], depth + 1, (*guides, not last), True, last))
             break
     return rows
+
+
+@dataclass(frozen=True, slots=True)
+class RowInsert:
+    """Rows for new entries, to go right after row `at`; that row becomes `parent_row`."""
+
+    at: int
+    parent_row: OutlineRow
+    rows: list[OutlineRow]
+
+
+def extend_rows(
+    session: Session,
+    rows: Sequence[OutlineRow],
+    index_by_id: Mapping[str, int],
+    delta: SessionDelta,
+    view: RowFilter | None,
+) -> RowInsert | None:
+    """The rows `delta` adds when it only extends the active leaf (a conversation growing at
+    its tip, the common live case: inserting costs what the new entries cost, a rebuild of
+    100,000 rows a fifth of a second); None when the change takes `outline_rows` again.
+    `rows`/`index_by_id` are what is shown, `view` its filter (None: everything) with the ids
+    it always shows except the active leaf."""
+    records = delta.new_records
+    previous, leaf = delta.previous_leaf, session.default_leaf
+    if delta.reloaded or delta.tree_rebuilt or not records or previous is None or leaf is None:
+        return None
+    if previous not in index_by_id or leaf != records[-1].id:
+        return None  # the active path moved elsewhere: every row's marking may change
+    labels = session.labels
+    if view is not None and view.labelled_only and any(record.type == "label" for record in records):
+        return None  # a new label can reveal an older entry
+    if len(delta.continuation(session, previous)) != len(records):
+        return None  # not all of them continue the leaf
+    at = index_by_id[previous]
+    leaf_row = rows[at]
+    if leaf_row.folded or not leaf_row.on_active_path:
+        return None
+    if view is not None and not view.shows(leaf_row.record, labels):
+        return None  # the old leaf was shown only for being the leaf: it goes
+    shown = view.with_always(view.always | {leaf}) if view is not None else None
+    children = session.children
+    new_rows = [
+        OutlineRow(
+            record,
+            leaf_row.depth,
+            leaf_row.guides,
+            False,
+            leaf_row.last_branch,
+            len(children.get(record.id, ())),
+            True,
+        )
+        for record in records
+        if shown is None or shown.shows(record, labels)
+    ]
+    parent_row = OutlineRow(
+        leaf_row.record,
+        leaf_row.depth,
+        leaf_row.guides,
+        leaf_row.branch_start,
+        leaf_row.last_branch,
+        1,
+        leaf_row.on_active_path,
+        leaf_row.folded,
+        leaf_row.hidden_count,
+    )
+    return RowInsert(at, parent_row, new_rows)
 
 
 # ---------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ type-specific fields and a head of the message (role, model, usage). Message bod
 outputs, system prompts and extension data are validated but not kept: they are read back by
 byte offset when someone looks at them (see `Session.entry_dict`). This keeps a 100 MB
 session at a few MB of memory and makes opening it a matter of scanning its bytes once.
+The name a `session_info` entry gives (`session_name_of`) is read the same way everywhere.
 """
 
 from __future__ import annotations
@@ -15,9 +16,17 @@ from typing import Any
 import msgspec
 from msgspec import UNSET, Raw, UnsetType
 
-from .jsvalues import date_ms, is_finite_number, js_number, js_truthy
+from .jsvalues import date_ms, is_finite_number, js_number, js_trim, js_truthy
 from .lines import LineDecodeError, decode_json
 from .problems import ProblemKind
+
+
+def session_name_of(value: Any) -> str | None:
+    """pi's `entry.name?.trim() || undefined` (a non-string name counts as cleared)."""
+    if not isinstance(value, str):
+        return None
+    return js_trim(value) or None
+
 
 # Internal fields carry JSON names no session line uses, and are always set after decoding.
 _INTERNAL = "§pi-sessions§"

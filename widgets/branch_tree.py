@@ -14,7 +14,16 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.strip import Strip
 
-from ..core.outline import OutlineRow, ViewFilter, excerpt, kind_label, outline_rows, row_filter
+from ..core.outline import (
+    OutlineRow,
+    RowFilter,
+    RowInsert,
+    ViewFilter,
+    excerpt,
+    kind_label,
+    outline_rows,
+    row_filter,
+)
 from ..core.records import EntryRecord
 from ..core.session import Session
 from ..core.text import one_line
@@ -92,13 +101,15 @@ class BranchTree(RowList):
         self.scroll_pending = False  # a scroll to the cursor waits for the next refresh
 
     # ------------------------------------------------------------------ data in
-    def show_session(self, session: Session | None, select: str | None = None) -> None:
+    def show_session(
+        self, session: Session | None, select: str | None = None, *, notify: bool = True
+    ) -> None:
         self.session = session
         self.folded = set()
         self.matches = []
         self.match_set = set()
         self._excerpts = {}
-        self.rebuild(select=select or (session.default_leaf if session else None), center=True)
+        self.rebuild(select=select or (session.default_leaf if session else None), center=True, notify=notify)
 
     def rebuild(
         self, select: str | None = None, center: bool = False, keep_view: bool = False, notify: bool = True
@@ -142,40 +153,19 @@ class BranchTree(RowList):
             self.post_message(self.EntryHighlighted(self.rows[index].record.id))
         self.refresh()
 
-    def append_records(self, records: list[EntryRecord], previous_leaf: str | None) -> bool:
-        """New entries that only extend the active leaf get rows inserted below it, with the
-        cursor and the view kept on the same entries (a rebuild of 100,000 rows takes a fifth
-        of a second). False when the change is anything else: the caller rebuilds."""
-        session = self.session
-        if session is None or not records or previous_leaf not in self.index_by_id:
-            return False
-        if session.default_leaf != records[-1].id:
-            return False  # the active path moved elsewhere: every row's marking may change
-        if self.view is ViewFilter.LABELED and any(record.type == "label" for record in records):
-            return False  # a new label can reveal an older entry
-        at = self.index_by_id[previous_leaf]
-        leaf_row = self.rows[at]
+    def live_filter(self) -> RowFilter | None:
+        """The view's filter with what it always shows (search matches), for `extend_rows`."""
         view = row_filter(self.view)
-        shown_anyway = view is None or view.with_always(self.match_set).shows(leaf_row.record, session.labels)
-        if leaf_row.folded or not leaf_row.on_active_path or not shown_anyway:
-            return False  # the old leaf was shown only for being the leaf, or is folded
-        parent = previous_leaf
-        for record in records:
-            if record.parentId != parent or len(session.children.get(parent, ())) != 1:
-                return False
-            parent = record.id
-        shown = view.with_always(self.match_set | {session.default_leaf}) if view is not None else None
-        new_rows = [
-            OutlineRow(record, leaf_row.depth, leaf_row.guides, False, leaf_row.last_branch, 0, True)
-            for record in records
-            if shown is None or shown.shows(record, session.labels)
-        ]
-        leaf_row.child_count = 1
-        for row in new_rows:
-            row.child_count = len(session.children.get(row.record.id, ()))
+        return view.with_always(self.match_set) if view is not None else None
+
+    def insert_rows(self, change: RowInsert) -> None:
+        """Rows core made for new entries below the active leaf (`outline.extend_rows`),
+        put in place with the cursor and the view kept on the same entries."""
+        at = change.at
         top = int(self.scroll_offset.y)
-        self.rows[at + 1 : at + 1] = new_rows
-        added = len(new_rows)
+        self.rows[at] = change.parent_row
+        self.rows[at + 1 : at + 1] = change.rows
+        added = len(change.rows)
         # Rows below moved down: so do their indexes, the cursor and the view.
         for index in range(at + 1, len(self.rows)):
             self.index_by_id[self.rows[index].record.id] = index
@@ -185,7 +175,6 @@ class BranchTree(RowList):
         if added and top > at:
             self.scroll_to(y=top + added, animate=False, immediate=True, force=True)
         self.refresh()
-        return True
 
     def _deferred_scroll(self, center: bool) -> None:
         self.scroll_to_cursor(center=center)

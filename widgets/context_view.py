@@ -612,29 +612,32 @@ class ContextView(Vertical):
     def show(
         self, session: Session, projection: Projection, *, keep_scroll: bool = False, live_note: str = ""
     ) -> None:
-        previous = self.projection
         self.session = session
         self.projection = projection
         self._update_header(live_note)
-        if self._blocks_for != (id(session), session.generation):
-            self._blocks = {}
-            self._blocks_for = (id(session), session.generation)
-            previous = None
-        if (
-            keep_scroll
-            and previous is not None
-            and projection.grown_from is previous
-            and not self.show_excluded
-            and not any(r.role == "system" for r in projection.context[len(previous.context) :])
-        ):
-            # A live context that only grew: blocks for the new messages, the rest stays.
-            self.body.set_system_prompt_projection(projection)
-            self.body.append_blocks(
-                build_blocks(session, projection, False, self._blocks, start=len(previous.context))
-            )
-            return
+        self._blocks_current(session)
         blocks = build_blocks(session, projection, self.show_excluded, self._blocks)
         self.body.set_blocks(session, blocks, at_end=not keep_scroll, keep_scroll=keep_scroll)
+
+    def extend(self, session: Session, projection: Projection, start: int, *, live_note: str = "") -> None:
+        """`projection` is the shown one grown by its context entries from `start` on (core
+        decided so: core/live.py): blocks for those go below, the rest stays as it is."""
+        if not self._blocks_current(session):
+            self.show(session, projection, keep_scroll=True, live_note=live_note)
+            return
+        self.session = session
+        self.projection = projection
+        self._update_header(live_note)
+        self.body.set_system_prompt_projection(projection)
+        self.body.append_blocks(build_blocks(session, projection, False, self._blocks, start=start))
+
+    def _blocks_current(self, session: Session) -> bool:
+        """Blocks are kept per reading of a session: False (and none kept) for another one."""
+        if self._blocks_for == (id(session), session.generation):
+            return True
+        self._blocks = {}
+        self._blocks_for = (id(session), session.generation)
+        return False
 
     def _update_header(self, live_note: str = "") -> None:
         projection = self.projection

@@ -1,0 +1,143 @@
+"""The persistent index cache: where it lives, what it holds, and reading it safely.
+
+Under `platformdirs.user_cache_path("pi-sessions")`, one file per sessions folder remembers,
+per session file, its size, mtime and inode and the running state of its summary (so a warm
+start is a stat per file). It is read only when it is a regular file of a sane size, opened
+without blocking (a FIFO or a device where it belongs cannot hang us), written atomically,
+and a corrupt, stale or unwritable cache is ignored and rebuilt.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import hashlib
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+import msgspec
+
+from .growth import ReadMark
+from .listing import SessionSummary, SummaryBuilder
+
+CACHE_VERSION = 3
+# An index of 2,000 sessions with their texts is ~10 MiB: anything past this is not ours.
+MAX_CACHE_BYTES = 1 << 30
+
+
+class IndexEntry(msgspec.Struct, kw_only=True, array_like=True, gc=False):
+    size: int
+    mtime_ns: int
+    inode: int
+    builder: SummaryBuilder | None = None
+    summary: SessionSummary | None = None  # derived from `builder`, kept so a warm start is a stat
+    skipped: str | None = None  # why this file is not a session (left out of the list)
+
+    def matches(self, st: os.stat_result) -> bool:
+        """The file is as it was when this entry was read (same inode, size and mtime)."""
+        return st.st_ino == self.inode and st.st_size == self.size and st.st_mtime_ns == self.mtime_ns
+
+    @property
+    def mark(self) -> ReadMark | None:
+        """Where the summary stopped reading (None: it has to read the file from the start)."""
+        b = self.builder
+        if b is None:
+            return None
+        return ReadMark(b.offset, b.head, b.tail, self.inode, self.size, self.mtime_ns)
+
+
+class IndexFile(msgspec.Struct, kw_only=True):
+    version: int
+    root: str
+    entries: dict[str, IndexEntry]
+
+
+def default_cache_dir() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_cache_path("pi-sessions"))
+
+
+def cache_file_path(base: Path, root: str, keep_text: bool) -> Path:
+    digest = hashlib.sha256(root.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    text = "-text" if keep_text else ""
+    return base / f"index-v{CACHE_VERSION}{text}-{digest}.msgpack"
+
+
+def load_index(path: Path, root: str) -> tuple[dict[str, IndexEntry] | None, str | None]:
+    """The entries of the index for `root` (None when there is none to use) and, when the
+    file was there but not usable, why."""
+    try:
+        data = read_cache_file(path)
+    except FileNotFoundError:
+        return None, None
+    except OSError as e:
+        return None, f"cache unreadable ({e.strerror or e}); rebuilt"
+    try:
+        index = msgspec.msgpack.decode(data, type=IndexFile)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        return None, "cache corrupt; rebuilt"
+    if index.version != CACHE_VERSION or index.root != root:
+        return None, "cache from another version; rebuilt"
+    return index.entries, None
+
+
+def save_index(path: Path, root: str, entries: dict[str, IndexEntry]) -> str | None:
+    """Write the index atomically; returns a problem description instead of raising."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = _encode_index(root, entries)
+        fd, temp = tempfile.mkstemp(prefix=".index-", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(temp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+            raise
+    except OSError as e:
+        return f"cannot write the cache in {path.parent}: {e.strerror or e}"
+    return None
+
+
+def _encode_index(root: str, entries: dict[str, IndexEntry]) -> bytes:
+    try:
+        return msgspec.msgpack.encode(IndexFile(version=CACHE_VERSION, root=root, entries=entries))
+    except (msgspec.EncodeError, UnicodeEncodeError, OverflowError, ValueError, TypeError):
+        pass
+    # Something unencodable (a lone surrogate, a 400-digit number): leave those files out
+    # of the cache; they are simply read again next time.
+    keep = {}
+    for file, entry in entries.items():
+        try:
+            msgspec.msgpack.encode(entry)
+        except (msgspec.EncodeError, UnicodeEncodeError, OverflowError, ValueError, TypeError):
+            continue
+        keep[file] = entry
+    return msgspec.msgpack.encode(IndexFile(version=CACHE_VERSION, root=root, entries=keep))
+
+
+def read_cache_file(path: str | os.PathLike[str]) -> bytes:
+    """The index cache's bytes, if it is a regular file of a sane size. Opened without
+    blocking, so a FIFO (or a link to a device) where the cache belongs cannot hang us."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        if st.st_size > MAX_CACHE_BYTES:
+            raise OSError(errno.EFBIG, f"over {MAX_CACHE_BYTES >> 20} MiB")
+        chunks: list[bytes] = []
+        left = st.st_size
+        while left > 0:
+            chunk = os.read(fd, left)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
