@@ -14,13 +14,14 @@ a query over thousands of sessions only does substring scans and a few short fuz
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cached_property
 from typing import TYPE_CHECKING, Generic, Literal, NamedTuple, Protocol, TypeVar
 
-from .jsvalues import JS_WHITESPACE, js_string, js_trim
+from .fuzzy import fuzzy_match
+from .jsregex import JS_SPACE_CLASS, JS_SPACE_CLASS_BUT_SPACE, translate_js_regex
+from .jsvalues import JS_WHITESPACE, js_string, js_trim, utf16_units
 
 if TYPE_CHECKING:
     from .listing import SessionSummary
@@ -32,7 +33,6 @@ __all__ = [
     "TIER_TEXT",
     "TIER_WEIGHT",
     "Excerpt",
-    "FuzzyMatch",
     "ParsedQuery",
     "QueryToken",
     "SearchHit",
@@ -42,10 +42,8 @@ __all__ = [
     "SortOrder",
     "TokenKind",
     "filter_sessions",
-    "fuzzy_match",
     "normalize_whitespace_lower",
     "parse_query",
-    "translate_js_regex",
 ]
 
 TIER_NAME = 0  # the token appears in the session name
@@ -59,15 +57,10 @@ _EXCERPT_WORD_SLACK = 12  # at most this many characters are dropped to cut at a
 SortOrder = Literal["recent", "relevance"]
 TokenKind = Literal["fuzzy", "phrase"]
 
-# JavaScript's `\s` (the same set as String.prototype.trim).
-_JS_SPACE_CLASS_BUT_SPACE = (
-    "\\t\\n\\x0b\\x0c\\r\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
-)
-_JS_SPACE_CLASS = "\\x20" + _JS_SPACE_CLASS_BUT_SPACE
-_JS_SPACE_RUN = re.compile(f"[{_JS_SPACE_CLASS}]+")
+_JS_SPACE_RUN = re.compile(f"[{JS_SPACE_CLASS}]+")
 # Only the runs that are not a single space already (far fewer to replace).
 _JS_SPACE_RUN_TO_COLLAPSE = re.compile(
-    f"[{_JS_SPACE_CLASS_BUT_SPACE}][{_JS_SPACE_CLASS}]*|\\x20[{_JS_SPACE_CLASS}]+"
+    f"[{JS_SPACE_CLASS_BUT_SPACE}][{JS_SPACE_CLASS}]*|\\x20[{JS_SPACE_CLASS}]+"
 )
 _CONTROL_CHARS = re.compile("[\x00-\x1f\x7f]")
 
@@ -79,455 +72,6 @@ def normalize_whitespace_lower(text: str) -> str:
 
 def _collapse_whitespace(text: str) -> str:
     return js_trim(_JS_SPACE_RUN_TO_COLLAPSE.sub(" ", text))
-
-
-# ---------------------------------------------------------------------------- fuzzy matching
-
-
-class FuzzyMatch(NamedTuple):
-    matches: bool
-    score: float  # lower is better
-
-
-_NO_MATCH = FuzzyMatch(False, 0.0)
-_WORD_BOUNDARY_CHARS = frozenset(JS_WHITESPACE + "-_./:")
-_LETTERS_THEN_DIGITS = re.compile(r"([a-z]+)([0-9]+)")
-_DIGITS_THEN_LETTERS = re.compile(r"([0-9]+)([a-z]+)")
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
-
-
-def _surrogate_pair(match: re.Match[str]) -> str:
-    offset = ord(match.group()) - 0x10000
-    return chr(0xD800 + (offset >> 10)) + chr(0xDC00 + (offset & 0x3FF))
-
-
-def _as_utf16_units(text: str) -> str:
-    """Astral characters as surrogate pairs, so indices and lengths are JavaScript's."""
-    if not _ASTRAL.search(text):
-        return text
-    return _ASTRAL.sub(_surrogate_pair, text)
-
-
-def _score_positions(text_lower: str, positions: Iterable[int]) -> float:
-    score = 0.0
-    last_index = -1
-    consecutive = 0
-    for i in positions:
-        # pi's quirk: a match at index 0 counts as consecutive to the "previous" index -1.
-        if last_index == i - 1:
-            consecutive += 1
-            score -= consecutive * 5
-        else:
-            consecutive = 0
-            if last_index >= 0:
-                score += (i - last_index - 1) * 2  # gap penalty
-        if i == 0 or text_lower[i - 1] in _WORD_BOUNDARY_CHARS:
-            score -= 10
-        score += i * 0.1  # later matches cost slightly more
-        last_index = i
-    return score
-
-
-def _match_query(query: str, text: str) -> FuzzyMatch:
-    """`query` and `text` are already lowercased."""
-    if not query:
-        return FuzzyMatch(True, 0.0)
-    if len(query) > len(text):
-        return _NO_MATCH
-    # Greedy alignment: each character at its first occurrence after the previous one.
-    positions: list[int] = []
-    last_index = -1
-    for ch in query:
-        last_index = text.find(ch, last_index + 1)
-        if last_index < 0:
-            return _NO_MATCH
-        positions.append(last_index)
-    score = _score_positions(text, positions)
-    # A contiguous occurrence may score better than the greedy alignment.
-    length = len(query)
-    start = text.find(query)
-    while start != -1:
-        score = min(score, _score_positions(text, range(start, start + length)))
-        start = text.find(query, start + 1)
-    if query == text:
-        score -= 100
-    return FuzzyMatch(True, score)
-
-
-def fuzzy_match(query: str, text: str) -> FuzzyMatch:
-    """pi-tui's fuzzyMatch: `query`'s characters in order in `text`, case-insensitively.
-
-    When that fails, a query of letters then digits ("v2") is retried as digits then letters
-    ("2v"), and vice versa, at a cost of 5.
-    """
-    query_lower = _as_utf16_units(query.lower())
-    text_lower = _as_utf16_units(text.lower())
-    primary = _match_query(query_lower, text_lower)
-    if primary.matches:
-        return primary
-    parts = _LETTERS_THEN_DIGITS.fullmatch(query_lower) or _DIGITS_THEN_LETTERS.fullmatch(query_lower)
-    if parts is None:
-        return primary
-    swapped = _match_query(parts.group(2) + parts.group(1), text_lower)
-    if not swapped.matches:
-        return primary
-    return FuzzyMatch(True, swapped.score + 5)
-
-
-# ---------------------------------------------------------------------------- JavaScript regex
-
-
-class _RegexSyntaxError(Exception):
-    pass
-
-
-_ASCII_WORD = "A-Za-z0-9_"
-_CLASS_SHORTHANDS = {"d": "0-9", "w": _ASCII_WORD, "s": _JS_SPACE_CLASS}
-_WORD_BOUNDARY = "(?a:\\b)"  # Python's ASCII \b is JavaScript's
-_NOT_WORD_BOUNDARY = "(?:(?a:\\B)|\\A\\Z)"  # Python 3.11: \B never matches an empty string
-_ANY_BUT_LINE_END = "[^\\n\\r\\u2028\\u2029]"
-_HEX = frozenset("0123456789abcdefABCDEF")
-_OCTAL = frozenset("01234567")
-_GROUP_NAME = re.compile(r"<([^>]*)>")
-_BRACE_QUANTIFIER = re.compile(r"\{[0-9]+(?:,[0-9]*)?\}")
-_CONTROL_ESCAPES = {"f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
-
-# A class member: (one character, a set spelled for inside [], the body of a negated set)
-_ClassAtom = tuple[str | None, str | None, str | None]
-
-
-class _OpenGroup(NamedTuple):
-    number: int | None  # capture number
-    name: str | None
-    lookbehind: bool
-
-
-def _literal(ch: str) -> str:
-    """One character as a Python pattern (or class member) that matches just it."""
-    code = ord(ch)
-    if ch.isascii() and ch.isalnum():
-        return ch
-    if code < 0x100:
-        return f"\\x{code:02x}"
-    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
-
-
-@cache
-def _case_variants() -> tuple[dict[str, str], list[str]]:
-    """JavaScript's case-insensitive classes (flag `i` without `u`): two UTF-16 units are
-    equal when their one-character uppercase forms are, except that nothing outside ASCII
-    becomes ASCII ("ſ" is not "s", the Kelvin sign is not "k"). Python's IGNORECASE is wider,
-    so the translation spells the variants out instead. Returns each cased character's
-    variants, and the sorted cased characters."""
-    groups: dict[str, str] = {}
-    for code in range(0x10000):
-        if 0xD800 <= code <= 0xDFFF:
-            continue
-        ch = chr(code)
-        upper = ch.upper()
-        key = upper if len(upper) == 1 and (code < 128 or ord(upper) >= 128) else ch
-        groups[key] = groups.get(key, "") + ch
-    variants: dict[str, str] = {}
-    for members in groups.values():
-        if len(members) > 1:
-            for ch in members:
-                variants[ch] = members
-    return variants, sorted(variants)
-
-
-def _case_insensitive(ch: str) -> str:
-    """A literal character, matching its case variants."""
-    members = _case_variants()[0].get(ch)
-    if members is None:
-        return _literal(ch)
-    return "[" + "".join(_literal(m) for m in members) + "]"
-
-
-def _class_range(low: str, high: str) -> str:
-    """`low-high` inside a class, plus the case variants of the cased characters in it."""
-    variants, cased = _case_variants()
-    extra = {m for ch in cased[bisect_left(cased, low) : bisect_right(cased, high)] for m in variants[ch]}
-    extra = {m for m in extra if not low <= m <= high}
-    spelled = _literal(low) if low == high else f"{_literal(low)}-{_literal(high)}"
-    return spelled + "".join(_literal(m) for m in sorted(extra))
-
-
-class _JsRegexTranslator:
-    """JavaScript regular expression syntax (flag `i`, no `u`, with Annex B's leniency) to an
-    equivalent Python pattern, compiled without flags.
-
-    What differs: `\\d \\w \\s \\b` are ASCII/JavaScript sets, `.` excludes every line
-    terminator, `$` is only the end, case-insensitivity is narrower, `(?<name>` and
-    `\\k<name>` are spelled differently, a group that has not matched matches the empty
-    string, unknown escapes such as `\\a` are the letter itself, `[]` and `[^]` exist, and
-    Python-only syntax (`(?P<`, `(?i)`, `(?>`, `a*+`, quantified `\\b`) is refused.
-    """
-
-    def __init__(self, pattern: str) -> None:
-        self.src = _as_utf16_units(pattern)  # without `u`, a pattern is UTF-16 code units
-        self.pos = 0
-        self.group_count, self.group_names = self._count_groups()
-        self.open_groups: list[_OpenGroup] = []
-        self.opened = 0  # capture groups opened so far
-        self.closed: set[int | str] = set()  # numbers and names of the groups closed so far
-
-    def _count_groups(self) -> tuple[int, set[str]]:
-        src, count, i, in_class = self.src, 0, 0, False
-        names: set[str] = set()
-        while i < len(src):
-            ch = src[i]
-            if ch == "\\":
-                i += 2
-                continue
-            if in_class:
-                in_class = ch != "]"
-            elif ch == "[":
-                in_class = True
-            elif ch == "(":
-                if not src.startswith("?", i + 1):
-                    count += 1
-                elif src.startswith("?<", i + 1) and src[i + 3 : i + 4] not in ("=", "!"):
-                    count += 1
-                    name = _GROUP_NAME.match(src, i + 2)
-                    if name:
-                        names.add(name.group(1))
-            i += 1
-        return count, names
-
-    def translate(self) -> str:
-        out: list[str] = []
-        src = self.src
-        quantifiable = False  # JavaScript refuses `^*`, `\b+`, `(?<=a)?`, `|*`...
-        while self.pos < len(src):
-            ch = src[self.pos]
-            self.pos += 1
-            if ch in "*+?" or (ch == "{" and _BRACE_QUANTIFIER.match(src, self.pos - 1)):
-                if not quantifiable:
-                    raise _RegexSyntaxError("Nothing to repeat")
-                if ch == "{":
-                    braces = _BRACE_QUANTIFIER.match(src, self.pos - 1)
-                    assert braces is not None
-                    self.pos = braces.end()
-                    ch = braces.group()
-                out.append(ch + self._quantifier_suffix())
-                quantifiable = False
-                continue
-            quantifiable = True
-            if ch == "\\":
-                if src.startswith(("b", "B"), self.pos):
-                    quantifiable = False
-                out.append(self._escape())
-            elif ch == "[":
-                out.append(self._char_class())
-            elif ch == ".":
-                out.append(_ANY_BUT_LINE_END)
-            elif ch in "^$|":
-                out.append("\\Z" if ch == "$" else ch)
-                quantifiable = False
-            elif ch == "(":
-                out.append(self._group_open())
-                quantifiable = False
-            elif ch == ")":
-                out.append(ch)
-                if self.open_groups:
-                    group = self.open_groups.pop()
-                    self.closed.update(g for g in (group.number, group.name) if g is not None)
-                    quantifiable = not group.lookbehind
-            else:
-                out.append(_case_insensitive(ch))  # `{`, `}` and `]` are literals here too
-        return "".join(out)
-
-    def _quantifier_suffix(self) -> str:
-        """The lazy `?` after a quantifier; `a*+` (possessive in Python) is an error in JavaScript."""
-        suffix = ""
-        if self.src.startswith("?", self.pos):
-            self.pos += 1
-            suffix = "?"
-        if self.src.startswith("+", self.pos):
-            raise _RegexSyntaxError("Nothing to repeat")
-        return suffix
-
-    def _group_open(self) -> str:
-        src, pos = self.src, self.pos
-        if not src.startswith("?", pos):
-            self.opened += 1
-            self.open_groups.append(_OpenGroup(self.opened, None, False))
-            return "("
-        head = src[pos + 1 : pos + 3]
-        if head[:1] in (":", "=", "!") or head in ("<=", "<!"):
-            opener = "(?" + (head if head[0] == "<" else head[0])
-            self.pos += len(opener) - 1
-            self.open_groups.append(_OpenGroup(None, None, head[0] == "<"))
-            return opener
-        if head[:1] != "<":
-            raise _RegexSyntaxError("Invalid group")
-        name = _GROUP_NAME.match(src, pos + 1)
-        if name is None:
-            raise _RegexSyntaxError("Invalid capture group name")
-        self.pos = name.end()
-        self.opened += 1
-        self.open_groups.append(_OpenGroup(self.opened, name.group(1), False))
-        return f"(?P<{name.group(1)}>"
-
-    def _backreference(self, group: int | str) -> str:
-        """In JavaScript a group that has not matched (yet) matches the empty string; Python
-        fails there, and refuses references to groups not closed yet."""
-        if group not in self.closed:
-            return "(?:)"
-        reference = f"\\{group}" if isinstance(group, int) else f"(?P={group})"
-        return f"(?i:(?({group}){reference}))"
-
-    def _escape(self) -> str:
-        """The escape after a backslash outside a character class."""
-        src = self.src
-        if self.pos >= len(src):
-            raise _RegexSyntaxError("\\ at end of pattern")
-        ch = src[self.pos]
-        self.pos += 1
-        if ch in _CLASS_SHORTHANDS:
-            return f"[{_CLASS_SHORTHANDS[ch]}]"
-        if ch.lower() in _CLASS_SHORTHANDS:
-            return f"[^{_CLASS_SHORTHANDS[ch.lower()]}]"
-        if ch == "b":
-            return _WORD_BOUNDARY
-        if ch == "B":
-            return _NOT_WORD_BOUNDARY
-        if ch == "k" and self.group_names:
-            name = _GROUP_NAME.match(src, self.pos)
-            if name is None:
-                raise _RegexSyntaxError("Invalid named reference")
-            if name.group(1) not in self.group_names:
-                raise _RegexSyntaxError("Invalid named capture referenced")
-            self.pos = name.end()
-            return self._backreference(name.group(1))
-        if ch in "123456789":
-            end = self.pos
-            while end < len(src) and src[end] in "0123456789":
-                end += 1
-            number = int(src[self.pos - 1 : end])
-            if number <= self.group_count:
-                self.pos = end
-                return self._backreference(number)
-        if ch == "c" and not (
-            src[self.pos : self.pos + 1].isascii() and src[self.pos : self.pos + 1].isalpha()
-        ):
-            self.pos -= 1  # a lone `\c` is a backslash, then the letter c
-            return "\\\\"
-        self.pos -= 1
-        return _case_insensitive(self._escaped_character(in_class=False))
-
-    def _escaped_character(self, in_class: bool) -> str:
-        """The one character an escape stands for (`self.pos` is just after the backslash)."""
-        src = self.src
-        ch = src[self.pos]
-        self.pos += 1
-        if ch in _CONTROL_ESCAPES:
-            return _CONTROL_ESCAPES[ch]
-        if ch == "c":  # `\cJ`; in a class also `\c1` and `\c_`
-            letter = src[self.pos : self.pos + 1]
-            if letter.isascii() and (letter.isalpha() or (in_class and (letter.isdigit() or letter == "_"))):
-                self.pos += 1
-                return chr(ord(letter) % 32)
-            self.pos -= 1  # a lone `\c` in a class is a backslash, then the "c"
-            return "\\"
-        if ch == "x" and len(src) >= self.pos + 2 and set(src[self.pos : self.pos + 2]) <= _HEX:
-            self.pos += 2
-            return chr(int(src[self.pos - 2 : self.pos], 16))
-        if ch == "u" and len(src) >= self.pos + 4 and set(src[self.pos : self.pos + 4]) <= _HEX:
-            self.pos += 4
-            return chr(int(src[self.pos - 4 : self.pos], 16))
-        if ch in _OCTAL:
-            return chr(self._legacy_octal(ch))
-        if ch == "b" and in_class:
-            return "\b"
-        return ch  # identity escapes: `\a` is "a", `\/` is "/"
-
-    def _legacy_octal(self, first: str) -> int:
-        """Annex B's `\\0`, `\\7`, `\\17`, `\\377` (at most 0o377)."""
-        src = self.src
-        value = int(first)
-        if self.pos < len(src) and src[self.pos] in _OCTAL:
-            value = value * 8 + int(src[self.pos])
-            self.pos += 1
-            if first in "0123" and self.pos < len(src) and src[self.pos] in _OCTAL:
-                value = value * 8 + int(src[self.pos])
-                self.pos += 1
-        return value
-
-    def _class_atom(self) -> _ClassAtom:
-        src = self.src
-        ch = src[self.pos]
-        self.pos += 1
-        if ch != "\\":
-            return ch, None, None
-        if self.pos >= len(src):
-            raise _RegexSyntaxError("\\ at end of pattern")
-        ch = src[self.pos]
-        if ch in _CLASS_SHORTHANDS:
-            self.pos += 1
-            return None, _CLASS_SHORTHANDS[ch], None
-        if ch.lower() in _CLASS_SHORTHANDS:
-            self.pos += 1
-            return None, None, _CLASS_SHORTHANDS[ch.lower()]
-        return self._escaped_character(in_class=True), None, None
-
-    def _char_class(self) -> str:
-        src = self.src
-        negated = src.startswith("^", self.pos)
-        if negated:
-            self.pos += 1
-        members: list[str] = []
-        complements: list[str] = []  # bodies of `\D \W \S`, which are [^body]
-
-        def add(atom: _ClassAtom) -> None:
-            single, spelled, complement = atom
-            if single is not None:
-                members.append(_class_range(single, single))
-            elif spelled is not None:
-                members.append(spelled)
-            elif complement is not None:
-                complements.append(complement)
-
-        while True:
-            if self.pos >= len(src):
-                raise _RegexSyntaxError("Unterminated character class")
-            if src[self.pos] == "]":  # even first: `[]` matches nothing, `[^]` anything
-                self.pos += 1
-                break
-            low = self._class_atom()
-            if not (src.startswith("-", self.pos) and self.pos + 1 < len(src) and src[self.pos + 1] != "]"):
-                add(low)
-                continue
-            self.pos += 1
-            high = self._class_atom()
-            if low[0] is None or high[0] is None:  # `[\d-z]`: three members (Annex B)
-                add(low)
-                members.append(_literal("-"))
-                add(high)
-            elif ord(high[0]) < ord(low[0]):
-                raise _RegexSyntaxError("Range out of order in character class")
-            else:
-                members.append(_class_range(low[0], high[0]))
-        body = "".join(members)
-        if not complements:
-            if not body:
-                return "[\\s\\S]" if negated else "(?!)"
-            return f"[{'^' if negated else ''}{body}]"
-        if not negated:  # the union of the members and the complemented sets
-            options = ([f"[{body}]"] if body else []) + [f"[^{c}]" for c in complements]
-            return f"(?:{'|'.join(options)})"
-        # Negated: not a member, and inside every complemented set's body.
-        guard = f"(?![{body}])" if body else ""
-        return f"(?:{guard}{''.join(f'(?=[{c}])' for c in complements[1:])}[{complements[0]}])"
-
-
-def translate_js_regex(pattern: str) -> str:
-    """A JavaScript pattern with flag `i` as an equivalent Python pattern (to compile without
-    flags); raises `re.error` for what JavaScript would refuse."""
-    try:
-        return _JsRegexTranslator(pattern).translate()
-    except _RegexSyntaxError as e:
-        raise re.error(str(e)) from None
 
 
 # ---------------------------------------------------------------------------- queries
@@ -664,7 +208,7 @@ class _MessageText:
     def utf16(self) -> str:
         """The original text as JavaScript's regular expressions see it (for `re:`)."""
         if self._utf16 is None:
-            self._utf16 = _as_utf16_units(self.original)
+            self._utf16 = utf16_units(self.original)
         return self._utf16
 
     @property
@@ -771,14 +315,14 @@ def _match_fuzzy(entry: _Entry[T], value: str) -> _TokenMatch | None:
 
 def _match_regex(entry: _Entry[T], regex: re.Pattern[str]) -> _TokenMatch | None:
     """`regex` comes from `translate_js_regex`: it reads UTF-16 code units, as JavaScript does."""
-    if entry.name and regex.search(_as_utf16_units(entry.name)):
+    if entry.name and regex.search(utf16_units(entry.name)):
         return _TokenMatch(_NAME_SCORE, "name")
-    if regex.search(_as_utf16_units(entry.id)):
+    if regex.search(utf16_units(entry.id)):
         return _TokenMatch(_TEXT_SCORE, "id")
     found = regex.search(entry.text.utf16)
     if found:
         return _TokenMatch(_TEXT_SCORE, "message", found.start(), found.end())
-    if regex.search(_as_utf16_units(entry.cwd)):
+    if regex.search(utf16_units(entry.cwd)):
         return _TokenMatch(_TEXT_SCORE, "cwd")
     return None
 

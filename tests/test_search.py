@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 from pi_sessions.core import search as search_module
+from pi_sessions.core.fuzzy import fuzzy_match
+from pi_sessions.core.jsregex import translate_js_regex
 from pi_sessions.core.listing import SessionSummary
 from pi_sessions.core.search import (
     TIER_WEIGHT,
@@ -26,9 +28,7 @@ from pi_sessions.core.search import (
     SessionText,
     SortOrder,
     filter_sessions,
-    fuzzy_match,
     parse_query,
-    translate_js_regex,
 )
 
 
