@@ -2,7 +2,9 @@
 
 pi compiles a `re:` query with `new RegExp(pattern, "i")`. The translation keeps JavaScript's
 meaning where Python's differs (see `_JsRegexTranslator`), and refuses what JavaScript refuses.
-The translated pattern reads UTF-16 code units (astral characters as surrogate pairs).
+It targets the `regex` package, which (unlike `re`) has variable-width lookbehind, matched right
+to left as in JavaScript, and a `timeout=` on every match. The translated pattern reads UTF-16
+code units (astral characters as surrogate pairs).
 """
 
 from __future__ import annotations
@@ -12,9 +14,17 @@ from bisect import bisect_left, bisect_right
 from functools import cache
 from typing import NamedTuple
 
+import regex
+
 from .jsvalues import utf16_units
 
-__all__ = ["JS_SPACE_CLASS", "JS_SPACE_CLASS_BUT_SPACE", "translate_js_regex"]
+__all__ = [
+    "JS_SPACE_CLASS",
+    "JS_SPACE_CLASS_BUT_SPACE",
+    "JsRegexError",
+    "compile_js_regex",
+    "translate_js_regex",
+]
 
 # JavaScript's `\s` (the same set as String.prototype.trim), spelled for inside a class.
 JS_SPACE_CLASS_BUT_SPACE = (
@@ -44,8 +54,15 @@ _ClassAtom = tuple[str | None, str | None, str | None]
 
 class _OpenGroup(NamedTuple):
     number: int | None  # capture number
-    name: str | None
-    lookbehind: bool
+    lookbehind_end: int  # a lookbehind: where its `)` is in the source; -1 otherwise
+
+
+def _valid_group_name(name: str) -> bool:
+    """JavaScript's RegExpIdentifierName (without `\\u` escapes): an identifier, `$` allowed."""
+    if not name:
+        return False
+    plain = name.replace("$", "_").replace("\u200c", "").replace("\u200d", "")
+    return (plain[:1] == name[:1] or name[0] == "$") and plain.isidentifier()
 
 
 def _literal(ch: str) -> str:
@@ -103,23 +120,29 @@ class _JsRegexTranslator:
     equivalent Python pattern, compiled without flags.
 
     What differs: `\\d \\w \\s \\b` are ASCII/JavaScript sets, `.` excludes every line
-    terminator, `$` is only the end, case-insensitivity is narrower, `(?<name>` and
-    `\\k<name>` are spelled differently, a group that has not matched matches the empty
-    string, unknown escapes such as `\\a` are the letter itself, `[]` and `[^]` exist, and
+    terminator, `$` is only the end, case-insensitivity is narrower, a named group is a
+    numbered one (`\\k<name>` a numbered reference), a group that has not matched matches the
+    empty string, unknown escapes such as `\\a` are the letter itself, `[]` and `[^]` exist, and
     Python-only syntax (`(?P<`, `(?i)`, `(?>`, `a*+`, quantified `\\b`) is refused.
     """
 
     def __init__(self, pattern: str) -> None:
         self.src = utf16_units(pattern)  # without `u`, a pattern is UTF-16 code units
         self.pos = 0
-        self.group_count, self.group_names = self._count_groups()
+        # Capture groups: where each opens in the source, and the numbers of named ones.
+        self.group_starts: list[int] = []
+        self.group_names: dict[str, int] = {}
+        self._scan_groups()
         self.open_groups: list[_OpenGroup] = []
         self.opened = 0  # capture groups opened so far
-        self.closed: set[int | str] = set()  # numbers and names of the groups closed so far
+        self.closed: set[int] = set()  # numbers of the groups closed so far
 
-    def _count_groups(self) -> tuple[int, set[str]]:
-        src, count, i, in_class = self.src, 0, 0, False
-        names: set[str] = set()
+    @property
+    def group_count(self) -> int:
+        return len(self.group_starts)
+
+    def _scan_groups(self) -> None:
+        src, i, in_class = self.src, 0, False
         while i < len(src):
             ch = src[i]
             if ch == "\\":
@@ -131,14 +154,36 @@ class _JsRegexTranslator:
                 in_class = True
             elif ch == "(":
                 if not src.startswith("?", i + 1):
-                    count += 1
+                    self.group_starts.append(i)
                 elif src.startswith("?<", i + 1) and src[i + 3 : i + 4] not in ("=", "!"):
-                    count += 1
+                    self.group_starts.append(i)
                     name = _GROUP_NAME.match(src, i + 2)
                     if name:
-                        names.add(name.group(1))
+                        if name.group(1) in self.group_names:
+                            raise _RegexSyntaxError("Duplicate capture group name")
+                        self.group_names[name.group(1)] = len(self.group_starts)
             i += 1
-        return count, names
+
+    def _closing_paren(self, start: int) -> int:
+        """Where the group whose body starts at `start` ends (its `)`), or the pattern's end."""
+        src, i, depth, in_class = self.src, start, 0, False
+        while i < len(src):
+            ch = src[i]
+            if ch == "\\":
+                i += 2
+                continue
+            if in_class:
+                in_class = ch != "]"
+            elif ch == "[":
+                in_class = True
+            elif ch == "(":
+                depth += 1
+            elif ch == ")":
+                if depth == 0:
+                    return i
+                depth -= 1
+            i += 1
+        return len(src)
 
     def translate(self) -> str:
         out: list[str] = []
@@ -177,8 +222,9 @@ class _JsRegexTranslator:
                 out.append(ch)
                 if self.open_groups:
                     group = self.open_groups.pop()
-                    self.closed.update(g for g in (group.number, group.name) if g is not None)
-                    quantifiable = not group.lookbehind
+                    if group.number is not None:
+                        self.closed.add(group.number)
+                    quantifiable = group.lookbehind_end < 0
             else:
                 out.append(_case_insensitive(ch))  # `{`, `}` and `]` are literals here too
         return "".join(out)
@@ -197,31 +243,37 @@ class _JsRegexTranslator:
         src, pos = self.src, self.pos
         if not src.startswith("?", pos):
             self.opened += 1
-            self.open_groups.append(_OpenGroup(self.opened, None, False))
+            self.open_groups.append(_OpenGroup(self.opened, -1))
             return "("
         head = src[pos + 1 : pos + 3]
         if head[:1] in (":", "=", "!") or head in ("<=", "<!"):
             opener = "(?" + (head if head[0] == "<" else head[0])
             self.pos += len(opener) - 1
-            self.open_groups.append(_OpenGroup(None, None, head[0] == "<"))
+            end = self._closing_paren(self.pos) if head[0] == "<" else -1
+            self.open_groups.append(_OpenGroup(None, end))
             return opener
         if head[:1] != "<":
             raise _RegexSyntaxError("Invalid group")
         name = _GROUP_NAME.match(src, pos + 1)
-        if name is None:
+        if name is None or not _valid_group_name(name.group(1)):
             raise _RegexSyntaxError("Invalid capture group name")
         self.pos = name.end()
         self.opened += 1
-        self.open_groups.append(_OpenGroup(self.opened, name.group(1), False))
-        return f"(?P<{name.group(1)}>"
+        self.open_groups.append(_OpenGroup(self.opened, -1))
+        return "("  # named groups are numbered like the others: references use the number
 
-    def _backreference(self, group: int | str) -> str:
-        """In JavaScript a group that has not matched (yet) matches the empty string; Python
-        fails there, and refuses references to groups not closed yet."""
-        if group not in self.closed:
+    def _backreference(self, group: int) -> str:
+        """In JavaScript a group that has not matched (yet) matches the empty string.
+
+        A lookbehind matches right to left (in JavaScript and in `regex` alike), so inside one
+        a group further right in the same lookbehind has already matched."""
+        if group not in self.closed and not self._later_in_lookbehind(group):
             return "(?:)"
-        reference = f"\\{group}" if isinstance(group, int) else f"(?P={group})"
-        return f"(?i:(?({group}){reference}))"
+        return f"(?i:(?({group})\\{group}))"
+
+    def _later_in_lookbehind(self, group: int) -> bool:
+        inner = next((g for g in reversed(self.open_groups) if g.lookbehind_end >= 0), None)
+        return inner is not None and self.pos <= self.group_starts[group - 1] < inner.lookbehind_end
 
     def _escape(self) -> str:
         """The escape after a backslash outside a character class."""
@@ -242,10 +294,11 @@ class _JsRegexTranslator:
             name = _GROUP_NAME.match(src, self.pos)
             if name is None:
                 raise _RegexSyntaxError("Invalid named reference")
-            if name.group(1) not in self.group_names:
+            number = self.group_names.get(name.group(1))
+            if number is None:
                 raise _RegexSyntaxError("Invalid named capture referenced")
             self.pos = name.end()
-            return self._backreference(name.group(1))
+            return self._backreference(number)
         if ch in "123456789":
             end = self.pos
             while end < len(src) and src[end] in "0123456789":
@@ -367,10 +420,27 @@ class _JsRegexTranslator:
         return f"(?:{guard}{''.join(f'(?=[{c}])' for c in complements[1:])}[{complements[0]}])"
 
 
+class JsRegexError(ValueError):
+    """JavaScript would refuse this pattern (the message is the reason, as V8 words it where
+    we know how)."""
+
+
 def translate_js_regex(pattern: str) -> str:
-    """A JavaScript pattern with flag `i` as an equivalent Python pattern (to compile without
-    flags); raises `re.error` for what JavaScript would refuse."""
+    """A JavaScript pattern with flag `i` as an equivalent pattern for the `regex` package
+    (compiled without flags); raises `JsRegexError` for what JavaScript would refuse."""
     try:
         return _JsRegexTranslator(pattern).translate()
     except _RegexSyntaxError as e:
-        raise re.error(str(e)) from None
+        raise JsRegexError(str(e)) from None
+
+
+def compile_js_regex(pattern: str) -> regex.Pattern[str]:
+    """`new RegExp(pattern, "i")` as a compiled pattern that reads UTF-16 code units (see
+    `utf16_units`). Raises `JsRegexError`."""
+    try:
+        return regex.compile(translate_js_regex(pattern))
+    except (regex.error, RecursionError, OverflowError, ValueError) as e:
+        if isinstance(e, JsRegexError):
+            raise
+        reason = getattr(e, "msg", None) or str(e)
+        raise JsRegexError(reason) from None

@@ -14,13 +14,16 @@ a query over thousands of sessions only does substring scans and a few short fuz
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Generic, Literal, NamedTuple, Protocol, TypeVar
 
+import regex
+
 from .fuzzy import fuzzy_match
-from .jsregex import JS_SPACE_CLASS, JS_SPACE_CLASS_BUT_SPACE, translate_js_regex
+from .jsregex import JS_SPACE_CLASS, JS_SPACE_CLASS_BUT_SPACE, JsRegexError, compile_js_regex
 from .jsvalues import JS_WHITESPACE, js_string, js_trim, utf16_units
 
 if TYPE_CHECKING:
@@ -28,12 +31,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "EXCERPT_WIDTH",
+    "REGEX_TIME_LIMIT",
     "TIER_FUZZY",
     "TIER_NAME",
     "TIER_TEXT",
     "TIER_WEIGHT",
     "Excerpt",
     "ParsedQuery",
+    "PatternTooSlow",
     "QueryToken",
     "SearchHit",
     "SearchIndex",
@@ -54,7 +59,19 @@ TIER_WEIGHT = 1_000_000
 EXCERPT_WIDTH = 60
 _EXCERPT_WORD_SLACK = 12  # at most this many characters are dropped to cut at a space
 
+# A regular expression may backtrack for ages (`(a|aa)+$`): a search gives up after this long.
+REGEX_TIME_LIMIT = 2.0
+
 SortOrder = Literal["recent", "relevance"]
+
+
+class PatternTooSlow(Exception):
+    """A `re:` pattern ran past its time limit (catastrophic backtracking, most likely)."""
+
+    def __str__(self) -> str:
+        return "pattern too slow: it backtracks too much to finish (simplify the regular expression)"
+
+
 TokenKind = Literal["fuzzy", "phrase"]
 
 _JS_SPACE_RUN = re.compile(f"[{JS_SPACE_CLASS}]+")
@@ -88,7 +105,7 @@ class ParsedQuery:
     mode: Literal["tokens", "regex"]
     tokens: tuple[QueryToken, ...] = ()
     # Translated from JavaScript; it reads UTF-16 units (astral characters as surrogate pairs).
-    regex: re.Pattern[str] | None = None
+    regex: regex.Pattern[str] | None = None
     error: str | None = None
     text: str = ""  # the query, trimmed
 
@@ -109,12 +126,10 @@ def parse_query(text: str) -> ParsedQuery:
         if not pattern:
             return ParsedQuery("regex", error="Empty regex", text=trimmed)
         try:
-            regex = re.compile(translate_js_regex(pattern))
-        except (re.error, RecursionError, OverflowError) as e:
-            reason = e.msg if isinstance(e, re.error) else str(e)
-            error = f"Invalid regular expression: /{pattern}/i: {reason}"
-            return ParsedQuery("regex", error=error, text=trimmed)
-        return ParsedQuery("regex", regex=regex, text=trimmed)
+            compiled = compile_js_regex(pattern)
+        except JsRegexError as e:
+            return ParsedQuery("regex", error=f"Invalid regular expression: /{pattern}/i: {e}", text=trimmed)
+        return ParsedQuery("regex", regex=compiled, text=trimmed)
 
     tokens: list[QueryToken] = []
     buffer: list[str] = []
@@ -313,17 +328,21 @@ def _match_fuzzy(entry: _Entry[T], value: str) -> _TokenMatch | None:
     return _TokenMatch(_tier_score(TIER_FUZZY, best.score), best.field)
 
 
-def _match_regex(entry: _Entry[T], regex: re.Pattern[str]) -> _TokenMatch | None:
-    """`regex` comes from `translate_js_regex`: it reads UTF-16 code units, as JavaScript does."""
-    if entry.name and regex.search(utf16_units(entry.name)):
-        return _TokenMatch(_NAME_SCORE, "name")
-    if regex.search(utf16_units(entry.id)):
-        return _TokenMatch(_TEXT_SCORE, "id")
-    found = regex.search(entry.text.utf16)
-    if found:
-        return _TokenMatch(_TEXT_SCORE, "message", found.start(), found.end())
-    if regex.search(utf16_units(entry.cwd)):
-        return _TokenMatch(_TEXT_SCORE, "cwd")
+def _match_regex(entry: _Entry[T], pattern: regex.Pattern[str], deadline: float) -> _TokenMatch | None:
+    """`pattern` comes from `compile_js_regex`: it reads UTF-16 code units, as JavaScript does."""
+    timeout = deadline - time.monotonic()
+    try:
+        if entry.name and pattern.search(utf16_units(entry.name), timeout=timeout):
+            return _TokenMatch(_NAME_SCORE, "name")
+        if pattern.search(utf16_units(entry.id), timeout=timeout):
+            return _TokenMatch(_TEXT_SCORE, "id")
+        found = pattern.search(entry.text.utf16, timeout=timeout)
+        if found:
+            return _TokenMatch(_TEXT_SCORE, "message", found.start(), found.end())
+        if pattern.search(utf16_units(entry.cwd), timeout=timeout):
+            return _TokenMatch(_TEXT_SCORE, "cwd")
+    except TimeoutError:
+        raise PatternTooSlow() from None
     return None
 
 
@@ -397,11 +416,11 @@ class SearchHit(Generic[T]):
         return _cut_excerpt(text.flat, start, end, EXCERPT_WIDTH)
 
 
-def _match_entry(entry: _Entry[T], query: ParsedQuery) -> SearchHit[T] | None:
+def _match_entry(entry: _Entry[T], query: ParsedQuery, deadline: float) -> SearchHit[T] | None:
     if query.mode == "regex":
         if query.regex is None:
             return None
-        found = _match_regex(entry, query.regex)
+        found = _match_regex(entry, query.regex, deadline)
         if found is None:
             return None
         regex_span = _MessageSpan(entry.text, found.start, found.end, True) if found.start >= 0 else None
@@ -458,10 +477,15 @@ class SearchIndex(Generic[T]):
         return [entry.item for entry in self._entries]
 
     def search(
-        self, query: str | ParsedQuery, order: SortOrder = "recent", named_only: bool = False
+        self,
+        query: str | ParsedQuery,
+        order: SortOrder = "recent",
+        named_only: bool = False,
+        time_limit: float = REGEX_TIME_LIMIT,
     ) -> list[SearchHit[T]]:
         """pi's filterAndSortSessions, as hits. "recent" keeps the index's order; "relevance"
-        sorts by score, then newest first. A query with an error matches nothing."""
+        sorts by score, then newest first. A query with an error matches nothing. Raises
+        `PatternTooSlow` when a regular expression runs past `time_limit` seconds in all."""
         parsed = parse_query(query) if isinstance(query, str) else query
         entries: Sequence[_Entry[T]] = self._entries
         if named_only:
@@ -471,8 +495,9 @@ class SearchIndex(Generic[T]):
         if parsed.error is not None:
             return []
         matched: list[tuple[SearchHit[T], float]] = []
+        deadline = time.monotonic() + time_limit
         for entry in entries:
-            hit = _match_entry(entry, parsed)
+            hit = _match_entry(entry, parsed, deadline)
             if hit is not None:
                 matched.append((hit, entry.modified_ms))
         if order == "relevance":

@@ -22,6 +22,7 @@ from pi_sessions.core.search import (
     TIER_WEIGHT,
     Excerpt,
     ParsedQuery,
+    PatternTooSlow,
     QueryToken,
     SearchHit,
     SearchIndex,
@@ -161,6 +162,37 @@ def test_regex_follows_javascript_syntax() -> None:
     for python_only in ("(?P<x>a)", "(?i)a", "a*+", r"\b+", "(?>a)"):
         assert parse_query("re:" + python_only).error is not None, python_only
     assert translate_js_regex("[a-c]") == "[a-cABC]"
+
+
+def test_regex_lookbehind_of_any_width_as_in_javascript() -> None:
+    # Results checked with Node 22 (`new RegExp(p, "i").exec(s)?.index`).
+    def index(pattern: str, text: str) -> int | None:
+        parsed = parse_query("re:" + pattern)
+        assert parsed.regex is not None, parsed.error
+        found = parsed.regex.search(text)
+        return None if found is None else found.start()
+
+    assert index(r"(?<=fix(ed|ing) )bug", "Fixing bug") == 7  # Python's re refuses this one
+    assert index(r"(?<=fix(ed|ing) )bug", "fix bug") is None
+    # a lookbehind matches right to left: its \1 refers to the group on its right
+    assert index(r"(?<=\1(a))b", "xaab") == 3
+    assert index(r"(?<=\1(a))b", "ab") is None
+    assert index(r"(?<=(?<w>\w+)-)\k<w>", "ab-ab") == 3
+    assert index(r"(?<$x>a)\k<$x>", "aA") == 0  # any JavaScript group name
+    assert parse_query("re:(?<a>x)(?<a>y)").error is not None  # duplicate names
+    assert parse_query("re:(?<1a>x)").error is not None
+    hits = SearchIndex([session("s", text="we fixed the bug")]).search(r"re:(?<=fix(ed|ing) \w+ )bug")
+    assert ids(hits) == ["s"]
+
+
+def test_a_regex_that_backtracks_forever_says_so() -> None:
+    index = SearchIndex([session("short", text="aaa"), session("long", text="a" * 40 + "!")])
+    with pytest.raises(PatternTooSlow) as raised:
+        index.search("re:(a|aa)+$", time_limit=0.05)
+    assert "too slow" in str(raised.value)
+    # the textbook case finishes (the regex package sees through it); so do normal patterns
+    assert ids(index.search("re:(a+)+$")) == ["short"]
+    assert ids(index.search("re:a{3}")) == ["short", "long"]
 
 
 # ---------------------------------------------------------------------------- matching
