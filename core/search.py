@@ -1,36 +1,44 @@
-"""pi's session picker search (pi 1.6.0), plus which field matched and where.
+"""pi's session picker search (pi 1.6.0) over sessions in memory, with hits that say where.
 
-A query is whitespace-separated tokens (all must match, each in any field), `"quoted
-phrases"` (exact, whitespace-normalized), or `re:<pattern>` (one case-insensitive regular
-expression). A token is looked for, in this order, in the name, the id, the message text and
-the cwd; failing that it may match as a scattered subsequence of the name or the cwd. Scores
-are pi's: lower is better, `tier * 1_000_000 + fuzzy score`, tiers name (0) / text (1) /
-fuzzy (2).
+Every token must match, each in any field; a token is looked for, in this order, in the
+name, the id, the message text and the cwd, and failing that as a scattered subsequence of
+the name or the cwd; a `re:` pattern is tried on the same fields. Scores are pi's: lower is
+better, `tier * 1_000_000 + fuzzy score`, tiers name (0) / text (1) / fuzzy (2). Queries
+are parsed by `core.query` (which adds `@7d` time filters).
 
-`SearchIndex` prepares each session's message text once (lowercased, whitespace collapsed), so
-a query over thousands of sessions only does substring scans and a few short fuzzy matches.
+`SearchIndex` prepares each session's message text once (see `core.searchtext`), so a query
+over thousands of sessions only does substring scans and a few short fuzzy matches, and a
+keystroke that only narrows the previous query looks only at what that query matched. A hit
+knows which message segment it is in; its excerpt is cut on demand, at any width, for the
+rows that are shown.
 """
 
 from __future__ import annotations
 
-import re
+import contextlib
+import gc
 import time
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from functools import cached_property
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, Literal, NamedTuple, Protocol, TypeVar
 
 import regex
 
-from .fuzzy import fuzzy_match
-from .jsregex import JS_SPACE_CLASS, JS_SPACE_CLASS_BUT_SPACE, JsRegexError, compile_js_regex
-from .jsvalues import JS_WHITESPACE, js_string, js_trim, utf16_units
+from .excerpt import Excerpt, cut_excerpt
+from .fuzzy import FuzzyMatch, fuzzy_match
+from .jsvalues import js_string, js_trim, utf16_units
+from .query import ParsedQuery, QueryToken, normalize_whitespace_lower, parse_query
+from .searchtext import FIELD_MESSAGE, MessageText, SegmentedText, TextMatch
 
 if TYPE_CHECKING:
     from .listing import SessionSummary
 
 __all__ = [
     "EXCERPT_WIDTH",
+    "FIELD_CWD",
+    "FIELD_ID",
+    "FIELD_MESSAGE",
+    "FIELD_NAME",
     "REGEX_TIME_LIMIT",
     "TIER_FUZZY",
     "TIER_NAME",
@@ -40,14 +48,14 @@ __all__ = [
     "ParsedQuery",
     "PatternTooSlow",
     "QueryToken",
+    "SearchCancelled",
     "SearchHit",
     "SearchIndex",
     "Searchable",
     "SessionText",
     "SortOrder",
-    "TokenKind",
     "filter_sessions",
-    "normalize_whitespace_lower",
+    "match_session",
     "parse_query",
 ]
 
@@ -56,13 +64,17 @@ TIER_TEXT = 1  # ... in the id, the message text or the cwd
 TIER_FUZZY = 2  # its characters appear scattered in the name or the cwd
 TIER_WEIGHT = 1_000_000
 
-EXCERPT_WIDTH = 60
-_EXCERPT_WORD_SLACK = 12  # at most this many characters are dropped to cut at a space
+FIELD_NAME = "name"
+FIELD_ID = "id"
+FIELD_CWD = "cwd"
 
+EXCERPT_WIDTH = 60
 # A regular expression may backtrack for ages (`(a|aa)+$`): a search gives up after this long.
 REGEX_TIME_LIMIT = 2.0
+_CANCEL_EVERY = 256  # sessions between two looks at the cancel flag
 
 SortOrder = Literal["recent", "relevance"]
+Text = MessageText | SegmentedText
 
 
 class PatternTooSlow(Exception):
@@ -72,91 +84,11 @@ class PatternTooSlow(Exception):
         return "pattern too slow: it backtracks too much to finish (simplify the regular expression)"
 
 
-TokenKind = Literal["fuzzy", "phrase"]
-
-_JS_SPACE_RUN = re.compile(f"[{JS_SPACE_CLASS}]+")
-# Only the runs that are not a single space already (far fewer to replace).
-_JS_SPACE_RUN_TO_COLLAPSE = re.compile(
-    f"[{JS_SPACE_CLASS_BUT_SPACE}][{JS_SPACE_CLASS}]*|\\x20[{JS_SPACE_CLASS}]+"
-)
-_CONTROL_CHARS = re.compile("[\x00-\x1f\x7f]")
+class SearchCancelled(Exception):
+    """The caller's cancel callback said the query is stale."""
 
 
-def normalize_whitespace_lower(text: str) -> str:
-    """Lowercase, every whitespace run as one space, trimmed (pi's normalizeWhitespaceLower)."""
-    return _collapse_whitespace(text.lower())
-
-
-def _collapse_whitespace(text: str) -> str:
-    return js_trim(_JS_SPACE_RUN_TO_COLLAPSE.sub(" ", text))
-
-
-# ---------------------------------------------------------------------------- queries
-
-
-@dataclass(frozen=True, slots=True)
-class QueryToken:
-    kind: TokenKind
-    value: str
-
-
-@dataclass(frozen=True, slots=True)
-class ParsedQuery:
-    mode: Literal["tokens", "regex"]
-    tokens: tuple[QueryToken, ...] = ()
-    # Translated from JavaScript; it reads UTF-16 units (astral characters as surrogate pairs).
-    regex: regex.Pattern[str] | None = None
-    error: str | None = None
-    text: str = ""  # the query, trimmed
-
-    @property
-    def is_blank(self) -> bool:
-        """A blank query: every session, in the given order (`""` is not blank: it matches all
-        with score 0, so "relevance" still sorts them newest first)."""
-        return not self.text
-
-
-def parse_query(text: str) -> ParsedQuery:
-    """pi's parseSearchQuery: tokens and "quoted phrases", or `re:<pattern>`."""
-    trimmed = js_trim(text)
-    if not trimmed:
-        return ParsedQuery("tokens")
-    if trimmed.startswith("re:"):
-        pattern = js_trim(trimmed[3:])
-        if not pattern:
-            return ParsedQuery("regex", error="Empty regex", text=trimmed)
-        try:
-            compiled = compile_js_regex(pattern)
-        except JsRegexError as e:
-            return ParsedQuery("regex", error=f"Invalid regular expression: /{pattern}/i: {e}", text=trimmed)
-        return ParsedQuery("regex", regex=compiled, text=trimmed)
-
-    tokens: list[QueryToken] = []
-    buffer: list[str] = []
-    in_quote = False
-
-    def flush(kind: TokenKind) -> None:
-        value = js_trim("".join(buffer))
-        buffer.clear()
-        if value:
-            tokens.append(QueryToken(kind, value))
-
-    for ch in trimmed:
-        if ch == '"':
-            flush("phrase" if in_quote else "fuzzy")
-            in_quote = not in_quote
-        elif not in_quote and ch in JS_WHITESPACE:
-            flush("fuzzy")
-        else:
-            buffer.append(ch)
-    if in_quote:  # unbalanced quotes: plain whitespace-separated tokens, quotes kept
-        words = _JS_SPACE_RUN.split(trimmed)
-        return ParsedQuery("tokens", tuple(QueryToken("fuzzy", w) for w in words if w), text=trimmed)
-    flush("fuzzy")
-    return ParsedQuery("tokens", tuple(tokens), text=trimmed)
-
-
-# ---------------------------------------------------------------------------- sessions
+# ---------------------------------------------------------------------------- what is searched
 
 
 class Searchable(Protocol):
@@ -172,8 +104,9 @@ class Searchable(Protocol):
     def cwd(self) -> str: ...
 
     @property
-    def message_text(self) -> str:
-        """Every user/assistant message text, joined with " " (pi's allMessagesText)."""
+    def message_texts(self) -> Sequence[str]:
+        """Every non-empty user/assistant text, in file order (pi's allMessagesText is
+        these joined with " "). A list that grows in place is taken up incrementally."""
         ...
 
     @property
@@ -187,72 +120,30 @@ class SessionText:
     id: str
     cwd: str = ""
     name: str | None = None
-    message_text: str = ""
+    message_texts: Sequence[str] = ()
     modified_ms: float = 0.0
     path: str = ""
 
     @classmethod
-    def from_summary(cls, summary: SessionSummary, texts: Iterable[str] = ()) -> SessionText:
+    def from_summary(cls, summary: SessionSummary, texts: Sequence[str] = ()) -> SessionText:
+        """`texts`: the store's list for that file (kept as is: it grows in place)."""
         return cls(
             id=js_string(summary.id),
             cwd=summary.cwd,
             name=summary.name,
-            message_text=" ".join(texts),
+            message_texts=texts,
             modified_ms=summary.modified_ms,
             path=summary.path,
         )
 
 
-T = TypeVar("T", bound=Searchable)
-
-
-class _MessageText:
-    """One session's message text, prepared once."""
-
-    __slots__ = ("_flat", "_utf16", "normalized", "original")
-
-    def __init__(self, original: str) -> None:
-        self.original = original
-        # Lowercased, whitespace runs as one space, trimmed. A token without whitespace is
-        # in pi's lowercased text exactly when it is in this one, so one copy serves both.
-        self.normalized = normalize_whitespace_lower(original)
-        self._flat: str | None = None
-        self._utf16: str | None = None
-
-    @property
-    def utf16(self) -> str:
-        """The original text as JavaScript's regular expressions see it (for `re:`)."""
-        if self._utf16 is None:
-            self._utf16 = utf16_units(self.original)
-        return self._utf16
-
-    @property
-    def flat(self) -> str:
-        """The original text with whitespace collapsed (what excerpts are cut from)."""
-        if self._flat is None:
-            self._flat = _collapse_whitespace(self.original)
-        return self._flat
-
-    def flat_index_of_normalized(self, index: int) -> int:
-        flat = self.flat
-        if len(flat) == len(self.normalized):
-            return index
-        # Lowercasing changed some lengths ("İ" is two characters lowercased): walk.
-        consumed = 0
-        for position, ch in enumerate(flat):
-            if consumed >= index:
-                return position
-            consumed += len(ch.lower())
-        return len(flat)
-
-    def flat_index_of_utf16(self, index: int) -> int:
-        head = self.utf16[:index]
-        if self.utf16 is not self.original:
-            head = head.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
-        return min(len(self.flat), len(_collapse_whitespace(head + "x")) - 1)
+T = TypeVar("T")
+S = TypeVar("S", bound=Searchable)
 
 
 class _Entry(Generic[T]):
+    """One session, its fields prepared for matching."""
+
     __slots__ = (
         "cwd",
         "cwd_lower",
@@ -268,19 +159,123 @@ class _Entry(Generic[T]):
         "text",
     )
 
-    def __init__(self, item: T, text: _MessageText) -> None:
+    def __init__(self, item: T, name: str | None, id: str, cwd: str, modified_ms: float, text: Text) -> None:
         self.item = item
-        self.name = item.name or ""
+        self.name = name or ""
         self.name_lower = self.name.lower()
         self.name_normalized = normalize_whitespace_lower(self.name)
         self.named = bool(js_trim(self.name))
-        self.id = item.id
-        self.id_lower = item.id.lower()
-        self.cwd = item.cwd
-        self.cwd_lower = item.cwd.lower()
-        self.cwd_normalized = normalize_whitespace_lower(item.cwd)
-        self.modified_ms = item.modified_ms
+        self.id = id
+        self.id_lower = id.lower()
+        self.cwd = cwd
+        self.cwd_lower = cwd.lower()
+        self.cwd_normalized = normalize_whitespace_lower(cwd)
+        self.modified_ms = modified_ms
         self.text = text
+
+
+# ---------------------------------------------------------------------------- hits
+
+
+class SearchHit(Generic[T]):
+    """One session that matched, with pi's score and where its tokens matched."""
+
+    __slots__ = (
+        "_excerpts",
+        "_field",
+        "_match",
+        "_needles",
+        "_text",
+        "_value",
+        "fields",
+        "item",
+        "score",
+    )
+
+    def __init__(
+        self,
+        item: T,
+        score: float = 0.0,
+        fields: tuple[str, ...] = (),
+        field: str = "",
+        text: Text | None = None,
+        match: TextMatch | None = None,
+        value: str = "",
+        needles: tuple[str, ...] = (),
+    ) -> None:
+        self.item = item
+        self.score = score  # pi's score: lower is better
+        # Where each token matched, in query order without repeats: "name", "id", "message",
+        # "cwd" (in a deep search: the entry's field), or "name~"/"cwd~" for a scattered match.
+        self.fields = fields
+        self._field = field  # where the hit is shown: the earliest text match, else the first field
+        self._text = text if match is not None else None
+        self._match = match  # where in `text` (the earliest text match)
+        self._value = value  # the name, id or cwd shown when the hit is not in the text
+        self._needles = needles
+        self._excerpts: dict[int, Excerpt | None] | None = None
+
+    def __repr__(self) -> str:
+        return f"SearchHit({self.item!r}, score={self.score!r}, fields={self.fields!r})"
+
+    @property
+    def text_match(self) -> TextMatch | None:
+        return self._match
+
+    @property
+    def field(self) -> str:
+        """The field the hit is shown for: "message" (a deep search: the entry's field),
+        "name", "id" or "cwd"; "" for an empty query."""
+        match = self.text_match
+        if self._text is not None and match is not None:
+            return self._text.field_of(match)
+        return self._field.rstrip("~")
+
+    @property
+    def in_text(self) -> bool:
+        return self._text is not None
+
+    @property
+    def segment(self) -> int | None:
+        """Which segment of the session's text holds the hit (for the index: the n-th
+        non-empty user/assistant text in file order); None when it is not in the text."""
+        match = self.text_match
+        return self._text.locate(match)[0] if self._text is not None and match is not None else None
+
+    @property
+    def entry_id(self) -> str | None:
+        """The entry the hit is in, when the text knows its entries (a deep search, or a
+        text read from the session file); None otherwise."""
+        segment = self.segment
+        owner = self._text.owner(segment) if self._text is not None and segment is not None else None
+        return owner.entry_id if owner is not None else None
+
+    def excerpt(self, width: int = EXCERPT_WIDTH) -> Excerpt | None:
+        """At most `width` cells around the hit (the message that matched, or the name, id or
+        cwd), with every matched span marked; None for an empty query."""
+        if self._excerpts is None:
+            self._excerpts = {}
+        if width not in self._excerpts:
+            self._excerpts[width] = self._cut(width)
+        return self._excerpts[width]
+
+    def _cut(self, width: int) -> Excerpt | None:
+        match = self.text_match
+        if self._text is not None and match is not None:
+            return self._text.excerpt(match, width, self._needles)
+        if not self._field:
+            return None
+        value = self._value
+        lower = value.lower()
+        if len(lower) == len(value) and not self._field.endswith("~"):
+            for needle in self._needles:
+                at = lower.find(needle)
+                if at >= 0:
+                    return cut_excerpt(value, at, at + len(needle), width, self._needles)
+        return cut_excerpt(value, 0, 0, width, self._needles)
+
+
+# ---------------------------------------------------------------------------- matching
 
 
 def _tier_score(tier: int, score: float = 0.0) -> float:
@@ -289,191 +284,212 @@ def _tier_score(tier: int, score: float = 0.0) -> float:
 
 _NAME_SCORE = _tier_score(TIER_NAME)
 _TEXT_SCORE = _tier_score(TIER_TEXT)
+_FUZZY_SCORE = _tier_score(TIER_FUZZY)
 
 
-class _TokenMatch(NamedTuple):
-    score: float
-    field: str
-    start: int = -1  # a message match: where, in the normalized text (the UTF-16 one for a regex)
-    end: int = -1
+class _Token:
+    """A token ready to match: its lowercased (phrase: normalized) value."""
+
+    __slots__ = ("fuzzy", "memo", "raw", "value")
+
+    def __init__(self, token: QueryToken) -> None:
+        self.fuzzy = token.kind == "fuzzy"
+        self.raw = token.value
+        self.value = token.value.lower() if self.fuzzy else normalize_whitespace_lower(token.value)
+        self.memo: dict[str, FuzzyMatch] = {}  # field text -> fuzzyMatch(raw, text)
+
+    def scattered(self, text: str) -> FuzzyMatch:
+        found = self.memo.get(text)
+        if found is None:
+            found = self.memo[text] = fuzzy_match(self.raw, text)
+        return found
 
 
-def _match_in(entry: _Entry[T], value: str, name: str, cwd: str) -> _TokenMatch | None:
-    """pi's order for a plain value: name, id, message, cwd. `value` is lowercased; `name`
-    and `cwd` are the entry's fields prepared the same way (lowercased, or also
-    whitespace-normalized for a phrase). Messages and ids only match exactly."""
+# A token's match: (score, field, where in the text or -1)
+_TokenMatch = tuple[float, str, int]
+
+
+def _match_token(entry: _Entry[T], token: _Token) -> _TokenMatch | None:
+    """pi's matchFuzzyToken / matchPhraseToken: name, id, message text, cwd; then scattered
+    in the name or the cwd (plain tokens only)."""
+    value = token.value
+    name = entry.name_lower if token.fuzzy else entry.name_normalized
     if value in name:
-        return _TokenMatch(_tier_score(TIER_NAME, fuzzy_match(value, name).score), "name")
+        return _tier_score(TIER_NAME, fuzzy_match(value, name).score), FIELD_NAME, -1
     if value in entry.id_lower:
-        return _TokenMatch(_TEXT_SCORE, "id")
-    start = entry.text.normalized.find(value)
-    if start >= 0:
-        return _TokenMatch(_TEXT_SCORE, "message", start, start + len(value))
-    if value in cwd:
-        return _TokenMatch(_TEXT_SCORE, "cwd")
+        return _TEXT_SCORE, FIELD_ID, -1
+    at = entry.text.normalized.find(value)
+    if at >= 0 and not (_SEPARATOR in value and isinstance(entry.text, SegmentedText)):
+        return _TEXT_SCORE, FIELD_MESSAGE, at
+    if value in (entry.cwd_lower if token.fuzzy else entry.cwd_normalized):
+        return _TEXT_SCORE, FIELD_CWD, -1
+    if not token.fuzzy:
+        return None
+    in_name = token.scattered(entry.name) if entry.name else _NO_MATCH
+    in_cwd = token.scattered(entry.cwd)
+    if in_name.matches and (not in_cwd.matches or in_name.score <= in_cwd.score):
+        return _FUZZY_SCORE + in_name.score, "name~", -1
+    if in_cwd.matches:
+        return _FUZZY_SCORE + in_cwd.score, "cwd~", -1
     return None
 
 
-def _match_fuzzy(entry: _Entry[T], value: str) -> _TokenMatch | None:
-    literal = _match_in(entry, value.lower(), entry.name_lower, entry.cwd_lower)
-    if literal is not None:
-        return literal
-    best: _TokenMatch | None = None
-    for field_name, text in (("name~", entry.name), ("cwd~", entry.cwd)):
-        matched, score = fuzzy_match(value, text)
-        if matched and (best is None or score < best.score):
-            best = _TokenMatch(score, field_name)
-    if best is None:
-        return None
-    return _TokenMatch(_tier_score(TIER_FUZZY, best.score), best.field)
+_NO_MATCH = FuzzyMatch(False, 0.0)
+_SEPARATOR = "\x00"
 
 
-def _match_regex(entry: _Entry[T], pattern: regex.Pattern[str], deadline: float) -> _TokenMatch | None:
+def _field_value(entry: _Entry[T], field: str) -> str:
+    if field.startswith(FIELD_NAME):
+        return entry.name
+    if field == FIELD_ID:
+        return entry.id
+    return entry.cwd
+
+
+def _match_regex(entry: _Entry[T], pattern: regex.Pattern[str], deadline: float) -> SearchHit[T] | None:
     """`pattern` comes from `compile_js_regex`: it reads UTF-16 code units, as JavaScript does."""
     timeout = deadline - time.monotonic()
     try:
         if entry.name and pattern.search(utf16_units(entry.name), timeout=timeout):
-            return _TokenMatch(_NAME_SCORE, "name")
+            return SearchHit(entry.item, _NAME_SCORE, (FIELD_NAME,), FIELD_NAME, value=entry.name)
         if pattern.search(utf16_units(entry.id), timeout=timeout):
-            return _TokenMatch(_TEXT_SCORE, "id")
-        found = pattern.search(entry.text.utf16, timeout=timeout)
-        if found:
-            return _TokenMatch(_TEXT_SCORE, "message", found.start(), found.end())
+            return SearchHit(entry.item, _TEXT_SCORE, (FIELD_ID,), FIELD_ID, value=entry.id)
+        found = entry.text.search(pattern, timeout)
+        if found is not None:
+            return SearchHit(entry.item, _TEXT_SCORE, (FIELD_MESSAGE,), FIELD_MESSAGE, entry.text, found)
         if pattern.search(utf16_units(entry.cwd), timeout=timeout):
-            return _TokenMatch(_TEXT_SCORE, "cwd")
+            return SearchHit(entry.item, _TEXT_SCORE, (FIELD_CWD,), FIELD_CWD, value=entry.cwd)
     except TimeoutError:
         raise PatternTooSlow() from None
     return None
 
 
-# ---------------------------------------------------------------------------- results
+_SINGLE_FIELDS = {f: (f,) for f in (FIELD_NAME, FIELD_ID, FIELD_MESSAGE, FIELD_CWD, "name~", "cwd~")}
 
 
-@dataclass(frozen=True, slots=True)
-class Excerpt:
-    """A short stretch of message text (whitespace collapsed) around a match."""
-
-    text: str
-    match_start: int  # the match within `text`
-    match_end: int
-
-    def __str__(self) -> str:
-        return self.text
-
-
-@dataclass(frozen=True, slots=True)
-class _MessageSpan:
-    text: _MessageText
-    start: int
-    end: int
-    in_utf16: bool  # a regex match indexes the UTF-16 text, a token the normalized one
-
-
-def _cut_excerpt(flat: str, start: int, end: int, width: int) -> Excerpt:
-    end = max(start, min(end, len(flat)))
-    slack = width - (end - start)
-    left = max(0, start - max(0, slack) // 2)
-    right = min(len(flat), left + width)
-    left = max(0, min(left, right - width))
-    # Whole words at the edges, when a space is near enough.
-    if left > 0:
-        space = flat.find(" ", left - 1, min(start, left + _EXCERPT_WORD_SLACK))
-        if space >= 0:
-            left = space + 1
-    if right < len(flat):
-        space = flat.rfind(" ", max(end, right - _EXCERPT_WORD_SLACK), right + 1)
-        if space >= 0:
-            right = space
-    body = _CONTROL_CHARS.sub(" ", flat[left:right])
-    prefix = "…" if left > 0 else ""
-    suffix = "…" if right < len(flat) else ""
-    offset = len(prefix) - left
-    return Excerpt(prefix + body + suffix, start + offset, min(end, right) + offset)
-
-
-@dataclass(frozen=True)
-class SearchHit(Generic[T]):
-    """One session that matched, with pi's score and where its tokens matched."""
-
-    item: T
-    score: float = 0.0  # pi's score: lower is better
-    # Where each token matched, in query order without repeats: "name", "id", "message",
-    # "cwd", or "name~"/"cwd~" for a scattered (fuzzy) match. Empty for an empty query.
-    fields: tuple[str, ...] = ()
-    _message_span: _MessageSpan | None = field(default=None, repr=False, compare=False)
-
-    @cached_property
-    def excerpt(self) -> Excerpt | None:
-        """About EXCERPT_WIDTH characters of message text around the earliest message match."""
-        span = self._message_span
-        if span is None:
-            return None
-        text = span.text
-        if span.in_utf16:
-            start, end = text.flat_index_of_utf16(span.start), text.flat_index_of_utf16(span.end)
-        else:
-            start, end = text.flat_index_of_normalized(span.start), text.flat_index_of_normalized(span.end)
-        return _cut_excerpt(text.flat, start, end, EXCERPT_WIDTH)
-
-
-def _match_entry(entry: _Entry[T], query: ParsedQuery, deadline: float) -> SearchHit[T] | None:
+def _match_entry(
+    entry: _Entry[T], query: ParsedQuery, tokens: Sequence[_Token], needles: tuple[str, ...], deadline: float
+) -> SearchHit[T] | None:
     if query.mode == "regex":
-        if query.regex is None:
-            return None
-        found = _match_regex(entry, query.regex, deadline)
-        if found is None:
-            return None
-        regex_span = _MessageSpan(entry.text, found.start, found.end, True) if found.start >= 0 else None
-        return SearchHit(entry.item, found.score, (found.field,), regex_span)
+        return None if query.regex is None else _match_regex(entry, query.regex, deadline)
     total = 0.0
     fields: list[str] = []
-    span: _MessageSpan | None = None
-    for token in query.tokens:
-        if token.kind == "phrase":
-            phrase = normalize_whitespace_lower(token.value)
-            if not phrase:
-                continue
-            found = _match_in(entry, phrase, entry.name_normalized, entry.cwd_normalized)
-        else:
-            found = _match_fuzzy(entry, token.value)
+    shown = ""  # the field the hit is shown for
+    text_at = -1  # the earliest text match
+    for token in tokens:
+        if not token.value:
+            continue  # an empty phrase (pi skips it)
+        found = _match_token(entry, token)
         if found is None:
             return None
-        total += found.score
-        if found.field not in fields:
-            fields.append(found.field)
-        if found.start >= 0 and (span is None or found.start < span.start):
-            span = _MessageSpan(entry.text, found.start, found.end, False)
-    return SearchHit(entry.item, total, tuple(fields), span)
+        score, field, at = found
+        total += score
+        if at >= 0:
+            if text_at < 0 or at < text_at:
+                text_at, text_end = at, at + len(token.value)
+            if entry.text.owners is not None:
+                field = entry.text.field_of(TextMatch(at, at + len(token.value)))
+        if field not in fields:
+            fields.append(field)
+        if not shown:
+            shown = field
+    if text_at >= 0:
+        match = TextMatch(text_at, text_end)
+        return SearchHit(
+            entry.item, total, _fields(fields), FIELD_MESSAGE, entry.text, match, needles=needles
+        )
+    value = _field_value(entry, shown) if shown else ""
+    return SearchHit(entry.item, total, _fields(fields), shown, value=value, needles=needles)
 
 
-class SearchIndex(Generic[T]):
-    """Sessions prepared for searching; keep it and call `update` when the list changes."""
+def _fields(fields: list[str]) -> tuple[str, ...]:
+    if len(fields) == 1:
+        return _SINGLE_FIELDS.get(fields[0]) or (fields[0],)
+    return tuple(fields)
 
-    def __init__(self, items: Iterable[T] = ()) -> None:
-        self._entries: list[_Entry[T]] = []
-        self._texts: dict[str, _MessageText] = {}
+
+def match_session(
+    query: ParsedQuery,
+    item: T,
+    name: str | None,
+    id: str,
+    cwd: str,
+    text: Text,
+    time_limit: float = REGEX_TIME_LIMIT,
+) -> SearchHit[T] | None:
+    """Match one session given its fields and a prepared text (no time window applied)."""
+    entry = _Entry(item, name, id, cwd, 0.0, text)
+    tokens = [_Token(t) for t in query.tokens]
+    needles = tuple(t.value for t in tokens if t.value)
+    return _match_entry(entry, query, tokens, needles, time.monotonic() + time_limit)
+
+
+# ---------------------------------------------------------------------------- the index
+
+
+class _Narrowing(NamedTuple):
+    """The last query and the entries it matched: a narrower query only looks at those."""
+
+    query: ParsedQuery
+    named_only: bool
+    cutoff: float | None
+    matched: list[int]
+
+
+def _refines(new: ParsedQuery, old: ParsedQuery) -> bool:
+    """Whatever `new` matches, `old` matches too: the same tokens, the last one maybe longer
+    (a literal or a scattered match of it is one of its prefix too), maybe more tokens."""
+    if new.mode != "tokens" or old.mode != "tokens" or new.error or old.error:
+        return False
+    before, after = old.tokens, new.tokens
+    if not before or len(after) < len(before):
+        return False
+    last = len(before) - 1
+    for i, (was, now) in enumerate(zip(before, after, strict=False)):
+        if was.kind != now.kind:
+            return False
+        was_value, now_value = _Token(was).value, _Token(now).value
+        if not now_value.startswith(was_value) if i == last else was_value != now_value:
+            return False
+    return True
+
+
+class SearchIndex(Generic[S]):
+    """Sessions prepared for searching; keep it and call `update` when the list changes.
+
+    Items are `Searchable` (their `message_texts` are prepared once, and a list that grew is
+    taken up where it stopped)."""
+
+    def __init__(self, items: Iterable[S] = ()) -> None:
+        self._entries: list[_Entry[S]] = []
+        self._texts: dict[int, MessageText] = {}
+        self._last: _Narrowing | None = None
         self.update(items)
 
-    def update(self, items: Iterable[T]) -> None:
+    def update(self, items: Iterable[S]) -> None:
         """Take a new list (and order). Message texts seen before are not prepared again."""
         previous = self._texts
-        texts: dict[str, _MessageText] = {}
-        entries: list[_Entry[T]] = []
+        texts: dict[int, MessageText] = {}
+        entries: list[_Entry[S]] = []
         for item in items:
-            source = item.message_text
-            text = texts.get(source) or previous.get(source)
-            if text is None:
-                text = _MessageText(source)
-            texts[source] = text
-            entries.append(_Entry(item, text))
+            segments = item.message_texts
+            key = id(segments)
+            text = texts.get(key) or previous.get(key)
+            if text is None or text.segments is not segments:
+                text = MessageText(segments)
+            else:
+                text.extend()
+            texts[key] = text
+            entries.append(_Entry(item, item.name, item.id, item.cwd, item.modified_ms, text))
         self._entries = entries
         self._texts = texts
+        self._last = None
 
     def __len__(self) -> int:
         return len(self._entries)
 
     @property
-    def items(self) -> list[T]:
+    def items(self) -> list[S]:
         return [entry.item for entry in self._entries]
 
     def search(
@@ -482,31 +498,73 @@ class SearchIndex(Generic[T]):
         order: SortOrder = "recent",
         named_only: bool = False,
         time_limit: float = REGEX_TIME_LIMIT,
-    ) -> list[SearchHit[T]]:
+        now_ms: float | None = None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> list[SearchHit[S]]:
         """pi's filterAndSortSessions, as hits. "recent" keeps the index's order; "relevance"
-        sorts by score, then newest first. A query with an error matches nothing. Raises
-        `PatternTooSlow` when a regular expression runs past `time_limit` seconds in all."""
+        sorts by score, then newest first. A query with an error matches nothing.
+
+        Raises `PatternTooSlow` when a regular expression runs past `time_limit` seconds in
+        all, and `SearchCancelled` as soon as `cancelled()` says so (looked at every few
+        hundred sessions)."""
         parsed = parse_query(query) if isinstance(query, str) else query
-        entries: Sequence[_Entry[T]] = self._entries
-        if named_only:
-            entries = [entry for entry in entries if entry.named]
+        entries = self._entries
         if parsed.is_blank:
-            return [SearchHit(entry.item) for entry in entries]
+            return [SearchHit(e.item) for e in entries if e.named or not named_only]
         if parsed.error is not None:
             return []
-        matched: list[tuple[SearchHit[T], float]] = []
+        cutoff = None
+        if parsed.window_ms is not None:
+            now = time.time() * 1000 if now_ms is None else now_ms
+            cutoff = now - parsed.window_ms
+        candidates: Iterable[int] = range(len(entries))
+        last = self._last
+        if (
+            last is not None
+            and last.named_only == named_only
+            and (last.cutoff is None or (cutoff is not None and cutoff >= last.cutoff))
+            and _refines(parsed, last.query)
+        ):
+            candidates = last.matched
+        tokens = [_Token(t) for t in parsed.tokens]
+        needles = tuple(t.value for t in tokens if t.value)
         deadline = time.monotonic() + time_limit
-        for entry in entries:
-            hit = _match_entry(entry, parsed, deadline)
-            if hit is not None:
-                matched.append((hit, entry.modified_ms))
+        matched: list[tuple[SearchHit[S], float]] = []
+        positions: list[int] = []
+        with _gc_paused():
+            for count, position in enumerate(candidates):
+                if cancelled is not None and count % _CANCEL_EVERY == 0 and cancelled():
+                    raise SearchCancelled()
+                entry = entries[position]
+                if named_only and not entry.named:
+                    continue
+                if cutoff is not None and entry.modified_ms < cutoff:
+                    continue
+                hit = _match_entry(entry, parsed, tokens, needles, deadline)
+                if hit is not None:
+                    matched.append((hit, entry.modified_ms))
+                    positions.append(position)
+        if entries is self._entries:
+            self._last = _Narrowing(parsed, named_only, cutoff, positions)
         if order == "relevance":
             matched.sort(key=lambda pair: (pair[0].score, -pair[1]))
         return [hit for hit, _ in matched]
 
 
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Hits are never cyclic: collecting while thousands are made only burns time."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def filter_sessions(
-    items: Iterable[T], query: str, order: SortOrder = "recent", named_only: bool = False
-) -> list[T]:
+    items: Iterable[S], query: str, order: SortOrder = "recent", named_only: bool = False
+) -> list[S]:
     """pi's filterAndSortSessions in one call (build a `SearchIndex` to search repeatedly)."""
     return [hit.item for hit in SearchIndex(items).search(query, order, named_only)]
