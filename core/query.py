@@ -72,6 +72,12 @@ class QueryToken:
     kind: TokenKind
     value: str
 
+    @property
+    def matched_as(self) -> str:
+        """What is looked for: the value lowercased (a phrase: also whitespace-normalized;
+        an empty phrase matches nothing and is skipped, as in pi)."""
+        return self.value.lower() if self.kind == "fuzzy" else normalize_whitespace_lower(self.value)
+
 
 @dataclass(frozen=True, slots=True)
 class ParsedQuery:

@@ -185,6 +185,7 @@ class SearchHit(Generic[T]):
         "_field",
         "_match",
         "_needles",
+        "_refined",
         "_text",
         "_value",
         "fields",
@@ -211,6 +212,7 @@ class SearchHit(Generic[T]):
         self._field = field  # where the hit is shown: the earliest text match, else the first field
         self._text = text if match is not None else None
         self._match = match  # where in `text` (the earliest text match)
+        self._refined = False
         self._value = value  # the name, id or cwd shown when the hit is not in the text
         self._needles = needles
         self._excerpts: dict[int, Excerpt | None] | None = None
@@ -220,6 +222,13 @@ class SearchHit(Generic[T]):
 
     @property
     def text_match(self) -> TextMatch | None:
+        """Where in the text the hit is shown: for several tokens, the first place where
+        the longest one occurs in a segment that holds all of them, else its first place,
+        else the earliest match of any token (worked out once, for the hits shown)."""
+        if not self._refined:
+            self._refined = True
+            if self._text is not None and self._match is not None and len(self._needles) > 1:
+                self._match = _best_match(self._text, self._needles) or self._match
         return self._match
 
     @property
@@ -241,6 +250,12 @@ class SearchHit(Generic[T]):
         non-empty user/assistant text in file order); None when it is not in the text."""
         match = self.text_match
         return self._text.locate(match)[0] if self._text is not None and match is not None else None
+
+    @property
+    def segment_text(self) -> str | None:
+        """The text of that segment (the message as the index has it)."""
+        segment = self.segment
+        return self._text.segment_text(segment) if self._text is not None and segment is not None else None
 
     @property
     def entry_id(self) -> str | None:
@@ -275,6 +290,25 @@ class SearchHit(Generic[T]):
         return cut_excerpt(value, 0, 0, width, self._needles)
 
 
+def _best_match(text: Text, needles: tuple[str, ...], tries: int = 64) -> TextMatch | None:
+    longest = max(needles, key=len)
+    others = [n for n in needles if n != longest]
+    normalized = text.normalized
+    starts = text.segment_starts()
+    first: TextMatch | None = None
+    at = normalized.find(longest)
+    while at >= 0 and tries > 0:
+        tries -= 1
+        match = TextMatch(at, at + len(longest))
+        first = first or match
+        segment = text.locate(match)[0]
+        end = starts[segment + 1] - 1 if segment + 1 < len(starts) else len(normalized)
+        if all(other in normalized[starts[segment] : end] for other in others):
+            return match
+        at = normalized.find(longest, max(at + 1, end))
+    return first
+
+
 # ---------------------------------------------------------------------------- matching
 
 
@@ -295,7 +329,7 @@ class _Token:
     def __init__(self, token: QueryToken) -> None:
         self.fuzzy = token.kind == "fuzzy"
         self.raw = token.value
-        self.value = token.value.lower() if self.fuzzy else normalize_whitespace_lower(token.value)
+        self.value = token.matched_as
         self.memo: dict[str, FuzzyMatch] = {}  # field text -> fuzzyMatch(raw, text)
 
     def scattered(self, text: str) -> FuzzyMatch:

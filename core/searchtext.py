@@ -65,21 +65,27 @@ class _Segmented:
         raise NotImplementedError
 
     # ------------------------------------------------------------------ where a match is
-    def locate(self, match: TextMatch) -> tuple[int, int, int]:
-        """(segment, start, end) of a match, within that segment's own coordinates."""
-        if match.utf16:
+    def segment_starts(self, utf16: bool = False) -> list[int]:
+        """Where each segment starts in the whole text (normalized, or in UTF-16 units)."""
+        if utf16:
             if self._utf16_starts is None:
                 sizes = (len(utf16_units(s)) for s in self.segments[: self.count])
                 self._utf16_starts = _cumulative(sizes, 1)
-            starts = self._utf16_starts
-        else:
-            if self._starts is None:
-                self._starts = self._normalized_starts()
-            starts = self._starts
+            return self._utf16_starts
+        if self._starts is None:
+            self._starts = self._normalized_starts()
+        return self._starts
+
+    def locate(self, match: TextMatch) -> tuple[int, int, int]:
+        """(segment, start, end) of a match, within that segment's own coordinates."""
+        starts = self.segment_starts(match.utf16)
         k = max(0, bisect_right(starts, match.start) - 1)
         if k >= self.count:
             return k, 0, 0
         return k, match.start - starts[k], match.end - starts[k]
+
+    def segment_text(self, segment: int) -> str | None:
+        return self.segments[segment] if 0 <= segment < self.count else None
 
     def owner(self, segment: int) -> Owner | None:
         owners = self.owners

@@ -335,16 +335,16 @@ def test_matched_fields_in_query_order() -> None:
     assert SearchIndex([item]).search("")[0].excerpt() is None
 
 
-def test_excerpt_is_centred_on_the_first_message_match() -> None:
+def test_excerpt_is_centred_on_the_match() -> None:
     index = SearchIndex([session("s", text=STORY)])
     excerpt = index.search("parser")[0].excerpt()
     assert excerpt == Excerpt("…the logs first. Then the Parser crashed on line 42 because…", ((26, 32),))
     assert excerpt.text[excerpt.match_start : excerpt.match_end] == "Parser"
-    # the earliest match in the text, whatever the token order; every token is marked
-    excerpt = index.search("brace Then")[0].excerpt()
-    assert excerpt == Excerpt("…looked at the logs first. Then the Parser crashed on line…", ((27, 31),))
+    # several tokens: centred on the longest one (the likeliest to be rare); all are marked
     excerpt = index.search("then crashed")[0].excerpt()
-    assert excerpt is not None and [excerpt.text[a:b] for a, b in excerpt.spans] == ["Then", "crashed"]
+    assert excerpt == Excerpt("…first. Then the Parser crashed on line 42 because a…", ((24, 31), (8, 12)))
+    excerpt = index.search("brace logs")[0].excerpt(120)
+    assert excerpt is not None and [excerpt.text[a:b] for a, b in excerpt.spans] == ["brace", "logs"]
     # at the start and at the end: no ellipsis on that side
     assert str(index.search("we")[0].excerpt()) == "We looked at the logs first. Then the Parser crashed on…"
     assert str(index.search("input")[0].excerpt()).endswith("brace was missing from the input.")
@@ -364,6 +364,16 @@ def test_excerpt_fits_any_width_and_shows_the_match(width: int) -> None:
         before, after = cell_width(excerpt.text[:start]), cell_width(excerpt.text[end:])
         assert abs(before - after) <= 14
     assert hit.excerpt(width) is excerpt  # computed once per width
+
+
+def test_several_tokens_are_shown_in_a_message_that_holds_them_all() -> None:
+    texts = ["the parser is slow", "lexer notes", "the parser and the lexer crashed", "parser lexer"]
+    (hit,) = SearchIndex([SessionText(id="s", message_texts=texts)]).search("lexer parser")
+    assert hit.segment == 2  # "parser" (the longest) in a message with "lexer" too
+    excerpt = hit.excerpt()
+    assert excerpt is not None and [excerpt.text[a:b] for a, b in excerpt.spans] == ["parser", "lexer"]
+    (hit,) = SearchIndex([SessionText(id="s", message_texts=texts[:2])]).search("lexer parser")
+    assert hit.segment == 0  # no message holds both: the longest token's first place
 
 
 def test_excerpt_comes_from_the_message_that_matched() -> None:
