@@ -18,6 +18,8 @@ MODULES: dict[str, str] = {
     "context": "context",
     "fork": "fork",
     "resume": "resume",
+    "search": "search",
+    "labels": "labels",
 }
 
 
