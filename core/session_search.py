@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from .bytefilter import ByteFilter, Screen
 from .excerpt import Excerpt
 from .jsvalues import js_string, text_of_blocks
 from .problems import StaleFileError
@@ -50,6 +51,7 @@ __all__ = [
 ]
 
 Scope = Literal["default", "deep"]
+Keep = Callable[[EntryRecord], bool]  # which records are worth reading back
 
 FIELD_THINKING = "thinking"
 FIELD_TOOL_CALL = "tool_call"
@@ -168,11 +170,11 @@ def _read(session: Session, record: EntryRecord) -> dict[str, Any] | None:
         return None
 
 
-def _message_texts(session: Session) -> Iterator[tuple[str, str]]:
+def _message_texts(session: Session, keep: Keep | None = None) -> Iterator[tuple[str, str]]:
     """(entry id, text) of every non-empty user/assistant text, in file order (pi's
     allMessagesText, the same segments the store keeps for the index)."""
     for record in session.records:
-        if not _may_have_message_text(record):
+        if not _may_have_message_text(record) or (keep is not None and not keep(record)):
             continue
         entry = _read(session, record)
         if entry is None:
@@ -183,17 +185,18 @@ def _message_texts(session: Session) -> Iterator[tuple[str, str]]:
             yield record.id, text
 
 
-def message_text(session: Session) -> MessageText:
-    """The session's default-scope text, each segment owned by its entry."""
+def message_text(session: Session, keep: Keep | None = None) -> MessageText:
+    """The session's default-scope text, each segment owned by its entry (`keep`: only the
+    records it keeps, for matching segment by segment)."""
     segments: list[str] = []
     owners: list[Owner] = []
-    for entry_id, text in _message_texts(session):
+    for entry_id, text in _message_texts(session, keep):
         segments.append(text)
         owners.append(Owner(entry_id, FIELD_MESSAGE))
     return MessageText(segments, owners)
 
 
-def deep_text(session: Session, keep: Callable[[EntryRecord], bool] | None = None) -> SegmentedText:
+def deep_text(session: Session, keep: Keep | None = None) -> SegmentedText:
     """Every searchable segment of the session (deep scope) in file order; `keep` may skip
     records known to hold nothing of interest (they are then not read back). A label is a
     segment of the entry it labels, placed where the label was set."""
@@ -352,7 +355,18 @@ def entry_hits(
     literally) or a match of its pattern, in file order, each once (its first segment)."""
     if query.error or query.matches_everything:
         return []
-    text: MessageText | SegmentedText = message_text(session) if scope == "default" else deep_text(session)
+    keep: Keep | None = None
+    if query.mode == "tokens":
+        try:
+            screen = ByteFilter(query).screen(session.source.read(0, session.end_offset))
+        except OSError:
+            screen = Screen(False, None)
+        if screen.nothing_in_text and scope == "default":
+            return []
+        keep = screen.keep
+    text: MessageText | SegmentedText = (
+        message_text(session, keep) if scope == "default" else deep_text(session, keep)
+    )
     places = TreePlaces(session)
     needles = tuple(t.matched_as for t in query.tokens if t.matched_as)
     hits: list[EntryHit] = []

@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
-from pi_sessions.core import deep_search as deep_module
+from pi_sessions.core import bytefilter as bytefilter_module
 from pi_sessions.core.deep_search import deep_search
 from pi_sessions.core.labels import all_labels, filter_labels, session_labels
 from pi_sessions.core.query import parse_query
@@ -277,7 +277,7 @@ def test_the_byte_filter_never_changes_a_deep_result(monkeypatch: pytest.MonkeyP
         ]
 
     filtered = {q: results(q) for q in queries}
-    monkeypatch.setattr(deep_module, "_filterable", lambda data: False)
+    monkeypatch.setattr(bytefilter_module.ByteFilter, "_hidden", lambda self, data: True)
     for query in queries:
         assert filtered[query] == results(query), query
     assert sum(1 for r in filtered.values() if r) > 20
