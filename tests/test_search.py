@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from pi_sessions.core import search as search_module
 from pi_sessions.core import searchtext as searchtext_module
 from pi_sessions.core.excerpt import cell_width
 from pi_sessions.core.fuzzy import fuzzy_match
@@ -560,18 +559,35 @@ def test_narrower_keystrokes_give_what_a_fresh_search_gives() -> None:
                 ), prefix
 
 
-def test_a_narrower_keystroke_looks_only_at_what_matched(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_narrower_keystroke_looks_only_at_what_matched() -> None:
     items = [session(f"s{i}", text="parser" if i % 10 == 0 else "lexer") for i in range(100)]
     index = SearchIndex(items)
     assert len(index.search("pa")) == 10
-    looked: list[object] = []
-    real = search_module._match_entry
-    monkeypatch.setattr(search_module, "_match_entry", lambda e, *a: looked.append(e) or real(e, *a))
+    looked: list[int] = []
+
+    class Counting(list):  # type: ignore[type-arg]
+        def __getitem__(self, i: Any) -> Any:
+            looked.append(i)
+            return super().__getitem__(i)
+
+    index._entries = Counting(index._entries)
     assert len(index.search("par")) == 10 and len(looked) == 10
     assert len(index.search("par ser")) == 10 and len(looked) == 20
     assert len(index.search("pa")) == 10 and len(looked) == 120  # wider: everything again
+    assert len(index.search("par")) == 10 and len(looked) == 130
     index.update(items)
-    assert len(index.search("par")) == 10 and len(looked) == 220  # a new list: everything again
+    assert len(index.search("parse")) == 10  # a new list: everything again (not counted here)
+
+
+def test_hits_are_made_only_for_the_rows_looked_at() -> None:
+    index = SearchIndex([session(f"s{i}", text=f"hello {i}") for i in range(500)])
+    results = index.search("hello")
+    assert len(results) == 500 and results._hits.count(None) == 500
+    assert results.items[:2] == [results.item(0), results.item(1)]
+    first = results[0]
+    assert results[0] is first and results._hits.count(None) == 499
+    assert [h.item.id for h in results[1:3]] == ["s1", "s2"]
+    assert str(results[-1].excerpt()) == "hello 499"
 
 
 def test_a_stale_search_can_be_cancelled() -> None:
