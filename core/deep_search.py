@@ -14,11 +14,12 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from .bytefilter import ByteFilter
+from .hits import SearchHit
 from .jsvalues import js_string
 from .listing import SessionSummary
+from .matching import REGEX_TIME_LIMIT, SearchCancelled, match_session
 from .problems import SessionError
 from .query import ParsedQuery
-from .search import REGEX_TIME_LIMIT, SearchCancelled, SearchHit, match_session
 from .searchtext import SegmentedText
 from .session import Session
 from .session_search import HitPlace, TreePlaces, deep_text

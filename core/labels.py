@@ -16,9 +16,9 @@ from typing import Any
 
 from .jsvalues import date_ms, js_string
 from .listing import SessionSummary
+from .matching import SearchCancelled
 from .problems import SessionError, StaleFileError
 from .query import collapse_whitespace
-from .search import SearchCancelled
 from .session import Session
 from .session_search import TreePlaces, entry_segments
 

@@ -20,11 +20,12 @@ from typing import Any, Literal
 
 from .bytefilter import ByteFilter, Screen
 from .excerpt import Excerpt
+from .hits import EXCERPT_WIDTH, SearchHit
 from .jsvalues import js_string, text_of_blocks
+from .matching import REGEX_TIME_LIMIT, PatternTooSlow, match_session
 from .problems import StaleFileError
 from .query import ParsedQuery, normalize_whitespace_lower
 from .records import CONTENT_ABSENT, CONTENT_STRING, EntryRecord
-from .search import EXCERPT_WIDTH, REGEX_TIME_LIMIT, PatternTooSlow, SearchHit, match_session
 from .searchtext import FIELD_MESSAGE, MessageText, Owner, SegmentedText, TextMatch
 from .session import Session
 
