@@ -27,7 +27,7 @@ from ..core.live import ContextAction, ContextChange, context_change, nothing_to
 from ..core.locations import SessionsRoot
 from ..core.outline import extend_rows, search_entries
 from ..core.problems import SessionError
-from ..core.search import SearchIndex, SessionText, parse_query
+from ..core.search import PatternTooSlow, SearchIndex, SessionText, parse_query
 from ..core.session import Session
 from ..core.store import SessionStore
 from ..core.text import GLYPHS, one_line
@@ -515,11 +515,17 @@ class MainScreen(Screen[None]):
         if parsed.error:
             self.set_status(parsed.error, error=True)
             return None
+        try:
+            hits = self.search_index.search(parsed)
+        except PatternTooSlow as e:
+            self.set_status(str(e), error=True)
+            return None
         found: dict[str, str] = {}
-        for hit in self.search_index.search(parsed):
+        for hit in hits:
             where = "in " + ", ".join(dict.fromkeys(f.rstrip("~") for f in hit.fields)) if hit.fields else ""
-            if hit.excerpt is not None:
-                where += f": {hit.excerpt.text}"
+            excerpt = hit.excerpt() if hit.in_text else None
+            if excerpt is not None:
+                where += f": {excerpt.text}"
             found[hit.item.path] = where
         return found
 

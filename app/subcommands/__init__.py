@@ -14,6 +14,8 @@ from types import ModuleType
 # name -> module (in this package) that implements it, in the order `--help` lists them
 MODULES: dict[str, str] = {
     "list": "listing",
+    "search": "search",
+    "labels": "labels",
     "tree": "tree",
     "context": "context",
     "compare": "compare",
