@@ -1,6 +1,8 @@
 """Command line entry point: `pi-sessions [PATH]` starts the browser, subcommands print.
 
-Subcommands never import Textual, so they start fast. Errors print one line and exit 2.
+Subcommands never import Textual, so they start fast. Errors print one line and exit 2,
+through `subcommands/output.py` like every other readable line (a file name in an error
+may hold an escape sequence).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from .subcommands import MODULES as SUBCOMMANDS
+from .subcommands.output import silence_stdout, warn
 
 
 def _tui_parser() -> argparse.ArgumentParser:
@@ -55,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
-        _silence_stdout()
+        silence_stdout()
         return 0
 
 
@@ -67,26 +70,18 @@ def _run_subcommand(name: str, args: list[str]) -> int:
 
         return subcommands.run(name, args)
     except SessionError as e:
-        print(f"pi-sessions: {e}", file=sys.stderr)
+        warn(f"pi-sessions: {e}")
         return 2
     except BrokenPipeError:
         raise
     except OSError as e:
-        print(f"pi-sessions: {e.strerror or e}: {e.filename or ''}".rstrip(": "), file=sys.stderr)
+        warn(f"pi-sessions: {e.strerror or e}: {e.filename or ''}".rstrip(": "))
         return 2
     except Exception as e:  # never a traceback for a user; PI_SESSIONS_DEBUG=1 shows it
         if os.environ.get("PI_SESSIONS_DEBUG"):
             raise
-        print(f"pi-sessions: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        warn(f"pi-sessions: internal error: {type(e).__name__}: {e}")
         return 1
-
-
-def _silence_stdout() -> None:
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except OSError:
-        pass
 
 
 def _run_tui(ns: argparse.Namespace) -> int:
@@ -105,7 +100,7 @@ def _run_tui(ns: argparse.Namespace) -> int:
         overrides["session_dir"] = ns.session_dir
     settings = settings.model_copy(update=overrides)
     if problem:
-        print(f"pi-sessions: {problem}", file=sys.stderr)
+        warn(f"pi-sessions: {problem}")
 
     # Textual reads these when it is imported: set them first.
     system = color_system(settings.color)
@@ -127,7 +122,7 @@ def _run_tui(ns: argparse.Namespace) -> int:
         root = SessionsRoot(os.path.abspath(ns.path), "the folder given", True)
     elif ns.path:
         if not os.path.isfile(ns.path):
-            print(f"pi-sessions: no such file or folder: {ns.path}", file=sys.stderr)
+            warn(f"pi-sessions: no such file or folder: {ns.path}")
             return 2
         open_path = os.path.abspath(ns.path)
         root = resolve_sessions_root(settings.session_dir)
