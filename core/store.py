@@ -105,8 +105,10 @@ def read_file_state(path: str, keep_text: bool = False) -> tuple[IndexEntry | No
     """Read one file from the start: its index entry (None if it vanished) and bytes read."""
     try:
         st = os.stat(path)
-    except OSError:
+    except FileNotFoundError:
         return None, 0
+    except OSError as e:  # a symlink loop, a folder without permission: listed as skipped
+        return IndexEntry(size=0, mtime_ns=0, inode=0, skipped=f"cannot read: {e.strerror or e}"), 0
     entry = IndexEntry(size=st.st_size, mtime_ns=st.st_mtime_ns, inode=st.st_ino)
     builder = SummaryBuilder(texts=[] if keep_text else None)
     try:
@@ -322,8 +324,10 @@ class SessionStore:
         if st is None:
             try:
                 st = os.stat(path)
-            except OSError:
+            except FileNotFoundError:
                 return FileChange.VANISHED, 0
+            except OSError:
+                return FileChange.REPLACED, 0  # read again: listed as skipped with its reason
         if entry.matches(st):
             return FileChange.UNCHANGED, 0
         builder = entry.builder
