@@ -42,6 +42,8 @@ REPO = Path(__file__).resolve().parents[1]
 @pytest.fixture(autouse=True)
 def _unicode_glyphs() -> None:
     use_ascii_glyphs(False)  # process-wide: an `--ascii` app in an earlier test may have set it
+
+
 ESC_SHOWN = "\u241b]0;PWNED\u2407"  # ESC ] 0 ; PWNED BEL, as control pictures
 
 
@@ -426,3 +428,21 @@ def test_a_symlink_loop_is_skipped_with_its_reason_and_hides_no_other_session(tm
     out = cli("list", "--session-dir", str(root), "--no-cache")
     skipped_lines = [line for line in out.stderr.splitlines() if line.startswith("skipped ")]
     assert out.code == 0 and out.stdout.count("session ") == 6 and len(skipped_lines) == 2
+
+
+def test_a_key_holding_a_lone_surrogate_is_shown_not_raised(tmp_path: Path) -> None:
+    # Found by the fuzz test: JSON allows "\ud800" in a key; pydantic refused such a field name.
+    from pi_sessions.core.entries import UnknownEntry, parse_entry, parse_message
+
+    entry = parse_entry({"type": "message", "id": "a", "t\ud800": 1, "message": 3})
+    assert isinstance(entry, UnknownEntry) and entry.problem
+    assert parse_message({"role": "user", "x\udfff": 2, "content": []}) is not None
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(
+        json.dumps(header()).encode()
+        + b'\n{"type":"message","id":"a","parentId":null,"timestamp":"x","k\\ud800":1,'
+        + b'"message":{"role":"user","content":[{"type":"text","text":"hi","b\\udfff":0}],"m\\ud800":1}}\n'
+    )
+    for args in (("tree", str(path)), ("context", str(path), "--all")):
+        result = cli(*args)
+        assert result.code == 0 and not raw_controls(result.stdout), (args, result.stderr)
