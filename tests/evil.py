@@ -29,7 +29,30 @@ def hostile_lines() -> list[dict[str, Any]]:
     """The header and entries, each string field hostile (ids included)."""
     ids = {
         name: evil(name)
-        for name in ["s0", "u1", "a1", "t1", "b1", "cm", "cu", "r1", "cr", "mc", "tl", "lb", "nm", "us", "x1", "xo", "or", "c1", "u2", "ce", "om", "bs"]
+        for name in [
+            "s0",
+            "u1",
+            "a1",
+            "t1",
+            "b1",
+            "cm",
+            "cu",
+            "r1",
+            "cr",
+            "mc",
+            "tl",
+            "lb",
+            "nm",
+            "us",
+            "x1",
+            "xo",
+            "or",
+            "c1",
+            "u2",
+            "ce",
+            "om",
+            "bs",
+        ]
     }
     ts = "2025-03-01T10:00:{:02d}.000Z".format
 
