@@ -81,7 +81,7 @@ def _resume_missing_cwd(screen: MainScreen, path: str, cwd: str, session_id: str
 
     screen.app.push_screen(
         MenuScreen(
-            f"The session's directory no longer exists: {cwd or '(none)'}",
+            f"The session's directory no longer exists: {one_line(cwd, 300) or '(none)'}",
             [
                 ("here", f"continue in the current directory ({here})"),
                 ("fork", f"fork it into {here}"),
@@ -107,8 +107,11 @@ def _run_resume(screen: MainScreen, path: str, cwd: str, session_id: str) -> Non
         screen.set_status(
             f"{argv[0] if argv else 'pi'} is not on PATH; the command would be: {line}", error=True
         )
+        program = one_line(argv[0] if argv else "pi", 100)
         screen.notify(
-            f"{argv[0] if argv else 'pi'} not found on PATH.\nWould run: {line}", severity="error", timeout=10
+            f"{program} not found on PATH.\nWould run: {one_line(line, 400)}",
+            severity="error",
+            timeout=10,
         )
         return
     app = screen.app
@@ -157,7 +160,7 @@ def fork_selected(screen: MainScreen, *, leaf: str | None = None, cwd: str | Non
                 lambda value: fork_selected(screen, leaf=entry, cwd=value) if value else None,
             )
 
-    screen.app.push_screen(ForkScreen(f"Fork at {entry}", fork_preview(session, plan)), chosen)
+    screen.app.push_screen(ForkScreen(f"Fork at {one_line(entry, 200)}", fork_preview(session, plan)), chosen)
 
 
 def clone_selected(screen: MainScreen) -> None:
@@ -201,7 +204,7 @@ def _write_and_open(screen: MainScreen, plan: ForkPlan, *, resume: bool) -> None
         screen.set_status(f"fork failed: {e}", error=True)
         screen.notify(f"Fork failed: {e}", severity="error", timeout=10)
         return
-    screen.notify(f"Forked into {path}", title="Fork", timeout=6)
+    screen.notify(f"Forked into {one_line(path, 400)}", title="Fork", timeout=6)
     screen.set_status(f"forked: {path}")
     screen.after_external_change(path, select_session=path)
     if resume:
@@ -250,7 +253,9 @@ def label_selected(screen: MainScreen) -> None:
 
     current = session.labels.get(entry)
     screen.app.push_screen(
-        PromptScreen(f"Label for {entry} (empty clears it)", value=js_string(current) if current else ""),
+        PromptScreen(
+            f"Label for {one_line(entry, 200)} (empty clears it)", value=js_string(current) if current else ""
+        ),
         done,
     )
 
@@ -283,13 +288,14 @@ def delete_selected(screen: MainScreen) -> None:
         except SessionError as e:
             screen.set_status(f"not deleted: {e}", error=True)
             return
-        screen.notify(f"Moved to {where}", title="Deleted", timeout=6)
+        screen.notify(f"Moved to {one_line(where, 400)}", title="Deleted", timeout=6)
         screen.set_status(f"moved {path} to {where}")
         screen.after_external_change(path)
 
     screen.app.push_screen(
         ConfirmScreen(
-            f"Move this session to the trash?\n{summary.title}", f"{path}\nIt can be restored from the trash."
+            f"Move this session to the trash?\n{one_line(summary.title, 300)}",
+            f"{one_line(path, 400)}\nIt can be restored from the trash.",
         ),
         answered,
     )
@@ -375,7 +381,7 @@ def export_selected(screen: MainScreen, what: str, folder: str) -> None:
 
 
 def _exported(screen: MainScreen, paths: list[str]) -> None:
-    screen.notify("Exported to\n" + "\n".join(paths), title="Export", timeout=8)
+    screen.notify("Exported to\n" + "\n".join(one_line(p, 400) for p in paths), title="Export", timeout=8)
     screen.set_status("exported: " + "  ".join(paths))
 
 

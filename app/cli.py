@@ -1,7 +1,9 @@
 """Command line entry point: `pi-sessions [PATH]` starts the browser, subcommands print.
 
 Subcommands never import Textual, so they start fast. Exit status: 0 ok, 2 bad input (one
-line on stderr), 1 an internal error, 130 interrupted.
+line on stderr), 1 an internal error, 130 interrupted. Errors go through
+`subcommands/output.py` like every other readable line (a file name in an error may hold an
+escape sequence).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from .subcommands import MODULES as SUBCOMMANDS
+from .subcommands.output import silence_stdout, warn
 
 EXAMPLES = """\
 examples:
@@ -139,7 +142,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
-        _silence_stdout()
+        silence_stdout()
         return 0
 
 
@@ -151,26 +154,18 @@ def _run_subcommand(name: str, args: list[str]) -> int:
 
         return subcommands.run(name, args)
     except SessionError as e:
-        print(f"pi-sessions: {e}", file=sys.stderr)
+        warn(f"pi-sessions: {e}")
         return 2
     except BrokenPipeError:
         raise
     except OSError as e:
-        print(f"pi-sessions: {e.strerror or e}: {e.filename or ''}".rstrip(": "), file=sys.stderr)
+        warn(f"pi-sessions: {e.strerror or e}: {e.filename or ''}".rstrip(": "))
         return 2
     except Exception as e:  # never a traceback for a user; PI_SESSIONS_DEBUG=1 shows it
         if os.environ.get("PI_SESSIONS_DEBUG"):
             raise
-        print(f"pi-sessions: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        warn(f"pi-sessions: internal error: {type(e).__name__}: {e}")
         return 1
-
-
-def _silence_stdout() -> None:
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except OSError:
-        pass
 
 
 def _run_tui(ns: argparse.Namespace) -> int:
@@ -180,7 +175,7 @@ def _run_tui(ns: argparse.Namespace) -> int:
     settings = loaded.settings
     problem = loaded.problem_line()
     if problem:
-        print(f"pi-sessions: {problem}", file=sys.stderr)
+        warn(f"pi-sessions: {problem}")
 
     # Textual reads these when it is imported: set them first. In the browser, textual-serve
     # has chosen truecolor already; only an explicit choice changes that.
@@ -207,7 +202,7 @@ def _run_tui(ns: argparse.Namespace) -> int:
         root = SessionsRoot(os.path.abspath(ns.path), "the folder given", True)
     elif ns.path:
         if not os.path.isfile(ns.path):
-            print(f"pi-sessions: no such file or folder: {ns.path}", file=sys.stderr)
+            warn(f"pi-sessions: no such file or folder: {ns.path}")
             return 2
         open_path = os.path.abspath(ns.path)
         root = resolve_sessions_root(settings.session_dir)

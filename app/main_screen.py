@@ -15,10 +15,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
-from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Footer
 from textual.worker import get_current_worker
 
 from ..core.context import project
@@ -35,7 +34,7 @@ from ..core.watch import EventKind, SessionWatcher, StoreBatch, StoreEvent
 from ..widgets.branch_tree import BranchTree
 from ..widgets.context_view import ContextView
 from ..widgets.glyphs import Glyphs
-from ..widgets.plain import PlainStatic
+from ..widgets.plain import PlainInput, PlainStatic
 from ..widgets.sidebar import SessionSidebar
 from .config import Settings
 from .screens import RawJsonScreen
@@ -105,7 +104,7 @@ class MainScreen(Screen[None]):
             yield SessionSidebar(self.glyphs, self.current_cwd, id="sidebar")
             with Vertical(id="tree-pane"):
                 yield PlainStatic("", id="tree-title", classes="pane-title")
-                yield Input(placeholder="search this session (enter)", id="tree-search")
+                yield PlainInput(placeholder="search this session (enter)", id="tree-search")
                 yield BranchTree(self.glyphs, id="tree")
             yield ContextView(self.glyphs, id="context")
         yield PlainStatic("", id="status")
@@ -124,7 +123,7 @@ class MainScreen(Screen[None]):
         return self.query_one(ContextView)
 
     def on_mount(self) -> None:
-        self.query_one("#tree-search", Input).display = False
+        self.query_one("#tree-search", PlainInput).display = False
         self.sidebar.search_fn = self._search_sessions
         self.sidebar.set_status("reading…")
         self.context_view.clear("")
@@ -188,20 +187,8 @@ class MainScreen(Screen[None]):
         self.focus_pane(PANES[(PANES.index(self.active_pane) - 1) % len(PANES)])
 
     # ------------------------------------------------------------------ status
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = False,
-    ) -> None:
-        """Notifications carry paths and errors: plain text unless asked otherwise."""
-        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
-
     def set_status(self, text: str, *, error: bool = False) -> None:
-        status = self.query_one("#status", Static)
+        status = self.query_one("#status", PlainStatic)
         status.update(one_line(text, 400))
         status.set_class(error, "-error")
 
@@ -218,7 +205,7 @@ class MainScreen(Screen[None]):
                 title += f" {GLYPHS.dot} {self.glyphs.problem} {len(session.problems)} problem(s)"
             if session.name:
                 title += f" {GLYPHS.dot} {one_line(session.name, 60)}"
-        self.query_one("#tree-title", Static).update(title)
+        self.query_one("#tree-title", PlainStatic).update(title)
 
     # ------------------------------------------------------------------ scanning and watching
     @work(thread=True, exclusive=True, group="scan")
@@ -258,7 +245,7 @@ class MainScreen(Screen[None]):
         else:
             note = f"{len(summaries)} sessions in {self.root.describe()}"
             if skipped:
-                note += f" {GLYPHS.dot} {len(skipped)} other file(s) skipped (not pi sessions)"
+                note += f" {GLYPHS.dot} {len(skipped)} other file(s) skipped (unreadable or not pi sessions)"
             if cache_problem:
                 note += f" {GLYPHS.dot} {cache_problem}"
             self.set_status(note)
@@ -533,12 +520,12 @@ class MainScreen(Screen[None]):
         if self.active_pane == "sidebar":
             self.sidebar.action_search()
             return
-        search = self.query_one("#tree-search", Input)
+        search = self.query_one("#tree-search", PlainInput)
         search.display = True
         search.focus()
 
-    @on(Input.Submitted, "#tree-search")
-    def _tree_search(self, event: Input.Submitted) -> None:
+    @on(PlainInput.Submitted, "#tree-search")
+    def _tree_search(self, event: PlainInput.Submitted) -> None:
         event.stop()
         if self.session is None or not event.value.strip():
             self.tree.set_matches([])
@@ -563,7 +550,7 @@ class MainScreen(Screen[None]):
         )
 
     def action_escape(self) -> None:
-        search = self.query_one("#tree-search", Input)
+        search = self.query_one("#tree-search", PlainInput)
         if search.display:
             search.value = ""
             search.display = False

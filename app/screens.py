@@ -6,17 +6,14 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from rich.table import Table
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Input, Log, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets import OptionList
 
-from ..core.text import GLYPHS, visible
-from ..widgets.plain import PlainStatic
+from ..core.text import GLYPHS, inline
+from ..widgets.plain import PlainInput, PlainLog, PlainStatic, key_table, menu
 
 HELP = [
     ("Everywhere", ""),
@@ -60,16 +57,8 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box", classes="dialog"):
-            yield Static(f"pi-sessions {GLYPHS.dot} keys", classes="dialog-title")
-            table = Table(box=None, show_header=False, padding=(0, 1), expand=True)
-            table.add_column(style="bold", no_wrap=True, max_width=24)
-            table.add_column(ratio=1)
-            for key, what in HELP:
-                if not what:
-                    table.add_row(Text(key, style="underline"), "")
-                else:
-                    table.add_row(key, what)
-            yield Static(table)
+            yield PlainStatic(f"pi-sessions {GLYPHS.dot} keys", classes="dialog-title")
+            yield PlainStatic(key_table(HELP, key_style="bold", heading_style="underline"))
 
     def action_dismiss(self) -> None:  # type: ignore[override]
         self.dismiss(None)
@@ -87,17 +76,16 @@ class RawJsonScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="raw-box", classes="dialog"):
-            yield PlainStatic(visible(self.title_text), classes="dialog-title")
-            yield Log(id="raw-log", highlight=False, auto_scroll=False)
+            yield PlainStatic(self.title_text, classes="dialog-title")
+            yield PlainLog(id="raw-log", highlight=False, auto_scroll=False)
 
     def on_mount(self) -> None:
         text = json.dumps(self.value, indent=2, ensure_ascii=False)
-        lines = [visible(line) for line in text.splitlines()]
-        logs = self.query(Log)
+        logs = self.query(PlainLog)
         if not logs:
             return  # the app is closing around us
         log = logs.first()
-        log.write_lines(lines)
+        log.write_lines(text.splitlines())
         log.scroll_home(animate=False)
         log.focus()
 
@@ -105,11 +93,11 @@ class RawJsonScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-def dialog_head(title: str, detail: str = "") -> Iterator[Static]:
+def dialog_head(title: str, detail: str = "") -> Iterator[PlainStatic]:
     """A dialog's title and, if any, its detail lines: text from files, shown as it is."""
-    yield PlainStatic(visible(title), classes="dialog-title")
+    yield PlainStatic(title, classes="dialog-title")
     if detail:
-        yield PlainStatic(visible(detail))
+        yield PlainStatic(detail)
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -126,7 +114,7 @@ class ConfirmScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-box", classes="dialog"):
             yield from dialog_head(self.question, self.detail)
-            yield Static("y / enter: yes    n / escape: no", classes="dialog-hint")
+            yield PlainStatic("y / enter: yes    n / escape: no", classes="dialog-hint")
 
     def action_answer(self, value: bool) -> None:
         self.dismiss(value)
@@ -145,13 +133,13 @@ class PromptScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="prompt-box", classes="dialog"):
             yield from dialog_head(self.question, self.detail)
-            yield Input(value=self.value, placeholder=self.placeholder, id="prompt-input")
-            yield Static("enter: ok    escape: cancel", classes="dialog-hint")
+            yield PlainInput(value=self.value, placeholder=self.placeholder, id="prompt-input")
+            yield PlainStatic("enter: ok    escape: cancel", classes="dialog-hint")
 
     def on_mount(self) -> None:
-        self.query_one(Input).focus()
+        self.query_one(PlainInput).focus()
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
+    def on_input_submitted(self, event: PlainInput.Submitted) -> None:
         event.stop()
         self.dismiss(event.value)
 
@@ -173,14 +161,8 @@ class MenuScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="menu-box", classes="dialog"):
             yield from dialog_head(self.title_text, self.detail)
-            yield OptionList(
-                *[
-                    Option(Text(f"{i + 1}  {visible(label)}"), id=key)
-                    for i, (key, label) in enumerate(self.choices)
-                ],
-                id="menu-options",
-            )
-            yield Static("enter or a digit: choose    escape: cancel", classes="dialog-hint")
+            yield menu(self.choices, id="menu-options")
+            yield PlainStatic("enter or a digit: choose    escape: cancel", classes="dialog-hint")
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
@@ -219,12 +201,10 @@ class ForkScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="fork-box", classes="dialog"):
-            yield PlainStatic(visible(self.title_text), classes="dialog-title")
-            text = Text()
-            for line in self.lines:
-                text.append(visible(line) + "\n")
-            yield Static(text, id="fork-preview")
-            yield Static(
+            yield PlainStatic(self.title_text, classes="dialog-title")
+            # One line per item: a newline in a cwd or a message must not fake another line.
+            yield PlainStatic("\n".join(inline(line) for line in self.lines), id="fork-preview")
+            yield PlainStatic(
                 "enter: fork    r: fork and resume in pi    c: into another directory    escape: cancel",
                 classes="dialog-hint",
             )

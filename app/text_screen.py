@@ -7,9 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Static, TextArea
-
-from ..core.text import visible
+from ..widgets.plain import PlainStatic, PlainTextArea
 from .screens import dialog_head
 
 
@@ -30,15 +28,15 @@ class TextScreen(ModalScreen[None]):
         with Vertical(id="text-box", classes="dialog"):
             yield from dialog_head(self.title_text, self.detail)
             # Control characters as placeholders: what is selected here is what is seen.
-            yield TextArea(visible(self.text), read_only=True, soft_wrap=True, id="text-value")
-            yield Static(
+            yield PlainTextArea(self.text, id="text-value")
+            yield PlainStatic(
                 "select with the keyboard (shift+arrows) or the mouse (shift+drag in most terminals)"
                 "    escape: close",
                 classes="dialog-hint",
             )
 
     def on_mount(self) -> None:
-        area = self.query_one(TextArea)
+        area = self.query_one(PlainTextArea)
         area.focus()
         area.select_all()
 

@@ -7,12 +7,13 @@ from typing import Literal
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.theme import Theme
 
 from ..core.locations import SessionsRoot
-from ..core.text import use_ascii_glyphs
+from ..core.text import one_line, use_ascii_glyphs, visible
 from ..widgets.glyphs import glyphs_for
 from .config import Settings
 from .demo import demo_root, remove_demos
@@ -111,6 +112,21 @@ class PiSessionsApp(App[None]):
             current_cwd=self.current_cwd,
             cache_dir=self.cache_dir,
             notices=self.startup_notices,
+        )
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Every notification (a widget's `notify` lands here) carries paths and errors:
+        plain text, made inert; markup is never interpreted, whoever asks."""
+        super().notify(
+            visible(message), title=one_line(title, 120), severity=severity, timeout=timeout, markup=False
         )
 
     def get_key_display(self, binding: Binding) -> str:

@@ -252,6 +252,8 @@ def _record_from_dict(value: dict[str, Any]) -> EntryRecord:
         original = value.get(key)
         if isinstance(original, str):
             setattr(record, key, original)
+    if "type" in value:
+        record.type = value["type"]  # whatever it is: reading the line back compares it
     if bad_message:
         # pi would pass a non-object message through as it is; we keep none and report it.
         record.message = None

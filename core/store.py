@@ -210,12 +210,11 @@ class SessionStore:
                     to_read.append(path)
                     continue
                 st = stats.get(path)
-                if st is None:
-                    continue  # vanished since it was listed
-                if old.matches(st):
+                if st is not None and old.matches(st):
                     fresh[path] = old
                     report.unchanged += 1
                     continue
+                # Changed, gone, or not even stat-able (a symlink loop: skipped, with why).
                 change, entry, read = self._refresh(path, old)
                 if entry is None:
                     continue
@@ -287,8 +286,10 @@ class SessionStore:
         """One known file brought up to date, reading only what it gained."""
         try:
             growth = read_growth(path, [entry.mark])
-        except OSError:
+        except FileNotFoundError:
             return FileChange.VANISHED, None, 0
+        except OSError as e:  # a symlink loop, a lost permission: listed as skipped, with why
+            return FileChange.REPLACED, _unreadable(e), 0
         return take_growth(path, entry, growth, self.keep_text)
 
     def update(self, path: str) -> FileChange:
@@ -317,12 +318,13 @@ class SessionStore:
     def lost(self, path: str, error: OSError) -> FileChange:
         """`path` could not be looked at: gone (or unreadable: listed as skipped, with why)."""
         with self.lock:
-            if path in self.entries or isinstance(error, FileNotFoundError):
+            if isinstance(error, FileNotFoundError):
                 return (
                     FileChange.VANISHED if self.entries.pop(path, None) is not None else FileChange.UNCHANGED
                 )
+            known = path in self.entries
             self.entries[path] = _unreadable(error)
-            return FileChange.APPEARED
+            return FileChange.REPLACED if known else FileChange.APPEARED
 
     # ------------------------------------------------------------------ results
     def summary(self, path: str) -> SessionSummary | None:

@@ -1,8 +1,21 @@
-"""Making session text safe and short for a terminal.
+"""Making session text safe and short for a terminal: the one sanitiser.
 
 Session text is data: escape sequences and other control characters must never reach the
-terminal. They are replaced by visible placeholders (U+241B for ESC, control pictures for the
-rest of C0, `<9b>`-style for C1), so a reader can still see that they were there.
+terminal. Every string that came from a session file or a file name passes through here
+before it is drawn or printed (`visible` for multi-line text, `one_line` and `inline` for
+one-line fields). What is replaced, and by what:
+
+- C0 controls (newline and tab kept in multi-line text) and DEL: control pictures
+  (U+241B for ESC, U+2407 for BEL...), or `<1b>` with `--ascii`;
+- C1 controls (U+0080-U+009F, 8-bit CSI and OSC among them): `<9b>`;
+- lone surrogates (JSON allows `\\ud800`; a terminal cannot print it): `<U+D800>`;
+- bidi embeddings, overrides, isolates and marks, zero-width and other invisible format
+  characters (they reorder or hide what is shown), line and paragraph separators: `<U+202E>`.
+
+In a one-line field (a row, a title, a status line, a CLI line) a line break is a space:
+`one_line` folds every run of whitespace into one space, `inline` turns each whitespace
+control into one space and keeps the layout. Markup is never interpreted anywhere: that is
+the drawing side's promise (plain Segments, `markup=False`), not a transformation here.
 """
 
 from __future__ import annotations
@@ -20,6 +33,7 @@ class TextGlyphs:
     dot: str = "·"
     open_quote: str = "“"
     close_quote: str = "”"
+    control_pictures: bool = True  # ESC shown as U+241B; off: as `<1b>`
 
 
 GLYPHS = TextGlyphs()
@@ -35,46 +49,76 @@ def use_ascii_glyphs(enabled: bool = True) -> None:
             '"',
             '"',
         )
+        GLYPHS.control_pictures = False
     else:
         default = TextGlyphs()
         GLYPHS.ellipsis, GLYPHS.arrow, GLYPHS.dot = default.ellipsis, default.arrow, default.dot
         GLYPHS.open_quote, GLYPHS.close_quote = default.open_quote, default.close_quote
+        GLYPHS.control_pictures = True
 
 
-_C0_PICTURES = {code: chr(0x2400 + code) for code in range(0x20)}
-_C0_PICTURES[0x7F] = "\u2421"
-
-_CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
-_CONTROL_OR_NEWLINE_RE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+# Each replaced character, as a regex class. Whitespace controls are listed apart: a
+# one-line field shows them as a space (they are exactly the controls `str.split` splits on).
+_SPACE_CONTROLS = "\t\n\x0b\x0c\r\x1c-\x1f\x85\u2028\u2029"
+_OTHER_CONTROLS = (
+    "\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f"  # C0 (but whitespace), DEL, C1 (but NEL)
+    "\ud800-\udfff"  # lone surrogates
+    "\u00ad\u034f\u061c\u115f\u1160\u180e\u3164\uffa0"  # invisible fillers and joiners
+    "\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff"  # zero width, bidi marks/embeddings/isolates
+    "\ufff9-\ufffb\U000e0000-\U000e007f"  # interlinear annotations, tag characters
+)
+_MULTILINE_RE = re.compile(f"\r\n|[\x0b\x0c\r\x1c-\x1f\x85\u2028\u2029{_OTHER_CONTROLS}]")
+_INLINE_RE = re.compile(f"[{_OTHER_CONTROLS}]")
+_SPACE_RE = re.compile(f"[{_SPACE_CONTROLS}]")
+_ANY_RE = re.compile(f"[{_SPACE_CONTROLS}{_OTHER_CONTROLS}]")
 
 
 def _placeholder(match: re.Match[str]) -> str:
     ch = match.group()
+    if ch == "\r\n":
+        return "\n"  # a Windows line end is a line end
     code = ord(ch)
-    if code in _C0_PICTURES:
-        return _C0_PICTURES[code]
+    if code < 0x20 and GLYPHS.control_pictures:
+        return chr(0x2400 + code)  # ESC -> U+241B, BEL -> U+2407...
+    if code == 0x7F and GLYPHS.control_pictures:
+        return "\u2421"
     return f"<{code:02x}>" if code < 0x100 else f"<U+{code:04X}>"
 
 
 def visible(text: str) -> str:
-    """Keep newlines and tabs; show every other control character as a placeholder."""
-    return _CONTROL_RE.sub(_placeholder, text)
+    """Multi-line text made inert: newlines (CRLF too) and tabs kept, every other control
+    character, invisible format character and lone surrogate shown as a placeholder."""
+    return _MULTILINE_RE.sub(_placeholder, text)
+
+
+def inline(text: str) -> str:
+    """One line made inert, its layout kept: each whitespace control (newline, tab, CR...)
+    becomes one space, every other control a placeholder (as in `visible`)."""
+    if _ANY_RE.search(text) is None:
+        return text  # the common case, one scan
+    return _INLINE_RE.sub(_placeholder, _SPACE_RE.sub(" ", text))
 
 
 def one_line(text: str, limit: int = 200) -> str:
     """A single display line: whitespace runs (newlines included) become one space, controls
     become placeholders, and the result is cut to `limit` characters."""
     head = text[: limit * 4] if len(text) > limit * 4 else text
-    head = " ".join(head.split())
-    head = _CONTROL_OR_NEWLINE_RE.sub(_placeholder, head)
+    head = _INLINE_RE.sub(_placeholder, " ".join(head.split()))
     if len(head) > limit:
         return head[: max(0, limit - len(GLYPHS.ellipsis))] + GLYPHS.ellipsis
     return head
 
 
-def controls_as_spaces(text: str) -> str:
-    """pi's picker rule for titles: control characters shown as spaces."""
-    return _CONTROL_OR_NEWLINE_RE.sub(" ", text)
+def without_controls(text: str) -> str:
+    """For an input field pre-filled from a file (a name, a label): whitespace controls
+    become spaces and every other replaced character is dropped, so what is typed back is
+    plain text."""
+    return _INLINE_RE.sub("", _SPACE_RE.sub(" ", text))
+
+
+def is_inert(text: str) -> bool:
+    """True when `text` holds nothing the sanitiser would replace, not even a newline."""
+    return _ANY_RE.search(text) is None
 
 
 def human_count(value: float) -> str:

@@ -231,11 +231,13 @@ class SessionWatcher:
                         self.on_batch(paths)
                     if batch.events:
                         yield batch
-            except (OSError, RuntimeError) as e:
+            except (OSError, RuntimeError, ExceptionGroup) as e:
+                # (watchfiles raises from a task group: a file name that is not UTF-8, say)
                 if self.poll:
                     raise
                 self.poll = True
-                reason = f"file notifications unavailable ({e})"
+                cause = e.exceptions[0] if isinstance(e, ExceptionGroup) and e.exceptions else e
+                reason = f"file notifications unavailable ({cause})"
                 self.notice = f"{reason}; polling files every {POLL_DELAY_MS} ms instead"
                 continue
             if not os.path.isdir(root):

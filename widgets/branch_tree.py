@@ -247,7 +247,7 @@ class BranchTree(RowList):
         if row.folded:
             text.add(f"{g.folded} ", self.style("tree--marker"), raw=True)
         kind = kind_label(record)
-        text.add(f"{kind:<9} ", self.style(KIND_STYLES.get(kind, "tree--other")), raw=True)
+        text.add(f"{one_line(kind, 24):<9} ", self.style(KIND_STYLES.get(kind, "tree--other")), raw=True)
         session = self.session
         label = session.labels.get(record.id) if session else None
         if label:

@@ -17,9 +17,7 @@ from itertools import accumulate
 from typing import Any
 
 from rich.console import Console
-from rich.segment import Segment
 from rich.style import Style
-from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -27,7 +25,6 @@ from textual.containers import Vertical
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.widgets import Static
 
 from ..core.context import Fate, Projection, Reason, entry_messages
 from ..core.entries import (
@@ -53,7 +50,8 @@ from ..core.outline import content_text, excerpt, kind_label
 from ..core.problems import StaleFileError
 from ..core.records import CONTENT_NULL, EntryRecord
 from ..core.session import Session, Totals
-from ..core.text import GLYPHS, human_count, one_line, visible
+from ..core.text import GLYPHS, human_count, one_line
+from . import plain
 from .glyphs import Glyphs
 from .plain import PlainStatic
 
@@ -384,11 +382,10 @@ class ContextBody(ScrollView, can_focus=True):
         block.set_lines(lines, width)
 
     def _blank(self, width: int) -> Strip:
-        return Strip([Segment(" " * width, self.rich_style)], width)
+        return plain.blank(width, self.rich_style)
 
     def _plain(self, text: str, style: Style, width: int) -> Strip:
-        text = one_line(text, width * 2)
-        return Strip([Segment(text, style)]).crop_extend(0, width, style)
+        return plain.row(text, style, width)
 
     def _wrapped(
         self, text: str, style: Style, width: int, console: Console, limit: int | None
@@ -396,11 +393,7 @@ class ContextBody(ScrollView, can_focus=True):
         """Wrap plain text (never markup; controls shown as placeholders) into strips."""
         # Only what can be shown is laid out: a 1 MB tool output collapses cheaply.
         head = text[: (limit + 2) * max(width, 20) * 2] if limit is not None else text[:MAX_RENDER_CHARS]
-        rich_text = Text(visible(head).expandtabs(4), style=style, no_wrap=False, end="")
-        options = console.options.update(
-            width=max(1, width - 2), no_wrap=False, highlight=False, markup=False
-        )
-        rendered = console.render_lines(rich_text, options, pad=False)
+        rendered = plain.wrapped(head, style, width, console)
         total = (
             len(rendered)
             if (limit is None or len(head) == len(text))
@@ -408,8 +401,7 @@ class ContextBody(ScrollView, can_focus=True):
         )
         if limit is not None:
             rendered = rendered[:limit]
-        strips = [Strip([Segment("  ", style), *segments]) for segments in rendered]
-        return strips, total
+        return rendered, total
 
     def _block_lines(self, block: Block, width: int, console: Console) -> list[Strip]:
         g = self.glyphs
@@ -443,12 +435,11 @@ class ContextBody(ScrollView, can_focus=True):
         role = message.get("role") if isinstance(message, dict) else None
         role_style = self.style(_role_style(role))
         meta = self.style("context--meta")
-        header_bits = [f"{_role_title(message)}", f" {record.id}"]
+        pieces = [(one_line(_role_title(message), 300), role_style), (f" {one_line(record.id, 200)}", meta)]
         fate = block.fate
         if fate is not None and fate.reason is Reason.REPLACED:
-            header_bits.append(f"  {g.edit} replaced by edit {fate.by}")
-        header = Strip([Segment(header_bits[0], role_style), *[Segment(b, meta) for b in header_bits[1:]]])
-        strips = [header.crop_extend(0, width, self.rich_style)]
+            pieces.append((f"  {g.edit} replaced by edit {one_line(str(fate.by), 200)}", meta))
+        strips = [plain.line(pieces).crop_extend(0, width, self.rich_style)]
         limit = None if block.expanded else PREVIEW_LINES.get(str(role), DEFAULT_PREVIEW)
         paragraphs = _message_paragraphs(message, block.expanded)
         shown = 0
@@ -494,7 +485,7 @@ class ContextBody(ScrollView, can_focus=True):
         head = f"system prompt{dot}{len(prompt.sections)} section(s){dot}{len(prompt.tools)} tool(s)"
         if prompt.sources:
             head += f" {GLYPHS.dot} from {', '.join(prompt.sources[-3:])}"
-        strips = [Strip([Segment(head, role)]).crop_extend(0, width, self.rich_style)]
+        strips = [plain.line([(one_line(head, 400), role)]).crop_extend(0, width, self.rich_style)]
         if not block.expanded:
             names = "  sections: " + (
                 ", ".join(f"{n} ({human_count(len(t))} ch)" for n, t in prompt.sections.items()) or "none"
@@ -604,9 +595,9 @@ class ContextView(Vertical):
     def clear(self, text: str) -> None:
         self.session = None
         self.projection = None
-        self.query_one("#context-title", Static).update("Context")
-        self.query_one("#context-line1", Static).update("")
-        self.query_one("#context-line2", Static).update("")
+        self.query_one("#context-title", PlainStatic).update("Context")
+        self.query_one("#context-line1", PlainStatic).update("")
+        self.query_one("#context-line2", PlainStatic).update("")
         self.body.show_placeholder(text)
 
     def show(
@@ -651,7 +642,7 @@ class ContextView(Vertical):
         )
         totals = projection.path_totals(self.session) if self.session is not None else Totals()
         title = f"Context at {projection.leaf_id}" + (f"  {live_note}" if live_note else "")
-        self.query_one("#context-title", Static).update(one_line(title, 200))
+        self.query_one("#context-title", PlainStatic).update(one_line(title, 200))
         dot = f" {GLYPHS.dot} "
         line1 = dot.join(
             [
@@ -666,8 +657,8 @@ class ContextView(Vertical):
         line2 = (
             "x: hide what is not in context" if self.show_excluded else "x: show what is not in context"
         ) + (f" ({hidden})" if hidden else "")
-        self.query_one("#context-line1", Static).update(one_line(line1, 300))
-        self.query_one("#context-line2", Static).update(one_line(line2, 300))
+        self.query_one("#context-line1", PlainStatic).update(one_line(line1, 300))
+        self.query_one("#context-line2", PlainStatic).update(one_line(line2, 300))
 
     def toggle_excluded(self) -> None:
         self.show_excluded = not self.show_excluded

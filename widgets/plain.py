@@ -1,16 +1,164 @@
-"""A Static for text that comes from session files or from the keyboard."""
+"""The one way text reaches the screen: every Segment, Strip, Static, input, menu option,
+log line and table built from text is built here, from sanitised text.
+
+Session text is data. What comes through these helpers has its control characters shown as
+placeholders (core/text.py, the one sanitiser) and is never read as markup. Widgets and
+screens outside this module do not import Segment, Text, Content, Static, Input, Log,
+OptionList or Table at all (tests/test_inert.py checks), so a new pane cannot forget.
+Notifications go through `PiSessionsApp.notify`, which sanitises too.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from textual.visual import VisualType
-from textual.widgets import Static
+from rich.console import Console
+from rich.segment import Segment
+from rich.style import Style
+from rich.table import Table
+from rich.text import Text
+from textual.strip import Strip
+from textual.widgets import Input, Log, OptionList, Static, TextArea
+from textual.widgets.option_list import Option
+
+from ..core.text import inline, is_inert, one_line, visible, without_controls
+
+Piece = tuple[str, Style | None]
 
 
+# ---------------------------------------------------------------------- lines (Line API)
+def segment(text: str, style: Style | None = None) -> Segment:
+    """One piece of one line: every control character, newline included, made inert."""
+    return Segment(inline(text), style)
+
+
+def line(pieces: Iterable[Piece], width: int | None = None) -> Strip:
+    """A line from (text, style) pieces, each made inert."""
+    return Strip([segment(text, style) for text, style in pieces], width)
+
+
+def row(text: str, style: Style, width: int) -> Strip:
+    """One line of text (whitespace folded, cut to fit) filling `width` cells."""
+    return Strip([segment(one_line(text, width * 2), style)]).crop_extend(0, width, style)
+
+
+def blank(width: int, style: Style | None = None) -> Strip:
+    return Strip([Segment(" " * max(width, 0), style)], max(width, 0))
+
+
+def wrapped(text: str, style: Style, width: int, console: Console, indent: str = "  ") -> list[Strip]:
+    """Plain text (never markup) wrapped to `width` cells, each line indented: newlines are
+    kept, tabs expanded, every other control character shown as a placeholder."""
+    rich_text = Text(visible(text).expandtabs(4), style=style, no_wrap=False, end="")
+    options = console.options.update(
+        width=max(1, width - len(indent)), no_wrap=False, highlight=False, markup=False
+    )
+    rendered = console.render_lines(rich_text, options, pad=False)
+    lead = Segment(inline(indent), style)
+    return [Strip([lead, *segments]) for segments in rendered]
+
+
+# ---------------------------------------------------------------------- rich renderables
+def plain_text(text: str, style: str | Style = "") -> Text:
+    """A rich Text of `text` as it is (newlines kept, controls as placeholders)."""
+    return Text(visible(text), style=style, end="")
+
+
+def key_table(rows: Sequence[tuple[str, str]], key_style: str, heading_style: str) -> Table:
+    """Two columns (key, what it does); a row without a description is a heading."""
+    table = Table(box=None, show_header=False, padding=(0, 1), expand=True)
+    table.add_column(style=key_style, no_wrap=True, max_width=24)
+    table.add_column(ratio=1)
+    for key, what in rows:
+        if what:
+            table.add_row(plain_text(key), plain_text(what))
+        else:
+            table.add_row(plain_text(key, heading_style), plain_text(""))
+    return table
+
+
+# ---------------------------------------------------------------------- widgets
 class PlainStatic(Static):
     """Shows its text as it is: `[/x]` in a session name is text, not markup (which would
-    also raise on an unmatched tag)."""
+    also raise on an unmatched tag), and an ESC in it is a visible U+241B. A rich Text or
+    Table can only have been built by this module (nothing else may import them)."""
 
-    def __init__(self, content: VisualType = "", **kwargs: Any) -> None:
-        super().__init__(content, markup=False, **kwargs)
+    def __init__(self, content: str | Text | Table = "", **kwargs: Any) -> None:
+        super().__init__(_inert(content), markup=False, **kwargs)
+
+    def update(self, content: str | Text | Table = "", *, layout: bool = True) -> None:  # type: ignore[override]
+        super().update(_inert(content), layout=layout)
+
+
+def _inert(content: str | Text | Table) -> str | Text | Table:
+    if isinstance(content, str):
+        return visible(content)
+    if isinstance(content, Text) and not is_inert(content.plain.replace("\n", "")):
+        return visible(content.plain)  # never expected: our Texts are built inert
+    return content
+
+
+class PlainInput(Input):
+    """An input line whose value never holds a control character: a value pre-filled from
+    a file (a session name, a label) and pasted text lose theirs."""
+
+    def __init__(self, value: str | None = None, placeholder: str = "", **kwargs: Any) -> None:
+        super().__init__(
+            value=without_controls(value) if value else value,
+            placeholder=without_controls(placeholder),
+            **kwargs,
+        )
+
+    def validate_value(self, value: str) -> str:
+        return without_controls(value)
+
+    def replace(self, text: str, start: int, end: int) -> None:
+        super().replace(without_controls(text), start, end)
+
+
+class PlainLog(Log):
+    """A log of lines shown as they are (controls as placeholders, one line each)."""
+
+    def write(self, data: str, scroll_end: bool | None = None) -> PlainLog:
+        super().write(visible(data), scroll_end)
+        return self
+
+    def write_lines(self, lines: Iterable[str], scroll_end: bool | None = None) -> PlainLog:
+        super().write_lines([inline(item) for item in lines], scroll_end)
+        return self
+
+
+class PlainTextArea(TextArea):
+    """Read-only text to select by hand, with controls shown as placeholders: what is
+    selected is what is seen."""
+
+    def __init__(self, text: str, **kwargs: Any) -> None:
+        super().__init__(visible(text), read_only=True, soft_wrap=True, **kwargs)
+
+
+def menu(choices: Sequence[tuple[str, str]], id: str | None = None) -> OptionList:
+    """A list of (key, label) choices, numbered from 1; each option's id is its key."""
+    return OptionList(
+        *[
+            Option(plain_text(f"{i + 1}  {one_line(label, 300)}"), id=key)
+            for i, (key, label) in enumerate(choices)
+        ],
+        id=id,
+    )
+
+
+__all__ = [
+    "PlainInput",
+    "PlainLog",
+    "PlainStatic",
+    "PlainTextArea",
+    "blank",
+    "key_table",
+    "line",
+    "menu",
+    "plain_text",
+    "row",
+    "segment",
+    "wrapped",
+]

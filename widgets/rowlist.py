@@ -8,7 +8,6 @@ survives a long conversation.)
 
 from __future__ import annotations
 
-from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.binding import Binding
@@ -18,6 +17,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ..core.text import one_line
+from . import plain
 
 
 class RowList(ScrollView, can_focus=True):
@@ -92,8 +92,8 @@ class RowList(ScrollView, can_focus=True):
         if index < 0 or index >= self.row_count or width <= 0:
             if not self.row_count and 0 <= y < len(self.placeholder) and width > 0:
                 text = one_line(self.placeholder[y], width)
-                return Strip([Segment(" " + text, self.rich_style)]).crop_extend(0, width, self.rich_style)
-            return Strip([Segment(" " * max(width, 0), self.rich_style)], max(width, 0))
+                return plain.line([(" " + text, self.rich_style)]).crop_extend(0, width, self.rich_style)
+            return plain.blank(width, self.rich_style)
         strip = self.render_row(index, width, index == self.cursor)
         return strip.crop_extend(0, width, self.rich_style)
 

@@ -1,18 +1,18 @@
 """Building one row of text from pieces, safely.
 
-Session text is data: every piece goes through `one_line`, which turns escape sequences and
-other control characters into visible placeholders. Rows are assembled from plain Segments,
-never from markup, so `[bold]` in a message is shown as the six characters it is.
+Session text is data: every piece is folded to one line by `one_line` (our own glyphs keep
+their spacing) and the row is drawn by `plain.line`, which makes every piece inert. Rows are
+plain Segments, never markup, so `[bold]` in a message is shown as the six characters it is.
 """
 
 from __future__ import annotations
 
 from rich.cells import cell_len, set_cell_size
-from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
 
-from ..core.text import GLYPHS, one_line
+from ..core.text import GLYPHS, inline, one_line
+from . import plain
 
 
 class RowText:
@@ -26,10 +26,11 @@ class RowText:
         self._right: list[tuple[str, Style]] = []
 
     def add(self, text: str, style: Style | None = None, *, raw: bool = False) -> RowText:
-        """Append text; `raw` is for our own glyphs, everything else is made safe."""
+        """Append text; `raw` keeps the spacing of our own glyphs (still made inert), the
+        rest is folded to one line."""
         if text:
             self._left.append(
-                (text if raw else one_line(text, 400), self.base + style if style else self.base)
+                (inline(text) if raw else one_line(text, 400), self.base + style if style else self.base)
             )
         return self
 
@@ -44,25 +45,25 @@ class RowText:
             self._right = []
             right_width = 0
         room = max(0, width - right_width - (1 if right_width else 0))
-        segments: list[Segment] = []
+        pieces: list[tuple[str, Style | None]] = []
         used = 0
         for text, style in self._left:
             length = cell_len(text)
             if used + length > room:
                 keep = max(0, room - used)
                 if keep:
-                    segments.append(Segment(_cut(text, keep), style))
+                    pieces.append((_cut(text, keep), style))
                 used = room
                 break
-            segments.append(Segment(text, style))
+            pieces.append((text, style))
             used += length
         if right_width:
-            segments.append(Segment(" " * (width - used - right_width), self.base))
-            segments.extend(Segment(t, s) for t, s in self._right)
+            pieces.append((" " * (width - used - right_width), self.base))
+            pieces.extend(self._right)
             used = width
         if used < width:
-            segments.append(Segment(" " * (width - used), self.base))
-        return Strip(segments, width)
+            pieces.append((" " * (width - used), self.base))
+        return plain.line(pieces, width)
 
 
 def _cut(text: str, width: int) -> str:

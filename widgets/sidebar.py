@@ -12,13 +12,12 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
-from textual.widgets import Input, Static
 
 from ..core.groups import GroupRow, SessionRow, SidebarRow, SortOrder, build_rows
 from ..core.listing import SessionSummary
-from ..core.text import GLYPHS, age, controls_as_spaces, human_count
+from ..core.text import GLYPHS, age, human_count
 from .glyphs import Glyphs
-from .plain import PlainStatic
+from .plain import PlainInput, PlainStatic
 from .rowlist import RowList
 from .rowtext import RowText
 
@@ -107,8 +106,8 @@ class SessionList(RowList):
             text.add(g.live + " ", self.style("sessionlist--live"), raw=True)
         elif summary.path == self.open_path:
             text.add(g.active + " ", self.style("sessionlist--open"), raw=True)
-        title = controls_as_spaces(summary.title)
-        text.add(title, None if summary.name else self.style("sessionlist--dim") if not selected else None)
+        dim = not summary.name and not selected
+        text.add(summary.title, self.style("sessionlist--dim") if dim else None)
         if row.matched:
             text.add("  ", raw=True)
             text.add(row.matched, self.style("sessionlist--match"))
@@ -167,7 +166,7 @@ class SessionSidebar(Vertical):
 
     def compose(self) -> ComposeResult:
         yield PlainStatic("", id="sidebar-title", classes="pane-title")
-        yield Input(placeholder='search: words, "a phrase", re:regex', id="sidebar-search")
+        yield PlainInput(placeholder='search: words, "a phrase", re:regex', id="sidebar-search")
         yield SessionList(self.glyphs, id="session-list")
 
     @property
@@ -175,8 +174,8 @@ class SessionSidebar(Vertical):
         return self.query_one(SessionList)
 
     @property
-    def search_input(self) -> Input:
-        return self.query_one("#sidebar-search", Input)
+    def search_input(self) -> PlainInput:
+        return self.query_one("#sidebar-search", PlainInput)
 
     def on_mount(self) -> None:
         self.search_input.display = False
@@ -217,7 +216,7 @@ class SessionSidebar(Vertical):
             bits.append(f"by {self.order}")
         if self.status:
             bits.append(self.status)
-        self.query_one("#sidebar-title", Static).update(f" {GLYPHS.dot} ".join(bits))
+        self.query_one("#sidebar-title", PlainStatic).update(f" {GLYPHS.dot} ".join(bits))
 
     def set_status(self, status: str) -> None:
         self.status = status
@@ -280,7 +279,7 @@ class SessionSidebar(Vertical):
         self.rebuild()
         self.session_list.focus()
 
-    def on_input_changed(self, event: Input.Changed) -> None:
+    def on_input_changed(self, event: PlainInput.Changed) -> None:
         if event.input is not self.search_input:
             return
         event.stop()
@@ -297,7 +296,7 @@ class SessionSidebar(Vertical):
             self.status = f"{len(result)} found"
         self.rebuild(keep_current=True)
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
+    def on_input_submitted(self, event: PlainInput.Submitted) -> None:
         if event.input is self.search_input:
             event.stop()
             self.session_list.focus()

@@ -26,11 +26,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(ns: argparse.Namespace) -> int:
-    from .output import text
+    from .output import lines
 
     commands = command_models()
     script = {"bash": bash_script, "zsh": zsh_script, "fish": fish_script}[ns.shell](commands)
-    text(script.rstrip("\n"))
+    lines(script.rstrip("\n").split("\n"))
     return 0
 
 

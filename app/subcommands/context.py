@@ -92,30 +92,50 @@ def cmd_context(path: str, leaves: list[str] | None, all_leaves: bool, as_json: 
             raise SessionError("the session has no entries")
         wanted = [session.default_leaf]
     cache = _MessageCache(session)
+    printer = _TextPrinter(session)
     for leaf in wanted:
         projection = project(session, leaf)
         if as_json:
             write_line(_context_line(session, projection, cache.encoded(projection)))
         else:
-            _print_context(session, projection)
+            printer.write(projection)
     return 0
 
 
-def _print_context(session: Session, projection: Projection) -> None:
-    from ...core.outline import entry_summary_line
-    from ...core.tokens import context_tokens
-    from .output import text
+class _TextPrinter:
+    """The readable form, leaf after leaf. `--all` prints every path again and again: each
+    entry's line (a parse and an excerpt) and each reason's wording are made once."""
 
-    model = projection.model or {}
-    text(
-        f"leaf {projection.leaf_id}  model {model.get('provider', '?')}/{model.get('modelId', '?')}  "
-        f"thinking {projection.thinking_level}  {projection.message_count} messages  "
-        f"{context_tokens(session, projection)} tokens of context"
-    )
-    counts = dict(zip((r.index for r in projection.context), projection.counts, strict=True))
-    for fate in projection.fates:
-        mark = "+" if fate.in_context else "-"
-        n = counts.get(fate.record.index, 0)
-        why = fate.describe() + (f", {n} msg" if n else "")
-        text(f"{mark} {entry_summary_line(session, fate.record)}  [{why}]")
-    text("")
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.entry_lines: dict[int, str] = {}
+        self.reasons: dict[tuple[str, str | None], tuple[str, str]] = {}
+
+    def write(self, projection: Projection) -> None:
+        from ...core.outline import entry_summary_line
+        from ...core.tokens import context_tokens
+        from .output import lines
+
+        session = self.session
+        model = projection.model or {}
+        out = [
+            f"leaf {projection.leaf_id}  model {model.get('provider', '?')}/{model.get('modelId', '?')}  "
+            f"thinking {projection.thinking_level}  {projection.message_count} messages  "
+            f"{context_tokens(session, projection)} tokens of context"
+        ]
+        counts = dict(zip((r.index for r in projection.context), projection.counts, strict=True))
+        entry_lines, reasons = self.entry_lines, self.reasons
+        for fate in projection.fates:
+            record = fate.record
+            line = entry_lines.get(record.index)
+            if line is None:
+                line = entry_lines[record.index] = entry_summary_line(session, record)
+            key = (fate.reason, fate.by)
+            said = reasons.get(key)
+            if said is None:
+                said = reasons[key] = ("+" if fate.in_context else "-", fate.describe())
+            mark, why = said
+            n = counts.get(record.index, 0)
+            out.append(f"{mark} {line}  [{why}, {n} msg]" if n else f"{mark} {line}  [{why}]")
+        out.append("")
+        lines(out)
