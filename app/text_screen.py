@@ -7,6 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
+
 from ..widgets.plain import PlainStatic, PlainTextArea
 from .screens import dialog_head
 
