@@ -100,7 +100,12 @@ def isolated_env(cache: Path, **extra: str) -> dict[str, str]:
     (base / "agent").mkdir(parents=True, exist_ok=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PI_CODING_AGENT", "TEXTUAL"))}
     env.pop("NO_COLOR", None)
+    # An installed package has its bytecode compiled; compiling every module at each start
+    # (PYTHONDONTWRITEBYTECODE, set on some machines) would be measured instead. The bytecode
+    # goes to the scratch folder, not into the repository.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     env.update(
+        PYTHONPYCACHEPREFIX=str(SCRATCH / "pycache"),
         XDG_CACHE_HOME=str(cache),
         XDG_CONFIG_HOME=str(base / "config"),
         PI_CODING_AGENT_DIR=str(base / "agent"),

@@ -6,8 +6,15 @@ The process runs the real command line (`pi_sessions.app.cli.main`) exactly as t
 `pi-sessions` script does; the only change is that `App.run` is told to use Textual's headless
 driver at 160x48 with an autopilot (the scenario), and that every painted frame is mirrored as
 text (screen.py). Textual is patched when the app first imports it, not before, so the command
-line still sets its environment (colours, animations) before Textual reads it. The `hello`
-scenario runs a hello-world Textual app the same way, as the floor for start-up rows.
+line still sets its environment (colours, animations) before Textual reads it. The `hello*`
+scenarios run a hello-world Textual app the same way: the floors the browser rows compare with.
+
+Why this is faithful: the time runs from the moment the parent starts the process (interpreter
+start, imports, settings, scan, layout included) to the frame Textual hands to its driver, the
+point where a terminal driver would write it out; the headless driver only skips that write
+(the same for the hello-world app). Keys go in where a terminal's keys do (the driver's
+`send_message`), and a result counts once it is on the mirrored screen, not when a handler
+returns.
 
 Scenarios write a JSON object to RESULT.json: times are `time.monotonic()` values (the parent
 compares them with the moment it started the process) or durations in seconds.
