@@ -6,7 +6,8 @@ noisy); they are run by hand, never as part of the test suite:
     .venv/bin/python -m tests.bench.table [--quick] [--only ROW ...]
 
 Scratch data (trees, caches) lives under `$PI_BENCH_DIR` (default /tmp/pi-sessions-bench);
-pi is looked for in `$PI_ORACLE_DIR`, `../shared/oracle` next to the repository, /tmp/oracle.
+pi is looked for in `$PI_ORACLE_DIR`, `../shared/oracle` next to the repository, /tmp/oracle
+(`PI_ORACLE_DIR=none`: without pi).
 """
 
 from __future__ import annotations
@@ -35,7 +36,10 @@ PI_PACKAGE = Path("node_modules") / "@earendil-works" / "pi-coding-agent" / "pac
 
 def find_oracle() -> Path | None:
     """An oracle folder where `bash setup.sh` has installed Node 22 and pi 1.6.0 (the shared
-    copy is read-only and may lack node_modules: then the next candidate is used)."""
+    copy is read-only and may lack node_modules: then the next candidate is used).
+    `PI_ORACLE_DIR=none` measures without pi."""
+    if os.environ.get("PI_ORACLE_DIR") == "none":
+        return None
     for candidate in ORACLE_CANDIDATES:
         folder = Path(candidate) if candidate else None
         if (

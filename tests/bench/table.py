@@ -190,14 +190,11 @@ class Table:
             self.env("context"),
             repeat,
         )
-        self._fill(row, ours, pi)
+        self._fill(row, ours, pi, "pi-cli.mjs context: open + buildSessionProjection + JSON, on a copy")
         if pi is not None:
             time_ratio, memory_ratio = ours.times.median / pi.times.median, ours.rss.median / pi.rss.median
             row.ratio = f"{time_ratio:.2f}x, memory {memory_ratio:.2f}x"
             row.meets = time_ratio <= goal_time and (goal_memory is None or memory_ratio <= goal_memory)
-            row.notes[-1] += (
-                " (pi-cli.mjs context: open + buildSessionProjection + JSON, on a copy of the file)"
-            )
         return row
 
     def list_row(self, count: int, warm_cache: bool) -> Row:
@@ -220,7 +217,10 @@ class Table:
             self.s.repeat if count <= 10000 else min(self.s.repeat, 3),  # pi takes ~30 s at 30k
             before=None if warm_cache else empty_cache,
         )
-        self._fill(row, ours, pi)
+        how = "pi-cli.mjs list: listAll + JSON"
+        if count == 2000 and (report := self.pi_in_process(tree)):
+            how += f"; listAll alone, in-process (bench.mjs): {seconds(report['list_all_ms'] / 1000)}"
+        self._fill(row, ours, pi, how)
         if not warm_cache:
             row.notes.append(
                 "cold: no index cache (deleted before each run of ours); files in the page cache"
@@ -229,22 +229,17 @@ class Table:
             ratio = ours.times.median / pi.times.median
             row.ratio = f"{ratio:.3f}x"
             row.meets = ratio <= goal
-            row.notes[-1] += " (pi-cli.mjs list: listAll + JSON)"
-            if count == 2000 and (report := self.pi_in_process(tree)):
-                row.notes[-1] += (
-                    f"; listAll alone, in-process (bench.mjs): {seconds(report['list_all_ms'] / 1000)}"
-                )
         return row
 
     @staticmethod
-    def _fill(row: Row, ours: Timed, pi: Timed | None) -> None:
+    def _fill(row: Row, ours: Timed, pi: Timed | None, how: str) -> None:
         row.ours = f"{seconds(ours.times.median)}, {mib(ours.rss.median)}"
         row.notes.append(f"ours {spread(ours.times, seconds)}, {spread(ours.rss, mib)}")
         if pi is None:
             row.reference, row.ratio = "n/a (no pi)", "n/a"
             return
         row.reference = f"{seconds(pi.times.median)}, {mib(pi.rss.median)}"
-        row.notes.append(f"pi {spread(pi.times, seconds)}, {spread(pi.rss, mib)}")
+        row.notes.append(f"pi {spread(pi.times, seconds)}, {spread(pi.rss, mib)} ({how})")
 
     # ------------------------------------------------------------------ browser rows
     def screen_row(self, count: int, goal_ratio: float, goal_memory: int | None) -> Row:
