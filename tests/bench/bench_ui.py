@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from .common import ensure_big_tree, largest_files, pi_bench, ratio_line
+from .trees import write_long_session
 
 FRAME_MS = 1000 / 60
 
@@ -108,54 +109,6 @@ async def open_largest(root: Path, cache: Path, path: Path) -> float:
         finished = await shown
         assert screen.session is not None and screen.session.path == str(path)
         return finished - started
-
-
-def write_long_session(folder: Path, entries: int = 10_000) -> Path:
-    import json
-
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "2026-01-01T00-00-00-000Z_long.jsonl"
-    lines = [
-        {
-            "type": "session",
-            "version": 3,
-            "id": "long",
-            "timestamp": "2026-01-01T00:00:00.000Z",
-            "cwd": "/home/u/long",
-        }
-    ]
-    parent = None
-    for i in range(entries):
-        eid = f"{i:08x}"
-        role = ("user", "assistant", "toolResult")[i % 3]
-        content = f"message {i}: " + "some words of a realistic length " * (1 + i % 5)
-        message = {
-            "role": role,
-            "content": content if role == "user" else [{"type": "text", "text": content}],
-            "timestamp": 1767225600000 + i,
-        }
-        if role == "assistant":
-            message.update(
-                {
-                    "provider": "anthropic",
-                    "model": "claude-sonnet-4-5",
-                    "usage": {"input": 10, "output": 5, "totalTokens": 15, "cost": {"total": 0.001}},
-                }
-            )
-        if role == "toolResult":
-            message.update({"toolCallId": f"t{i}", "toolName": "bash"})
-        lines.append(
-            {
-                "type": "message",
-                "id": eid,
-                "parentId": parent,
-                "timestamp": f"2026-01-01T00:{(i // 60) % 60:02d}:{i % 60:02d}.000Z",
-                "message": message,
-            }
-        )
-        parent = eid
-    path.write_text("".join(json.dumps(x) + "\n" for x in lines))
-    return path
 
 
 async def moves(root: Path, cache: Path, path: Path, count: int = 200) -> tuple[list[float], list[float]]:
