@@ -15,11 +15,11 @@ from textual.app import SuspendNotSupported
 
 from ..core.append import append_label, append_session_name
 from ..core.clipboard import CopyOutcome, copy_text, describe, plan_copy
+from ..core.describe import entry_text, excerpt
 from ..core.export import export_context, export_html_with_pi, export_tree
 from ..core.fork import ForkPlan, plan_fork, write_fork
 from ..core.jsvalues import js_string
 from ..core.locations import fork_folder
-from ..core.outline import entry_text, excerpt
 from ..core.problems import SessionError
 from ..core.resume import build_resume_command, shell_line
 from ..core.session import Session

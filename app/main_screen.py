@@ -21,10 +21,11 @@ from textual.widgets import Footer
 from textual.worker import get_current_worker
 
 from ..core.context import project
+from ..core.describe import search_entries
 from ..core.listing import SessionSummary
 from ..core.live import ContextAction, ContextChange, context_change, nothing_to_show
 from ..core.locations import SessionsRoot
-from ..core.outline import extend_rows, search_entries
+from ..core.outline import extend_rows
 from ..core.problems import SessionError
 from ..core.search import PatternTooSlow, SearchIndex, SessionText, parse_query
 from ..core.session import Session

@@ -14,16 +14,8 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.strip import Strip
 
-from ..core.outline import (
-    OutlineRow,
-    RowFilter,
-    RowInsert,
-    ViewFilter,
-    excerpt,
-    kind_label,
-    outline_rows,
-    row_filter,
-)
+from ..core.describe import excerpt, kind_label
+from ..core.outline import OutlineRow, RowFilter, RowInsert, ViewFilter, outline_rows, row_filter
 from ..core.records import EntryRecord
 from ..core.session import Session
 from ..core.text import one_line

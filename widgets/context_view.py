@@ -27,6 +27,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ..core.context import Fate, Projection, Reason, entry_messages
+from ..core.describe import content_text, excerpt, kind_label
 from ..core.entries import (
     AssistantMessage,
     BashExecutionMessage,
@@ -46,7 +47,6 @@ from ..core.entries import (
     parse_message,
 )
 from ..core.jsvalues import js_string
-from ..core.outline import content_text, excerpt, kind_label
 from ..core.problems import StaleFileError
 from ..core.records import CONTENT_NULL, EntryRecord
 from ..core.session import Session, Totals
