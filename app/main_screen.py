@@ -22,6 +22,7 @@ from textual.worker import get_current_worker
 
 from ..core.context import project
 from ..core.describe import search_entries
+from ..core.glyphs import Glyphs
 from ..core.listing import SessionSummary
 from ..core.live import ContextAction, ContextChange, context_change, nothing_to_show
 from ..core.locations import SessionsRoot
@@ -30,11 +31,11 @@ from ..core.problems import SessionError
 from ..core.search import PatternTooSlow, SearchIndex, SessionText, parse_query
 from ..core.session import Session
 from ..core.store import SessionStore
-from ..core.text import GLYPHS, one_line
+from ..core.text import one_line
 from ..core.watch import EventKind, SessionWatcher, StoreBatch, StoreEvent
 from ..widgets.branch_tree import BranchTree
 from ..widgets.context_view import ContextView
-from ..widgets.glyphs import Glyphs
+from ..widgets.glyphs import glyphs_of
 from ..widgets.plain import PlainInput, PlainStatic
 from ..widgets.sidebar import SessionSidebar
 from .config import Settings
@@ -71,7 +72,6 @@ class MainScreen(Screen[None]):
         self,
         settings: Settings,
         root: SessionsRoot,
-        glyphs: Glyphs,
         *,
         open_path: str | None = None,
         current_cwd: str | None = None,
@@ -82,7 +82,6 @@ class MainScreen(Screen[None]):
         self.settings = settings
         self.notices = list(notices)  # shown in the status line once the sessions are listed
         self.root = root
-        self.glyphs = glyphs
         self.open_path = open_path
         self.current_cwd = current_cwd if current_cwd is not None else os.getcwd()
         self.store = SessionStore(root.path, cache_dir=cache_dir, keep_text=True)
@@ -102,14 +101,18 @@ class MainScreen(Screen[None]):
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         with Horizontal(id="panes"):
-            yield SessionSidebar(self.glyphs, self.current_cwd, id="sidebar")
+            yield SessionSidebar(self.current_cwd, id="sidebar")
             with Vertical(id="tree-pane"):
                 yield PlainStatic("", id="tree-title", classes="pane-title")
                 yield PlainInput(placeholder="search this session (enter)", id="tree-search")
-                yield BranchTree(self.glyphs, id="tree")
-            yield ContextView(self.glyphs, id="context")
+                yield BranchTree(id="tree")
+            yield ContextView(id="context")
         yield PlainStatic("", id="status")
         yield Footer()
+
+    @property
+    def glyphs(self) -> Glyphs:
+        return glyphs_of(self)
 
     @property
     def sidebar(self) -> SessionSidebar:
@@ -190,7 +193,7 @@ class MainScreen(Screen[None]):
     # ------------------------------------------------------------------ status
     def set_status(self, text: str, *, error: bool = False) -> None:
         status = self.query_one("#status", PlainStatic)
-        status.update(one_line(text, 400))
+        status.update(one_line(text, 400, glyphs=self.glyphs))
         status.set_class(error, "-error")
 
     def _set_tree_title(self) -> None:
@@ -199,13 +202,14 @@ class MainScreen(Screen[None]):
         if session is not None:
             # What changes with keys comes first: narrow panes cut the end of the line.
             count = len(session.records)
-            title = f"{self.tree.view.label} view {GLYPHS.dot} {count} {'entry' if count == 1 else 'entries'}"
+            entries = f"{count} {'entry' if count == 1 else 'entries'}"
+            title = f"{self.tree.view.label} view {self.glyphs.dot} {entries}"
             if self.follow:
-                title += f" {GLYPHS.dot} following"
+                title += f" {self.glyphs.dot} following"
             if session.problems:
-                title += f" {GLYPHS.dot} {self.glyphs.problem} {len(session.problems)} problem(s)"
+                title += f" {self.glyphs.dot} {self.glyphs.problem} {len(session.problems)} problem(s)"
             if session.name:
-                title += f" {GLYPHS.dot} {one_line(session.name, 60)}"
+                title += f" {self.glyphs.dot} {one_line(session.name, 60, glyphs=self.glyphs)}"
         self.query_one("#tree-title", PlainStatic).update(title)
 
     # ------------------------------------------------------------------ scanning and watching
@@ -246,12 +250,13 @@ class MainScreen(Screen[None]):
         else:
             note = f"{len(summaries)} sessions in {self.root.describe()}"
             if skipped:
-                note += f" {GLYPHS.dot} {len(skipped)} other file(s) skipped (unreadable or not pi sessions)"
+                why = "unreadable or not pi sessions"
+                note += f" {self.glyphs.dot} {len(skipped)} other file(s) skipped ({why})"
             if cache_problem:
-                note += f" {GLYPHS.dot} {cache_problem}"
+                note += f" {self.glyphs.dot} {cache_problem}"
             self.set_status(note)
         if first_scan and self.notices:
-            self.set_status(f"{self.glyphs.problem} " + f" {GLYPHS.dot} ".join(self.notices), error=True)
+            self.set_status(f"{self.glyphs.problem} " + f" {self.glyphs.dot} ".join(self.notices), error=True)
         if first_scan:
             self._open_initial(summaries)
             self.watch_sessions()
@@ -579,7 +584,7 @@ class MainScreen(Screen[None]):
             self.set_status(f"cannot read line {record.line}: {e}", error=True)
             return
         self.app.push_screen(
-            RawJsonScreen(f"{entry_id} {GLYPHS.dot} line {record.line} of {session.path}", value)
+            RawJsonScreen(f"{entry_id} {self.glyphs.dot} line {record.line} of {session.path}", value)
         )
 
     def action_resume(self) -> None:

@@ -11,7 +11,7 @@ from pi_sessions.app.demo import prepare_demo
 from pi_sessions.app.screens import ConfirmScreen, HelpScreen, MenuScreen, RawJsonScreen
 from pi_sessions.core.context import Reason, project
 from pi_sessions.core.outline import ViewFilter
-from pi_sessions.widgets.context_view import build_blocks
+from pi_sessions.widgets.context_blocks import BlockKind, build_blocks
 
 from .apphelpers import lines_of, loaded, main, make_app, segments_of, settled, static_text, until, watching
 from .helpers import assistant, chain, entry, header, jsonl, system, user, write
@@ -99,9 +99,9 @@ async def test_excluded_entries_shown_in_place_with_their_reason(tmp_path: Path)
         screen = await loaded(pilot)
         assert screen.context_view.projection.leaf_id == "n1"
         body = screen.context_view.body
-        assert [b.kind for b in body.blocks if b.kind == "excluded"] == []
+        assert [b.kind for b in body.blocks if b.kind is BlockKind.EXCLUDED] == []
         await pilot.press("x")
-        excluded = {b.record.id: b.fate.reason for b in body.blocks if b.kind == "excluded"}
+        excluded = {b.record.id: b.fate.reason for b in body.blocks if b.kind is BlockKind.EXCLUDED}
         assert excluded == {
             "s0": Reason.SUMMARIZED,
             "u1": Reason.SUMMARIZED,
@@ -113,7 +113,7 @@ async def test_excluded_entries_shown_in_place_with_their_reason(tmp_path: Path)
         text = "\n".join(lines_of(body))
         assert "summarized by compaction c1" in text
         await pilot.press("x")
-        assert not [b for b in body.blocks if b.kind == "excluded"]
+        assert not [b for b in body.blocks if b.kind is BlockKind.EXCLUDED]
         header = str(screen.query_one("#context-line1").render())
         assert "thinking off" in header and "messages" in header
 
@@ -564,6 +564,28 @@ async def test_ascii_mode_draws_only_ascii(tmp_path: Path) -> None:
             c for c in drawn + "".join(titles) if not c.isascii()
         ]
         assert "|- " in drawn or "`- " in drawn or "* " in drawn
+
+
+async def test_ascii_mode_cuts_and_collapses_with_ascii(tmp_path: Path) -> None:
+    """What is cut or collapsed says so in ASCII too: the hint under a long message, a long
+    title, a control character in a message."""
+    root = tmp_path / "sessions"
+    long_text = "\n".join(f"line {i} \x1b[2J" for i in range(40))
+    write(
+        root / "--home-u-proj--" / "long.jsonl",
+        header(id="long", cwd="/home/u/proj"),
+        user("u1", None, long_text, 1),
+        entry("session_info", "n1", "u1", 2, name="a name " * 40),
+    )
+    app = make_app(root, tmp_path / "cache", ascii=True)
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await loaded(pilot)
+        drawn = lines_of(screen.context_view.body)
+        assert any("... 32 more line(s): enter to expand" in line for line in drawn), drawn
+        assert any("<1b>[2J" in line for line in drawn)
+        title = static_text(screen, "#tree-title")
+        assert title.isascii() and title.endswith("..."), title
+        assert "".join(drawn).isascii()
 
 
 def test_demo_copies_are_removed_and_a_given_folder_is_kept(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from pi_sessions.core import watch
 from pi_sessions.core.context import project
 from pi_sessions.core.outline import ViewFilter, outline_rows, row_filter
 from pi_sessions.core.session import Session
-from pi_sessions.widgets.context_view import build_blocks
+from pi_sessions.widgets.context_blocks import build_blocks
 from textual.pilot import Pilot
 
 from .apphelpers import lines_of, loaded, make_app, settled, static_text, until, watching

@@ -19,7 +19,6 @@ from ..core.outline import OutlineRow, RowFilter, RowInsert, ViewFilter, outline
 from ..core.records import EntryRecord
 from ..core.session import Session
 from ..core.text import one_line
-from .glyphs import Glyphs
 from .rowlist import RowList
 from .rowtext import RowText
 
@@ -79,9 +78,8 @@ class BranchTree(RowList):
             super().__init__()
             self.view = view
 
-    def __init__(self, glyphs: Glyphs, *, id: str | None = None) -> None:
+    def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.glyphs = glyphs
         self.session: Session | None = None
         self.rows: list[OutlineRow] = []
         self.index_by_id: dict[str, int] = {}
@@ -219,7 +217,7 @@ class BranchTree(RowList):
     def excerpt_of(self, record: EntryRecord) -> str:
         cached = self._excerpts.get(record.index)
         if cached is None and self.session is not None:
-            cached = excerpt(self.session, record, 300)
+            cached = excerpt(self.session, record, 300, glyphs=self.glyphs)
             self._excerpts[record.index] = cached
         return cached or ""
 
@@ -228,7 +226,7 @@ class BranchTree(RowList):
         record = row.record
         g = self.glyphs
         base = self.row_style(selected)
-        text = RowText(base)
+        text = RowText(base, g)
         guide = self.style("tree--guide")
         text.add(g.active if row.on_active_path else " ", self.style("tree--active"), raw=True)
         text.add(" ", raw=True)
@@ -239,11 +237,13 @@ class BranchTree(RowList):
         if row.folded:
             text.add(f"{g.folded} ", self.style("tree--marker"), raw=True)
         kind = kind_label(record)
-        text.add(f"{one_line(kind, 24):<9} ", self.style(KIND_STYLES.get(kind, "tree--other")), raw=True)
+        text.add(
+            f"{one_line(kind, 24, glyphs=g):<9} ", self.style(KIND_STYLES.get(kind, "tree--other")), raw=True
+        )
         session = self.session
         label = session.labels.get(record.id) if session else None
         if label:
-            text.add(f"{g.label}{one_line(str(label), 24)} ", self.style("tree--label"))
+            text.add(f"{g.label}{one_line(str(label), 24, glyphs=g)} ", self.style("tree--label"))
         for marker in self._markers(row):
             text.add(marker + " ", self.style("tree--marker"), raw=True)
         body_style = self.style("tree--match") if record.id in self.match_set else None

@@ -15,8 +15,8 @@ from textual.strip import Strip
 
 from ..core.groups import GroupRow, SessionRow, SidebarRow, SortOrder, build_rows
 from ..core.listing import SessionSummary
-from ..core.text import GLYPHS, age, human_count
-from .glyphs import Glyphs
+from ..core.text import age, human_count
+from .glyphs import glyphs_of
 from .plain import PlainInput, PlainStatic
 from .rowlist import RowList
 from .rowtext import RowText
@@ -42,9 +42,8 @@ class SessionList(RowList):
         "sessionlist--open",
     }
 
-    def __init__(self, glyphs: Glyphs, *, id: str | None = None) -> None:
+    def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.glyphs = glyphs
         self.rows: list[SidebarRow] = []
         self.live: dict[str, float] = {}  # path -> when it last grew
         self.open_path: str | None = None
@@ -90,8 +89,8 @@ class SessionList(RowList):
     def render_row(self, index: int, width: int, selected: bool) -> Strip:
         row = self.rows[index]
         base = self.row_style(selected)
-        text = RowText(base)
         g = self.glyphs
+        text = RowText(base, g)
         if isinstance(row, GroupRow):
             style = self.style("sessionlist--current-group" if row.is_current else "sessionlist--group")
             text.add(row.title, style)
@@ -155,9 +154,8 @@ class SessionSidebar(Vertical):
             super().__init__()
             self.summary = summary
 
-    def __init__(self, glyphs: Glyphs, current_cwd: str | None, *, id: str | None = None) -> None:
+    def __init__(self, current_cwd: str | None, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.glyphs = glyphs
         self.current_cwd = current_cwd
         self.summaries: list[SessionSummary] = []
         self.matches: Mapping[str, str] | None = None
@@ -167,7 +165,7 @@ class SessionSidebar(Vertical):
     def compose(self) -> ComposeResult:
         yield PlainStatic("", id="sidebar-title", classes="pane-title")
         yield PlainInput(placeholder='search: words, "a phrase", re:regex', id="sidebar-search")
-        yield SessionList(self.glyphs, id="session-list")
+        yield SessionList(id="session-list")
 
     @property
     def session_list(self) -> SessionList:
@@ -216,7 +214,7 @@ class SessionSidebar(Vertical):
             bits.append(f"by {self.order}")
         if self.status:
             bits.append(self.status)
-        self.query_one("#sidebar-title", PlainStatic).update(f" {GLYPHS.dot} ".join(bits))
+        self.query_one("#sidebar-title", PlainStatic).update(f" {glyphs_of(self).dot} ".join(bits))
 
     def set_status(self, status: str) -> None:
         self.status = status
