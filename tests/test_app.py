@@ -61,17 +61,17 @@ async def test_open_a_session_move_through_the_tree_and_see_the_context(demo: Pa
         screen = await loaded(pilot)
         session = screen.session
         assert session is not None
-        assert screen.tree.current_id() == session.default_leaf
+        assert screen.branch_tree.current_id() == session.default_leaf
         assert screen.context_view.projection.leaf_id == session.default_leaf
         await pilot.press("tab")  # to the tree
         assert screen.active_pane == "tree"
-        start = screen.tree.current_id()
+        start = screen.branch_tree.current_id()
         await pilot.press("k", "k", "up")
-        moved = screen.tree.current_id()
+        moved = screen.branch_tree.current_id()
         assert moved != start
         assert screen.context_view.projection.leaf_id == moved
         await pilot.press("j")
-        assert screen.context_view.projection.leaf_id == screen.tree.current_id()
+        assert screen.context_view.projection.leaf_id == screen.branch_tree.current_id()
         await pilot.press("enter")
         assert screen.active_pane == "context"
         assert any(line.strip() for line in lines_of(screen.context_view.body))
@@ -145,12 +145,12 @@ async def test_search_within_the_session_opens_each_match(tmp_path: Path) -> Non
         screen = await loaded(pilot)
         await pilot.press("tab")
         await pilot.press("slash", *"question", "enter")
-        await until(pilot, lambda: screen.tree.matches, "matches")
-        assert screen.tree.matches == ["u1", "u2", "u3", "u4"]
-        first = screen.tree.current_id()
+        await until(pilot, lambda: screen.branch_tree.matches, "matches")
+        assert screen.branch_tree.matches == ["u1", "u2", "u3", "u4"]
+        first = screen.branch_tree.current_id()
         await pilot.press("n")
-        assert screen.tree.current_id() != first
-        assert screen.tree.current_id() in screen.tree.matches
+        assert screen.branch_tree.current_id() != first
+        assert screen.branch_tree.current_id() in screen.branch_tree.matches
 
 
 async def test_view_filters_cycle(tmp_path: Path) -> None:
@@ -160,18 +160,18 @@ async def test_view_filters_cycle(tmp_path: Path) -> None:
     async with app.run_test(size=(160, 48)) as pilot:
         screen = await loaded(pilot)
         await pilot.press("tab")
-        default_rows = [r.record.id for r in screen.tree.rows]
+        default_rows = [r.record.id for r in screen.branch_tree.rows]
         assert "e1" not in default_rows  # settings entries hidden, like pi...
-        edited = next(line for line in lines_of(screen.tree) if "third answer" in line)
+        edited = next(line for line in lines_of(screen.branch_tree) if "third answer" in line)
         assert "✎" in edited  # ... but the entry a context edit changed says so
         assert default_rows[-1] == "n1"  # ... but the active leaf is always shown
         seen = {}
         for _ in range(5):
             await pilot.press("v")
-            seen[screen.tree.view] = [r.record.id for r in screen.tree.rows]
+            seen[screen.branch_tree.view] = [r.record.id for r in screen.branch_tree.rows]
         assert seen[ViewFilter.USER_ONLY] == ["u1", "u2", "u3", "u4", "n1"]
         assert "e1" in seen[ViewFilter.ALL] and "n1" in seen[ViewFilter.ALL]
-        assert screen.tree.view is ViewFilter.DEFAULT
+        assert screen.branch_tree.view is ViewFilter.DEFAULT
 
 
 async def test_narrow_terminals_show_fewer_panes_and_tab_switches(demo: Path, tmp_path: Path) -> None:
@@ -218,32 +218,32 @@ async def test_live_append_keeps_selection_and_scroll(tmp_path: Path) -> None:
         await pilot.press("tab")
         for _ in range(30):
             await pilot.press("k")
-        selected = screen.tree.current_id()
-        scroll = screen.tree.scroll_offset.y
+        selected = screen.branch_tree.current_id()
+        scroll = screen.branch_tree.scroll_offset.y
         context_leaf = screen.context_view.projection.leaf_id
         with open(path, "ab") as f:
             f.write(
                 jsonl(user("u60", "a59", "a new question", 200), assistant("a60", "u60", "a new answer", 201))
             )
-        await until(pilot, lambda: "a60" in screen.tree.index_by_id, "the new entries in the tree")
-        assert screen.tree.current_id() == selected
-        assert screen.tree.scroll_offset.y == scroll
+        await until(pilot, lambda: "a60" in screen.branch_tree.index_by_id, "the new entries in the tree")
+        assert screen.branch_tree.current_id() == selected
+        assert screen.branch_tree.scroll_offset.y == scroll
         assert screen.context_view.projection.leaf_id == context_leaf
         # At the tip, the context follows new entries that extend it; the cursor stays.
         await pilot.press("a")
-        assert screen.tree.current_id() == "a60"
+        assert screen.branch_tree.current_id() == "a60"
         with open(path, "ab") as f:
             f.write(jsonl(user("u61", "a60", "one more", 202)))
-        await until(pilot, lambda: "u61" in screen.tree.index_by_id, "u61")
+        await until(pilot, lambda: "u61" in screen.branch_tree.index_by_id, "u61")
         await until(pilot, lambda: screen.context_view.projection.leaf_id == "u61", "context extended")
-        assert screen.tree.current_id() == "a60"
+        assert screen.branch_tree.current_id() == "a60"
         # Follow mode moves the selection to the newest entry.
         await pilot.press("F")
         assert screen.follow
         with open(path, "ab") as f:
             f.write(jsonl(assistant("a61", "u61", "followed", 203)))
-        await until(pilot, lambda: screen.tree.current_id() == "a61", "follow")
-        assert screen.sidebar.session_list.live.get(str(path))
+        await until(pilot, lambda: screen.branch_tree.current_id() == "a61", "follow")
+        assert screen.is_live(str(path))  # grown by another writer: live
 
 
 def tree_shape(tree: Any) -> list[tuple[Any, ...]]:
@@ -272,7 +272,7 @@ async def test_live_rows_match_a_fresh_rebuild_and_growth_at_the_bottom_adds_in_
     async with app.run_test(size=(160, 30)) as pilot:
         screen = await loaded(pilot)
         await watching(pilot)
-        tree = screen.tree
+        tree = screen.branch_tree
         rebuilds: list[str] = []
         real_rebuild = tree.rebuild
 
@@ -390,25 +390,25 @@ async def test_folding_and_jumping_update_the_context_once(tmp_path: Path) -> No
             real_show(entry_id, **kwargs)
 
         screen.show_context = counting_show  # type: ignore[method-assign]
-        screen.tree.select("b3")
+        screen.branch_tree.select("b3")
         await pilot.pause()
         assert shown == ["b3"]
         # Folding from inside a branch folds the branch and goes to its first entry.
         shown.clear()
         await pilot.press("left")
         await pilot.pause()
-        assert screen.tree.current_id() == "b1" and "b1" in screen.tree.folded
+        assert screen.branch_tree.current_id() == "b1" and "b1" in screen.branch_tree.folded
         assert shown == ["b1"]
         # Folding the entry under the cursor leaves the context as it is.
         await pilot.press("right")
         shown.clear()
         await pilot.press("space")
         await pilot.pause()
-        assert "b1" in screen.tree.folded and shown == []
+        assert "b1" in screen.branch_tree.folded and shown == []
         # Going to an entry hidden in a fold unfolds it, once.
-        screen.tree.select("b3")
+        screen.branch_tree.select("b3")
         await pilot.pause()
-        assert shown == ["b3"] and screen.tree.current_id() == "b3"
+        assert shown == ["b3"] and screen.branch_tree.current_id() == "b3"
 
 
 async def test_new_and_deleted_sessions_appear_and_disappear(demo: Path, tmp_path: Path) -> None:
@@ -470,7 +470,7 @@ async def test_hostile_text_is_shown_inert(tmp_path: Path) -> None:
         await until(pilot, lambda: "zz[/x]" in static_text(screen, "#status"), "the search status")
         await pilot.press("k")
         texts = (
-            segments_of(screen.tree)
+            segments_of(screen.branch_tree)
             + segments_of(screen.context_view.body)
             + segments_of(screen.sidebar.session_list)
         )
@@ -538,7 +538,7 @@ async def test_raw_json_of_an_entry(tmp_path: Path) -> None:
         screen = await loaded(pilot)
         await pilot.press("tab", "i")
         assert isinstance(app.screen, RawJsonScreen)
-        assert app.screen.value["id"] == screen.tree.current_id() == "n1"
+        assert app.screen.value["id"] == screen.branch_tree.current_id() == "n1"
         assert app.screen.value["name"] == "Compaction demo"
         log_text = "\n".join(app.screen.query_one("Log").lines)
         assert json.loads(log_text)["type"] == "session_info"
@@ -552,7 +552,7 @@ async def test_ascii_mode_draws_only_ascii(tmp_path: Path) -> None:
         screen = await loaded(pilot)
         await pilot.press("tab", "x")
         drawn = "".join(
-            segments_of(screen.tree)
+            segments_of(screen.branch_tree)
             + segments_of(screen.context_view.body)
             + segments_of(screen.sidebar.session_list)
         )

@@ -258,7 +258,7 @@ async def test_every_screen_and_pane_shows_a_hostile_session_inert(tmp_path: Pat
         # Every row of the tree, in every view filter, with its context.
         screen.focus_pane("tree")
         await pilot.pause()
-        tree = screen.tree
+        tree = screen.branch_tree
         for _ in ViewFilter:
             await pilot.press("v")
             await scan(f"the tree in the {tree.view} view")

@@ -140,11 +140,11 @@ def build_blocks(
     if show_excluded:
         fates = {id(f.record): f for f in projection.fates}
         path_index = {id(r): i for i, r in enumerate(projection.path)}
-        for fate in projection.fates:
-            if fate.reason is Reason.SUMMARIZED:
-                blocks.append(Block(BlockKind.EXCLUDED, fate.record, fate=fate, estimate=2))
-            elif not fate.in_context:
-                pending.append(fate)
+        for out in projection.fates:
+            if out.reason is Reason.SUMMARIZED:
+                blocks.append(Block(BlockKind.EXCLUDED, out.record, fate=out, estimate=2))
+            elif not out.in_context:
+                pending.append(out)
     edits = projection.edits
     append = blocks.append
     get = cache.get

@@ -21,6 +21,7 @@ from textual.strip import Strip
 
 from ..core.context import Projection
 from ..core.glyphs import Glyphs
+from ..core.live import ContextAction, ContextChange
 from ..core.problems import StaleFileError
 from ..core.session import Session
 from ..core.text import one_line
@@ -190,6 +191,24 @@ class ContextView(Vertical):
         self._update_header(live_note)
         self.body.set_system_prompt_projection(projection)
         self.body.append_blocks(build_blocks(session, projection, False, self._blocks, start=start))
+
+    def apply(self, session: Session, change: ContextChange) -> None:
+        """A live change of the open session, as core/live.py decided it."""
+        if change.action is ContextAction.KEEP:
+            return
+        if change.action is ContextAction.CLEAR or change.projection is None:
+            self.clear(change.text)
+            return
+        note = "(live)" if change.live else ""
+        if change.action is ContextAction.EXTEND:
+            self.extend(session, change.projection, change.start, live_note=note)
+        else:
+            self.show(session, change.projection, keep_scroll=change.keep_scroll, live_note=note)
+
+    @property
+    def leaf(self) -> str | None:
+        """The entry whose context is shown (None: nothing is)."""
+        return self.projection.leaf_id if self.projection is not None else None
 
     def _blocks_current(self, session: Session) -> bool:
         """Blocks are kept per reading of a session: False (and none kept) for another one."""
