@@ -432,8 +432,7 @@ def seen_text(session: Session, touch: Touch) -> SeenText:
         command = js_string(message.get("command"))
         text = command if touch.access is Access.EDIT else js_string(message.get("output"))
         return SeenText(touch.result.id, "bash-execution", text, {"command": command})
-    if touch.access is Access.EDIT:
-        assert touch.call is not None
+    if touch.access is Access.EDIT and touch.call is not None:
         args = _call_arguments(session, touch.call, touch.call_id)
         return SeenText(touch.call.id, "tool-call", _arguments_text(touch.tool, args), args)
     message = _message(session, touch.result)

@@ -597,3 +597,28 @@ def test_demo_copies_are_removed_and_a_given_folder_is_kept(tmp_path: Path) -> N
     remove_demos()
     assert not made.parent.exists()
     assert any(given.rglob("*.jsonl"))
+
+
+async def test_an_action_that_fails_says_so_and_the_app_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker that raises (here: a bug in an action) does not take the app down: the status
+    line and a notification say what failed, and the keys still work."""
+    from pi_sessions.app.actions import Actions
+
+    async def broken(self: Actions) -> None:
+        raise RuntimeError("the export broke")
+
+    monkeypatch.setattr(Actions, "export", broken)
+    root = tmp_path / "sessions"
+    compaction_session(root / "--home-u-proj--")
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("E")
+        await until(
+            pilot, lambda: "the export broke" in static_text(screen, "#status"), "the failure reported"
+        )
+        assert "failed" in static_text(screen, "#status") and app.is_running
+        await pilot.press("tab", "k")
+        assert screen.active_pane == "tree" and screen.branch_tree.current_id() != "n1"
