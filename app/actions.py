@@ -6,7 +6,7 @@ one at a time); core does the reading and writing, file work runs off the event 
 knows its host only as an `ActionHost`: what is open and selected, the settings, the status
 line, and `after_external_change`, which brings every pane up to date after a write before the
 flow says it is done. A new action is a method here, a binding and a one-line `action_*` on the
-screen (app/main_screen.py).
+screen (app/main_screen.py). (A little over 450 lines: eight flows, each short.)
 """
 
 from __future__ import annotations
