@@ -164,7 +164,7 @@ class MainScreen(Screen[None]):
         return context.leaf if context.session is not None and context.session is self.session else None
 
     def on_mount(self) -> None:
-        self.sidebar.set_status("reading…")
+        self.sidebar.set_status(f"reading{self.glyphs.ellipsis}")
         self.context_view.clear("")
         self.sidebar.session_list.focus()
         # With a usable index cache the listing is a stat per file: do it right here, before
@@ -349,7 +349,7 @@ class MainScreen(Screen[None]):
         self.sidebar.set_open(None)
 
     def action_rescan(self) -> None:
-        self.sidebar.set_status("reading…")
+        self.sidebar.set_status(f"reading{self.glyphs.ellipsis}")
         self.scan_sessions()
 
     async def after_external_change(
@@ -452,7 +452,7 @@ class MainScreen(Screen[None]):
     # ------------------------------------------------------------------ search
     @on(SessionSidebar.SearchChanged)
     def _search_sessions(self, event: SessionSidebar.SearchChanged) -> None:
-        result = self.search.search(event.query, self.sidebar.summaries)
+        result = self.search.search(event.query, self.sidebar.summaries, self.glyphs)
         if result.error is not None:
             self.set_status(result.error, error=True)
             self.sidebar.show_matches(event.query, None)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from .glyphs import UNICODE, Glyphs
 from .hits import SearchHit
 from .listing import SessionSummary
 from .search import PatternTooSlow, SearchIndex, SessionText, parse_query
@@ -26,12 +27,12 @@ class SidebarMatches:
     error: str | None = None
 
 
-def where_matched(hit: SearchHit[SessionText]) -> str:
+def where_matched(hit: SearchHit[SessionText], glyphs: Glyphs = UNICODE) -> str:
     """`in name, message: …the matched words…`: the fields a hit matched in, and an excerpt."""
     where = "in " + ", ".join(dict.fromkeys(f.rstrip("~") for f in hit.fields)) if hit.fields else ""
     excerpt = hit.excerpt() if hit.in_text else None
     if excerpt is not None:
-        where += f": {excerpt.text}"
+        where += f": {excerpt.marked(glyphs.ellipsis).text}"
     return where
 
 
@@ -64,7 +65,9 @@ class SidebarSearch:
         if self.index is not None:
             self.index.update(self._items(summaries, self._texts))
 
-    def search(self, query: str, summaries: Sequence[SessionSummary]) -> SidebarMatches:
+    def search(
+        self, query: str, summaries: Sequence[SessionSummary], glyphs: Glyphs = UNICODE
+    ) -> SidebarMatches:
         if self.index is None:
             # Typed before the background index was ready: build it now, once.
             self.index = SearchIndex(self._items(summaries, self._texts))
@@ -75,7 +78,7 @@ class SidebarSearch:
             hits = self.index.search(parsed)
         except PatternTooSlow as e:
             return SidebarMatches(error=str(e))
-        return SidebarMatches({hit.item.path: where_matched(hit) for hit in hits})
+        return SidebarMatches({hit.item.path: where_matched(hit, glyphs) for hit in hits})
 
     def _items(
         self, summaries: Sequence[SessionSummary], known: dict[str, tuple[SessionSummary, SessionText]]

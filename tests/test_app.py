@@ -586,6 +586,24 @@ async def test_ascii_mode_cuts_and_collapses_with_ascii(tmp_path: Path) -> None:
         title = static_text(screen, "#tree-title")
         assert title.isascii() and title.endswith("..."), title
         assert "".join(drawn).isascii()
+        # A search hit's excerpt is cut with ASCII marks too.
+        screen.sidebar.search_input.value = "\"line 20\""
+        await until(pilot, lambda: screen.sidebar.matches, "the search")
+        where = next(iter(screen.sidebar.matches.values()))
+        assert where.isascii() and "..." in where and "line 20" in where, where
+        assert "".join(lines_of(screen.sidebar.session_list)).isascii()
+
+
+def test_an_excerpt_marked_with_other_glyphs_keeps_its_highlights() -> None:
+    from pi_sessions.core.excerpt import cut_excerpt
+
+    flat = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi"
+    excerpt = cut_excerpt(flat, flat.index("theta"), flat.index("theta") + 5, 20)
+    assert excerpt.cut_start and excerpt.cut_end and excerpt.text.startswith("…")
+    ascii = excerpt.marked("...")
+    start, end = ascii.spans[0]
+    assert ascii.text.startswith("...") and ascii.text.endswith("...") and ascii.text[start:end] == "theta"
+    assert excerpt.marked("…") is excerpt
 
 
 def test_demo_copies_are_removed_and_a_given_folder_is_kept(tmp_path: Path) -> None:
