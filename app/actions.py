@@ -1,8 +1,9 @@
 """What the user does with what they found: resume, fork, clone, rename, label, delete, export
 and copy, each one async flow.
 
-A flow asks with `push_screen_wait` and goes on with the answer (the screen runs it as a worker,
-one at a time); core does the reading and writing, file work runs off the event loop. A flow
+A flow asks with `push_screen_wait` and goes on with the answer (the screen runs it as a worker);
+core does the reading and writing. Writing a file, trashing one, copying and running pi happen
+off the event loop; what walks the open session stays on it (only the loop changes it). A flow
 knows its host only as an `ActionHost`: what is open and selected, the settings, the status
 line, and `after_external_change`, which brings every pane up to date after a write before the
 flow says it is done. A new action is a method here, a binding and a one-line `action_*` on the
@@ -154,7 +155,10 @@ class Actions:
             await self._run_resume(path, here, session_id)
         elif choice == "fork":
             open_session = host.session
-            session = open_session if open_session and open_session.path == path else Session.open(path)
+            if open_session is not None and open_session.path == path:
+                session = open_session
+            else:
+                session = await asyncio.to_thread(Session.open, path)
             leaf = session.default_leaf
             if leaf is None:
                 host.notify("the session has no entries to fork", severity="warning")
@@ -363,14 +367,15 @@ class Actions:
         if kind == "html":
             await self._export_html(session, folder)
             return
+        # On the loop: an export walks the open session, which only the loop may change.
         try:
             if kind == "context":
                 leaf = host.context_leaf or session.default_leaf
                 if leaf is None:
                     return
-                paths = await asyncio.to_thread(export_context, session, leaf, folder)
+                paths = export_context(session, leaf, folder)
             else:
-                paths = await asyncio.to_thread(export_tree, session, folder)
+                paths = export_tree(session, folder)
         except (OSError, SessionError) as e:
             host.set_status(f"export failed: {e}", error=True)
             return

@@ -587,7 +587,7 @@ async def test_ascii_mode_cuts_and_collapses_with_ascii(tmp_path: Path) -> None:
         assert title.isascii() and title.endswith("..."), title
         assert "".join(drawn).isascii()
         # A search hit's excerpt is cut with ASCII marks too.
-        screen.sidebar.search_input.value = "\"line 20\""
+        screen.sidebar.search_input.value = '"line 20"'
         await until(pilot, lambda: screen.sidebar.matches, "the search")
         where = next(iter(screen.sidebar.matches.values()))
         assert where.isascii() and "..." in where and "line 20" in where, where

@@ -244,13 +244,6 @@ class SessionSidebar(Vertical):
         self.status = status
         self._update_title()
 
-    def refresh_session(self, path: str) -> None:
-        """Draw the row of `path` again (it went live, say)."""
-        index = self.session_list.index_of(path)
-        if index is not None:
-            self.session_list.now = clock()
-            self.session_list.refresh_row(index)
-
     def set_open(self, path: str | None) -> None:
         self.session_list.open_path = path
         self.session_list.refresh()
