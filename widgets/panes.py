@@ -4,7 +4,7 @@ between them in order.
 
 The screen yields its panes inside `Panes(names)`, one child per name, in order. A pane that
 wants focus somewhere inside it (a list under a title) says where with `focus_target()`.
-Posts `ActiveChanged` when another pane becomes the active one (by `tab`, a click, a focus).
+`active` is the pane that has (or last had) the focus.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from typing import Protocol, runtime_checkable
 
 from textual import events
 from textual.containers import Horizontal
-from textual.message import Message
 from textual.widget import Widget
 
 WIDE = 110  # from this many columns, every pane
@@ -27,16 +26,6 @@ class FocusTarget(Protocol):
 
 
 class Panes(Horizontal):
-    class ActiveChanged(Message):
-        def __init__(self, panes: Panes, name: str) -> None:
-            super().__init__()
-            self.panes = panes
-            self.name = name
-
-        @property
-        def control(self) -> Panes:
-            return self.panes
-
     def __init__(self, names: Sequence[str], *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.names = tuple(names)
@@ -85,4 +74,3 @@ class Panes(Horizontal):
         if name != self.active:
             self.active = name
             self.layout_for(self.size.width or self.screen.size.width)
-            self.post_message(self.ActiveChanged(self, name))
