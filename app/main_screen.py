@@ -1,48 +1,75 @@
-"""The main screen: sessions | branch tree | context, coordinated here.
+"""The main screen: sessions | branch tree | context, wired together.
 
-Attributes go down (the screen hands each pane what to show), messages come up (a pane says
-what the user did). All reading happens in core; long reads run in worker threads.
+Attributes go down, messages come up: the screen hands each pane what to show and listens to
+what the user did there. It owns the store, the watcher and the open session; it decides
+nothing itself. Core decides (core/live.py and core/outline.py for a change of the open
+session, core/sidebar_search.py for a search), the panes apply (widgets/), layout is
+widgets/panes.py's, and what the user does with a session is app/actions.py's (this screen is
+its `ActionHost`). File work runs in worker threads; a worker that fails says so in the status
+line instead of taking the app down.
+
+Where things go: a new pane is a widget yielded in `compose` inside `Panes`; a new action is a
+flow in app/actions.py, a binding here and a one-line `action_*`. (Over 450 lines: this is the
+one place where the store, the watcher, the open session, the panes and the actions meet; each
+method only hands something on, and splitting them would scatter one path over files.)
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
+import subprocess
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Coroutine, Sequence
+from typing import Any, TypeVar, cast
 
 from textual import on, work
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.events import Resize
 from textual.screen import Screen
-from textual.widget import Widget
 from textual.widgets import Footer
-from textual.worker import get_current_worker
+from textual.worker import Worker, WorkerCancelled, WorkerState, get_current_worker
 
+from ..core.activity import Activity
 from ..core.context import project
+from ..core.glyphs import Glyphs
 from ..core.listing import SessionSummary
-from ..core.live import ContextAction, ContextChange, context_change, nothing_to_show
+from ..core.live import context_change, nothing_to_show
 from ..core.locations import SessionsRoot
-from ..core.outline import extend_rows, search_entries
 from ..core.problems import SessionError
-from ..core.search import PatternTooSlow, SearchIndex, SessionText, parse_query
 from ..core.session import Session
+from ..core.sidebar_search import SidebarSearch
 from ..core.store import SessionStore
-from ..core.text import GLYPHS, one_line
+from ..core.text import one_line
 from ..core.watch import EventKind, SessionWatcher, StoreBatch, StoreEvent
 from ..widgets.branch_tree import BranchTree
 from ..widgets.context_view import ContextView
-from ..widgets.glyphs import Glyphs
-from ..widgets.plain import PlainInput, PlainStatic
+from ..widgets.glyphs import glyphs_of
+from ..widgets.panes import Panes
+from ..widgets.plain import PlainStatic
 from ..widgets.sidebar import SessionSidebar
+from ..widgets.tree_pane import TreePane
+from .actions import Actions
 from .config import Settings
 from .screens import RawJsonScreen
 
+T = TypeVar("T")
+
 QUICK_SCAN_BYTES = 4 * 1024 * 1024  # up to this much to read, the first listing is done inline
-WIDE = 110  # below this many columns, two panes at a time
-NARROW = 70  # below this, one pane at a time
 PANES = ("sidebar", "tree", "context")
+EMPTY_FOLDER = [
+    "No pi sessions here yet.",
+    "",
+    "Looked in:",
+    "  {path}",
+    "  ({source})",
+    "",
+    "Press d to open the bundled demo",
+    "(a temporary copy), or start pi",
+    "and come back: new sessions",
+    "appear as they are written.",
+]
 
 
 class MainScreen(Screen[None]):
@@ -70,7 +97,6 @@ class MainScreen(Screen[None]):
         self,
         settings: Settings,
         root: SessionsRoot,
-        glyphs: Glyphs,
         *,
         open_path: str | None = None,
         current_cwd: str | None = None,
@@ -81,54 +107,65 @@ class MainScreen(Screen[None]):
         self.settings = settings
         self.notices = list(notices)  # shown in the status line once the sessions are listed
         self.root = root
-        self.glyphs = glyphs
         self.open_path = open_path
         self.current_cwd = current_cwd if current_cwd is not None else os.getcwd()
         self.store = SessionStore(root.path, cache_dir=cache_dir, keep_text=True)
         # Every file change goes through the watcher (it watches once the first listing is up).
         self.watcher = SessionWatcher(self.store, poll=settings.poll)
+        self.activity = Activity()
+        self.search = SidebarSearch(self.store.texts)
+        self.actions = Actions(self)
         self.session: Session | None = None
-        self.search_index: SearchIndex[SessionText] | None = None
-        # path -> (the summary it was made from, its search text): a summary object is new
-        # exactly when its file changed, so a live batch joins and hashes only those texts.
-        self._search_texts: dict[str, tuple[SessionSummary, SessionText]] = {}
-        self.context_leaf: str | None = None
         self.follow = False
-        self.active_pane = "sidebar"
         self.scanned = False
         self.last_context_ms = 0.0
 
-    # ------------------------------------------------------------------ layout
+    # ------------------------------------------------------------------ the panes
     def compose(self) -> ComposeResult:
-        with Horizontal(id="panes"):
-            yield SessionSidebar(self.glyphs, self.current_cwd, id="sidebar")
-            with Vertical(id="tree-pane"):
-                yield PlainStatic("", id="tree-title", classes="pane-title")
-                yield PlainInput(placeholder="search this session (enter)", id="tree-search")
-                yield BranchTree(self.glyphs, id="tree")
-            yield ContextView(self.glyphs, id="context")
+        with Panes(PANES, id="panes"):
+            yield SessionSidebar(self.current_cwd, self.activity, id="sidebar")
+            yield TreePane(id="tree-pane")
+            yield ContextView(id="context")
         yield PlainStatic("", id="status")
         yield Footer()
+
+    @property
+    def glyphs(self) -> Glyphs:
+        return glyphs_of(self)
+
+    @property
+    def panes(self) -> Panes:
+        return self.query_one(Panes)
 
     @property
     def sidebar(self) -> SessionSidebar:
         return self.query_one(SessionSidebar)
 
     @property
-    def tree(self) -> BranchTree:
+    def tree_pane(self) -> TreePane:
+        return self.query_one(TreePane)
+
+    @property
+    def branch_tree(self) -> BranchTree:
         return self.query_one(BranchTree)
 
     @property
     def context_view(self) -> ContextView:
         return self.query_one(ContextView)
 
+    @property
+    def active_pane(self) -> str:
+        return self.panes.active
+
+    @property
+    def context_leaf(self) -> str | None:
+        """The entry of the open session whose context is shown (None: none is)."""
+        context = self.context_view
+        return context.leaf if context.session is not None and context.session is self.session else None
+
     def on_mount(self) -> None:
-        self.query_one("#tree-search", PlainInput).display = False
-        self.sidebar.search_fn = self._search_sessions
-        self.sidebar.set_status("reading…")
+        self.sidebar.set_status(f"reading{self.glyphs.ellipsis}")
         self.context_view.clear("")
-        self._set_tree_title()
-        self._apply_layout(self.size.width)
         self.sidebar.session_list.focus()
         # With a usable index cache the listing is a stat per file: do it right here, before
         # the first frame, rather than in a thread that competes with that frame for the GIL.
@@ -139,105 +176,57 @@ class MainScreen(Screen[None]):
             listing = self.store.listing()
             self._scan_done(listing.summaries, listing.skipped, report.cache_problem)
 
-    def on_resize(self, event: Resize) -> None:
-        self._apply_layout(event.size.width)
-
-    def _apply_layout(self, width: int) -> None:
-        """Three panes when wide; else the focused pane and a neighbour (or only it)."""
-        panes = {"sidebar": self.sidebar, "tree": self.query_one("#tree-pane"), "context": self.context_view}
-        if width >= WIDE:
-            shown = set(PANES)
-        elif width >= NARROW:
-            shown = {"sidebar", "tree"} if self.active_pane == "sidebar" else {"tree", "context"}
-        else:
-            shown = {self.active_pane}
-        for name, pane in panes.items():
-            pane.display = name in shown
-        self.set_class(width < WIDE, "-narrow")
-
-    def _pane_widget(self, pane: str) -> Widget:
-        return {"sidebar": self.sidebar.session_list, "tree": self.tree, "context": self.context_view.body}[
-            pane
-        ]
-
     def focus_pane(self, pane: str) -> None:
-        self.active_pane = pane
-        self._apply_layout(self.size.width)
-        self._pane_widget(pane).focus()
-
-    def on_descendant_focus(self, event: object) -> None:
-        widget = self.focused
-        if widget is None:
-            return
-        for pane, container in (
-            ("sidebar", self.sidebar),
-            ("tree", self.query_one("#tree-pane")),
-            ("context", self.context_view),
-        ):
-            if widget is container or container in widget.ancestors:
-                if pane != self.active_pane:
-                    self.active_pane = pane
-                    self._apply_layout(self.size.width)
-                return
+        self.panes.focus_pane(pane)
 
     def action_next_pane(self) -> None:
-        self.focus_pane(PANES[(PANES.index(self.active_pane) + 1) % len(PANES)])
+        self.panes.next_pane(1)
 
     def action_previous_pane(self) -> None:
-        self.focus_pane(PANES[(PANES.index(self.active_pane) - 1) % len(PANES)])
+        self.panes.next_pane(-1)
 
-    # ------------------------------------------------------------------ status
+    # ------------------------------------------------------------------ the status line
     def set_status(self, text: str, *, error: bool = False) -> None:
         status = self.query_one("#status", PlainStatic)
-        status.update(one_line(text, 400))
+        status.update(one_line(text, 400, glyphs=self.glyphs))
         status.set_class(error, "-error")
 
-    def _set_tree_title(self) -> None:
-        title = "Tree"
-        session = self.session
-        if session is not None:
-            # What changes with keys comes first: narrow panes cut the end of the line.
-            count = len(session.records)
-            title = f"{self.tree.view.label} view {GLYPHS.dot} {count} {'entry' if count == 1 else 'entries'}"
-            if self.follow:
-                title += f" {GLYPHS.dot} following"
-            if session.problems:
-                title += f" {GLYPHS.dot} {self.glyphs.problem} {len(session.problems)} problem(s)"
-            if session.name:
-                title += f" {GLYPHS.dot} {one_line(session.name, 60)}"
-        self.query_one("#tree-title", PlainStatic).update(title)
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """Every worker of this screen that fails (they run with `exit_on_error=False`) says so."""
+        if event.state is WorkerState.ERROR:
+            error = event.worker.error
+            what = event.worker.group or event.worker.name
+            self.set_status(f"{what} failed: {error}", error=True)
+            self.notify(f"Something went wrong ({what}): {error}", severity="error", timeout=10)
+
+    def run_flow(self, flow: Coroutine[Any, Any, None]) -> None:
+        """One of app/actions.py's flows, as a worker (its dialogs need one)."""
+        self.run_worker(flow, group="action", exit_on_error=False)
 
     # ------------------------------------------------------------------ scanning and watching
-    @work(thread=True, exclusive=True, group="scan")
+    @work(thread=True, exclusive=True, group="scan", exit_on_error=False)
     def scan_sessions(self) -> None:
         report = self.store.scan()
-        assert report is not None
         listing = self.store.listing()
-        worker = get_current_worker()
-        if worker.is_cancelled:
-            return
-        self.app.call_from_thread(self._scan_done, listing.summaries, listing.skipped, report.cache_problem)
+        if not get_current_worker().is_cancelled:
+            problem = report.cache_problem if report is not None else None
+            self.app.call_from_thread(self._scan_done, listing.summaries, listing.skipped, problem)
 
-    @work(thread=True, exclusive=True, group="index")
+    @work(thread=True, exclusive=True, group="index", exit_on_error=False)
     def build_search_index(self) -> None:
         """The search index, built after the first screen is up (it competes for the GIL)."""
         summaries = list(self.sidebar.summaries)
-        index = SearchIndex(self._search_items(summaries))
+        index = self.search.prepare(summaries)
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._index_ready, index)
-
-    def _index_ready(self, index: SearchIndex[SessionText]) -> None:
-        if self.search_index is None:
-            # Batches that arrived while it was being built changed the listing.
-            index.update(self._search_items(self.sidebar.summaries))
-            self.search_index = index
+            self.app.call_from_thread(lambda: self.search.install(index, self.sidebar.summaries))
 
     def _scan_done(
         self, summaries: list[SessionSummary], skipped: list[tuple[str, str]], cache_problem: str | None
     ) -> None:
-        self.search_index = None
+        self.search.reset()
         first_scan = not self.scanned
         self.scanned = True
+        dot = f" {self.glyphs.dot} "
         self.sidebar.set_status("")
         self.sidebar.set_summaries(summaries)
         if not summaries:
@@ -245,14 +234,14 @@ class MainScreen(Screen[None]):
         else:
             note = f"{len(summaries)} sessions in {self.root.describe()}"
             if skipped:
-                note += f" {GLYPHS.dot} {len(skipped)} other file(s) skipped (unreadable or not pi sessions)"
+                note += f"{dot}{len(skipped)} other file(s) skipped (unreadable or not pi sessions)"
             if cache_problem:
-                note += f" {GLYPHS.dot} {cache_problem}"
+                note += f"{dot}{cache_problem}"
             self.set_status(note)
         if first_scan and self.notices:
-            self.set_status(f"{self.glyphs.problem} " + f" {GLYPHS.dot} ".join(self.notices), error=True)
+            self.set_status(f"{self.glyphs.problem} " + dot.join(self.notices), error=True)
         if first_scan:
-            self._open_initial(summaries)
+            self._open_initial()
             self.watch_sessions()
         # Searching works at once (the index is built on the first keystroke if need be);
         # building it in the background waits until the first screen is drawn.
@@ -260,23 +249,13 @@ class MainScreen(Screen[None]):
 
     def _show_empty_state(self) -> None:
         where = self.root.describe()
-        self.sidebar.session_list.placeholder = [
-            "No pi sessions here yet.",
-            "",
-            "Looked in:",
-            f"  {self.root.path}",
-            f"  ({self.root.source})",
-            "",
-            "Press d to open the bundled demo",
-            "(a temporary copy), or start pi",
-            "and come back: new sessions",
-            "appear as they are written.",
-        ]
+        lines = [line.format(path=self.root.path, source=self.root.source) for line in EMPTY_FOLDER]
+        self.sidebar.session_list.placeholder = lines
         self.sidebar.session_list.refresh()
         self.context_view.clear(f"No pi sessions found in {where}.")
         self.set_status(f"No sessions in {where}. Press d for a demo (or run pi-sessions --demo).")
 
-    def _open_initial(self, summaries: list[SessionSummary]) -> None:
+    def _open_initial(self) -> None:
         if self.open_path:
             path = os.path.abspath(self.open_path)
             self.sidebar.select_path(path)
@@ -287,7 +266,7 @@ class MainScreen(Screen[None]):
         if current is not None:
             self.open_session(current.path)
 
-    @work(exclusive=True, group="watch")
+    @work(exclusive=True, group="watch", exit_on_error=False)
     async def watch_sessions(self) -> None:
         notice_shown = False
         async for batch in self.watcher.events():
@@ -298,34 +277,41 @@ class MainScreen(Screen[None]):
 
     def apply_store_events(self, batch: StoreBatch, *, ours: bool = False) -> None:
         """New, grown, replaced, renamed and vanished sessions, from one batch of the store's
-        events (read in a worker thread; `ours`: a change we made ourselves)."""
+        events (read in a worker thread; `ours`: a change we made ourselves, which neither
+        marks the session live nor is announced)."""
         had_none = not self.sidebar.summaries
         current = self.sidebar.session_list.current()
         select: str | None = None
+        now = time.time()
         for event in batch:
-            if event.kind in (EventKind.GREW, EventKind.APPEARED):
-                self.sidebar.mark_live(event.path)
-            if event.kind is EventKind.RENAMED and current is not None and current.path == event.old_path:
-                select = event.path  # the sidebar's cursor goes with the file
+            if event.kind in (EventKind.GREW, EventKind.APPEARED) and not ours:
+                self.activity.grew(event.path, now)
+            if event.kind is EventKind.RENAMED and event.old_path is not None:
+                self.activity.moved(event.old_path, event.path)
+                if current is not None and current.path == event.old_path:
+                    select = event.path  # the sidebar's cursor goes with the file
+            if event.kind is EventKind.VANISHED:
+                self.activity.forget(event.path)
             if self.session is not None and event.session is self.session:
                 self._open_session_changed(event, ours=ours)
         self.sidebar.set_summaries(batch.listing.summaries)
         if select is not None:
             self.sidebar.select_path(select)
         self.sidebar.set_open(self.session.path if self.session is not None else None)
-        if self.session is None and had_none and batch.listing.summaries:
+        if self.session is None and batch.listing.summaries and (had_none or ours):
+            # The first session of a folder that had none, or the one after ours that went.
             current = self.sidebar.session_list.current()
             if current is not None:
-                self.open_session(current.path)  # the first session of a folder that had none
-        if self.search_index is not None:
-            self.search_index.update(self._search_items(batch.listing.summaries))
+                self.open_session(current.path)
+        self.search.update(batch.listing.summaries)
 
     def _open_session_changed(self, event: StoreEvent, *, ours: bool = False) -> None:
         """The open session's file changed: core says what that means for each pane (the
         rows in `outline.extend_rows`, the context in `live.context_change`), the panes
-        apply it, and the titles follow."""
+        apply it."""
         session = self.session
-        assert session is not None
+        if session is None:
+            return
         if event.kind is EventKind.VANISHED or event.error:
             why = event.error or "the file is gone"
             self._close_session(f"The open session cannot be shown any more: {why}.\n{event.path}")
@@ -337,62 +323,46 @@ class MainScreen(Screen[None]):
         delta = event.append
         if delta is None or not delta.changed:
             return
-        tree = self.tree
-        if delta.reloaded:
-            keep = tree.current_id()
-            select = session.default_leaf if self.follow or keep not in session.by_id else keep
-            tree.show_session(session, select=select, notify=False)
-            if not ours:
-                what = "cut short" if delta.truncated else "rewritten"
-                self.set_status(f"the open session was {what} on disk: read again")
-        else:
-            rows = extend_rows(session, tree.rows, tree.index_by_id, delta, tree.live_filter())
-            if rows is not None:
-                tree.insert_rows(rows)
-            else:
-                tree.rebuild(keep_view=True, notify=False)
-            if self.follow and session.default_leaf:
-                tree.select(session.default_leaf, notify=False)
-        shown = self.context_view.projection if self.context_view.session is session else None
+        self.tree_pane.take_delta(delta)
+        if delta.reloaded and not ours:
+            what = "cut short" if delta.truncated else "rewritten"
+            self.set_status(f"the open session was {what} on disk: read again")
+        context = self.context_view
+        shown = context.projection if context.session is session else None
         change = context_change(
             session,
             delta,
             shown,
             self.context_leaf if shown is not None else None,
             follow=self.follow,
-            show_excluded=self.context_view.show_excluded,
+            show_excluded=context.show_excluded,
         )
-        self._apply_context(session, change)
-        self._set_tree_title()
-
-    def _apply_context(self, session: Session, change: ContextChange) -> None:
-        if change.action is ContextAction.KEEP:
-            return
-        if change.action is ContextAction.CLEAR or change.projection is None:
-            self.context_leaf = None
-            self.context_view.clear(change.text)
-            return
-        self.context_leaf = change.projection.leaf_id
-        note = "(live)" if change.live else ""
-        if change.action is ContextAction.EXTEND:
-            self.context_view.extend(session, change.projection, change.start, live_note=note)
-        else:
-            self.context_view.show(session, change.projection, keep_scroll=change.keep_scroll, live_note=note)
+        context.apply(session, change)
 
     def _close_session(self, text: str) -> None:
         """Nothing is open any more: every pane says so."""
         if self.session is not None:
             self.watcher.untrack(self.session)
         self.session = None
-        self.context_leaf = None
-        self.tree.show_session(None)
+        self.tree_pane.show_session(None)
         self.context_view.clear(text)
         self.sidebar.set_open(None)
-        self._set_tree_title()
 
     def action_rescan(self) -> None:
-        self.sidebar.set_status("reading…")
+        self.sidebar.set_status(f"reading{self.glyphs.ellipsis}")
         self.scan_sessions()
+
+    async def after_external_change(
+        self, path: str, *, select_session: str | None = None, by_us: bool = True
+    ) -> None:
+        """We wrote, moved or ran something on `path` (or found someone else did): bring the
+        store and every pane up to date now (the watcher would, a moment later), the way every
+        file change goes."""
+        self.apply_store_events(await self.watcher.process([path]), ours=by_us)
+        if select_session is not None:
+            self.sidebar.select_path(select_session)
+            with contextlib.suppress(WorkerCancelled):  # the user opened another one meanwhile
+                await self.open_session(select_session).wait()
 
     # ------------------------------------------------------------------ opening a session
     @on(SessionSidebar.SessionHighlighted)
@@ -406,15 +376,19 @@ class MainScreen(Screen[None]):
             self.open_session(event.summary.path)
         self.focus_pane("tree")
 
-    @work(thread=True, exclusive=True, group="open")
-    def open_session(self, path: str, select: str | None = None) -> None:
+    def open_session(self, path: str, select: str | None = None) -> Worker[None]:
+        """Read `path` in a worker thread, then show it (a newer open cancels this one)."""
+        return self.run_worker(
+            self._open_session(path, select), group="open", exclusive=True, exit_on_error=False
+        )
+
+    async def _open_session(self, path: str, select: str | None) -> None:
         try:
-            session: Session | None = Session.open(path)
+            session: Session | None = await asyncio.to_thread(Session.open, path)
             error = None
         except (SessionError, OSError) as e:
             session, error = None, str(e)
-        if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._session_opened, path, session, error, select)
+        self._session_opened(path, session, error, select)
 
     def _session_opened(
         self, path: str, session: Session | None, error: str | None, select: str | None
@@ -424,14 +398,12 @@ class MainScreen(Screen[None]):
         self.session = session
         self.sidebar.set_open(path if session else None)
         if session is None:
-            self.tree.show_session(None)
+            self.tree_pane.show_session(None)
             self.context_view.clear(f"cannot open {path}: {error}")
             self.set_status(f"cannot open {path}: {error}", error=True)
-            self._set_tree_title()
             return
         self.watcher.track(session)
-        self.context_leaf = None
-        self.tree.show_session(session, select=select)
+        self.tree_pane.show_session(session, select=select)
         empty = nothing_to_show(session)
         if empty is not None:
             self.context_view.clear(empty)
@@ -441,24 +413,18 @@ class MainScreen(Screen[None]):
                 f"{self.glyphs.problem} {len(session.problems)} problem(s) in this file; first: {first}",
                 error=True,
             )
-        self._set_tree_title()
 
     # ------------------------------------------------------------------ the context pane
     @on(BranchTree.EntryHighlighted)
     def _entry_highlighted(self, event: BranchTree.EntryHighlighted) -> None:
         if self.follow and self.session is not None and event.entry_id != self.session.default_leaf:
-            self.follow = False
-            self._set_tree_title()
+            self._set_follow(False)
         self.show_context(event.entry_id)
 
     @on(BranchTree.EntryChosen)
     def _entry_chosen(self, event: BranchTree.EntryChosen) -> None:
         self.show_context(event.entry_id)
         self.focus_pane("context")
-
-    @on(BranchTree.FilterChanged)
-    def _filter_changed(self, event: BranchTree.FilterChanged) -> None:
-        self._set_tree_title()
 
     def show_context(self, entry_id: str, *, keep_scroll: bool = False) -> None:
         """The context at `entry_id`, chosen by the user (a live change goes through
@@ -467,7 +433,6 @@ class MainScreen(Screen[None]):
         if session is None or entry_id not in session.by_id:
             return
         started = time.perf_counter()
-        self.context_leaf = entry_id
         self.context_view.show(session, project(session, entry_id), keep_scroll=keep_scroll)
         self.last_context_ms = (time.perf_counter() - started) * 1000
 
@@ -475,100 +440,82 @@ class MainScreen(Screen[None]):
         self.context_view.toggle_excluded()
 
     def action_toggle_follow(self) -> None:
-        self.follow = not self.follow
+        self._set_follow(not self.follow)
         if self.follow and self.session is not None and self.session.default_leaf:
-            self.tree.select(self.session.default_leaf)
+            self.branch_tree.select(self.session.default_leaf)
         self.notify("following the newest entry" if self.follow else "follow off", timeout=2)
-        self._set_tree_title()
+
+    def _set_follow(self, follow: bool) -> None:
+        self.follow = follow
+        self.tree_pane.set_follow(follow)
 
     # ------------------------------------------------------------------ search
-    def _search_items(self, summaries: list[SessionSummary]) -> list[SessionText]:
-        known = self._search_texts
-        fresh: dict[str, tuple[SessionSummary, SessionText]] = {}
-        for summary in summaries:
-            pair = known.get(summary.path)
-            if pair is None or pair[0] is not summary:
-                pair = (summary, SessionText.from_summary(summary, self.store.texts(summary.path)))
-            fresh[summary.path] = pair
-        self._search_texts = fresh
-        return [text for _, text in fresh.values()]
+    @on(SessionSidebar.SearchChanged)
+    def _search_sessions(self, event: SessionSidebar.SearchChanged) -> None:
+        result = self.search.search(event.query, self.sidebar.summaries, self.glyphs)
+        if result.error is not None:
+            self.set_status(result.error, error=True)
+            self.sidebar.show_matches(event.query, None)
+        else:
+            self.sidebar.show_matches(event.query, result.found)
 
-    def _search_sessions(self, query: str) -> Mapping[str, str] | None:
-        """path -> where it matched (and an excerpt of the message that matched)."""
-        if self.search_index is None:
-            # Typed before the background index was ready: build it now, once.
-            self.search_index = SearchIndex(self._search_items(self.sidebar.summaries))
-        parsed = parse_query(query)
-        if parsed.error:
-            self.set_status(parsed.error, error=True)
-            return None
-        try:
-            hits = self.search_index.search(parsed)
-        except PatternTooSlow as e:
-            self.set_status(str(e), error=True)
-            return None
-        found: dict[str, str] = {}
-        for hit in hits:
-            where = "in " + ", ".join(dict.fromkeys(f.rstrip("~") for f in hit.fields)) if hit.fields else ""
-            excerpt = hit.excerpt() if hit.in_text else None
-            if excerpt is not None:
-                where += f": {excerpt.text}"
-            found[hit.item.path] = where
-        return found
+    @on(TreePane.SearchDone)
+    def _tree_matches(self, event: TreePane.SearchDone) -> None:
+        found, query = event.matches, event.query
+        self.set_status(
+            f"{len(found)} entries match {query!r}: n / N for next / previous"
+            if found
+            else f"nothing matches {query!r}"
+        )
 
     def action_search(self) -> None:
         if self.active_pane == "sidebar":
             self.sidebar.action_search()
-            return
-        search = self.query_one("#tree-search", PlainInput)
-        search.display = True
-        search.focus()
-
-    @on(PlainInput.Submitted, "#tree-search")
-    def _tree_search(self, event: PlainInput.Submitted) -> None:
-        event.stop()
-        if self.session is None or not event.value.strip():
-            self.tree.set_matches([])
-            return
-        self.search_session(self.session, event.value)
-
-    @work(thread=True, exclusive=True, group="tree-search")
-    def search_session(self, session: Session, query: str) -> None:
-        matches = search_entries(session, query)
-        if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._tree_matches, session, query, matches)
-
-    def _tree_matches(self, session: Session, query: str, matches: list[str]) -> None:
-        if session is not self.session:
-            return
-        self.tree.set_matches(matches)
-        self.tree.focus()
-        self.set_status(
-            f"{len(matches)} entries match {query!r}: n / N for next / previous"
-            if matches
-            else f"nothing matches {query!r}"
-        )
+        else:
+            self.tree_pane.open_search()
 
     def action_escape(self) -> None:
-        search = self.query_one("#tree-search", PlainInput)
-        if search.display:
-            search.value = ""
-            search.display = False
-            self.tree.set_matches([])
-            self.tree.focus()
-        elif self.active_pane == "context":
+        if self.tree_pane.close_search():
+            return
+        if self.active_pane == "context":
             self.focus_pane("tree")
         elif self.active_pane == "tree":
             self.focus_pane("sidebar")
 
-    # ------------------------------------------------------------------ small actions
+    # ------------------------------------------------------------------ what actions need (ActionHost)
+    def selected_entry(self) -> str | None:
+        return self.branch_tree.current_id()
+
+    def selected_summary(self) -> SessionSummary | None:
+        return self.sidebar.session_list.current()
+
+    def is_live(self, path: str) -> bool:
+        return self.activity.is_live(path, time.time())
+
+    async def push_screen_wait(self, screen: Screen[T]) -> T:
+        return cast(T, await self.app.push_screen_wait(screen))
+
+    def run_in_terminal(self, argv: list[str], cwd: str) -> int:
+        try:
+            with self.app.suspend():
+                return subprocess.run(argv, cwd=cwd).returncode
+        except SuspendNotSupported:
+            # Headless (tests, some web terminals): run it without handing over the terminal.
+            quiet = subprocess.DEVNULL
+            return subprocess.run(argv, cwd=cwd, stdin=quiet, stdout=quiet, stderr=quiet).returncode
+
+    def exit_app(self) -> None:
+        self.app.exit()
+
+    def osc52_from_thread(self, text: str) -> None:
+        self.app.call_from_thread(self.app.copy_to_clipboard, text)
+
+    # ------------------------------------------------------------------ actions
     def action_inspect(self) -> None:
         session = self.session
-        entry_id = self.tree.current_id()
+        entry_id = self.branch_tree.current_id()
         if self.active_pane == "context":
-            body = self.context_view.body
-            if 0 <= body.current < len(body.blocks) and body.blocks[body.current].entry_id:
-                entry_id = body.blocks[body.current].entry_id
+            entry_id = self.context_view.body.current_entry() or entry_id
         if session is None or entry_id is None:
             return
         record = session.by_id[entry_id]
@@ -577,86 +524,55 @@ class MainScreen(Screen[None]):
         except (SessionError, OSError) as e:
             self.set_status(f"cannot read line {record.line}: {e}", error=True)
             return
-        self.app.push_screen(
-            RawJsonScreen(f"{entry_id} {GLYPHS.dot} line {record.line} of {session.path}", value)
-        )
+        title = f"{entry_id} {self.glyphs.dot} line {record.line} of {session.path}"
+        self.app.push_screen(RawJsonScreen(title, value))
 
     def action_resume(self) -> None:
-        from .actions import resume_selected
-
-        resume_selected(self)
+        self.run_flow(self.actions.resume())
 
     def action_fork(self) -> None:
-        from .actions import fork_selected
-
-        fork_selected(self)
+        self.run_flow(self.actions.fork())
 
     def action_copy(self) -> None:
-        from .actions import copy_menu
-
-        copy_menu(self)
+        self.run_flow(self.actions.copy())
 
     def action_clone(self) -> None:
-        from .actions import clone_selected
-
-        clone_selected(self)
+        self.run_flow(self.actions.clone())
 
     def action_rename(self) -> None:
-        from .actions import rename_selected
-
-        rename_selected(self)
+        self.run_flow(self.actions.rename())
 
     def action_label(self) -> None:
-        from .actions import label_selected
-
-        label_selected(self)
+        self.run_flow(self.actions.label())
 
     def action_delete(self) -> None:
-        from .actions import delete_selected
-
-        delete_selected(self)
+        self.run_flow(self.actions.delete())
 
     def action_export(self) -> None:
-        from .actions import export_menu
-
-        export_menu(self)
+        self.run_flow(self.actions.export())
 
     def action_export_context(self) -> None:
-        from .actions import ask_export_folder
-
-        ask_export_folder(self, "context")
+        self.run_flow(self.actions.export_into("context"))
 
     def action_export_tree(self) -> None:
-        from .actions import ask_export_folder
-
-        ask_export_folder(self, "tree")
+        self.run_flow(self.actions.export_into("tree"))
 
     def action_demo(self) -> None:
         if self.scanned and not self.store.entries:
-            self.app.open_demo()  # type: ignore[attr-defined]
-
-    def after_external_change(self, path: str, select_session: str | None = None) -> None:
-        """We wrote, moved or ran something on `path`: bring the store and the panes up to
-        date now (the watcher would, a moment later), the way every file change goes."""
-        self._external_change(path, select_session)
-
-    @work(group="external")
-    async def _external_change(self, path: str, select_session: str | None) -> None:
-        self.apply_store_events(await self.watcher.process([path]), ours=True)
-        if select_session is not None:
-            self.sidebar.select_path(select_session)
-            self.open_session(select_session)
+            open_demo = getattr(self.app, "open_demo", None)
+            if callable(open_demo):
+                open_demo()
 
     def run_named_action(self, action: str) -> None:
         """Actions by name, for the command palette (each pane's own actions included)."""
-        targets: dict[str, object] = {
-            "tree_filter": (self.tree, "cycle_filter"),
-            "active_leaf": (self.tree, "active_leaf"),
+        targets = {
+            "tree_filter": (self.branch_tree, "cycle_filter"),
+            "active_leaf": (self.branch_tree, "active_leaf"),
             "toggle_scope": (self.sidebar, "toggle_scope"),
             "toggle_named": (self.sidebar, "toggle_named"),
             "cycle_sort": (self.sidebar, "cycle_sort"),
         }
-        widget, name = targets.get(action, (self, action))  # type: ignore[misc]
+        widget, name = targets.get(action, (self, action))
         method = getattr(widget, f"action_{name}", None)
-        if method is not None:
+        if callable(method):
             method()

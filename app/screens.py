@@ -12,7 +12,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import OptionList
 
-from ..core.text import GLYPHS, inline
+from ..core.text import inline
+from ..widgets.glyphs import glyphs_of
 from ..widgets.plain import PlainInput, PlainLog, PlainStatic, key_table, menu
 
 HELP = [
@@ -57,8 +58,9 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box", classes="dialog"):
-            yield PlainStatic(f"pi-sessions {GLYPHS.dot} keys", classes="dialog-title")
-            yield PlainStatic(key_table(HELP, key_style="bold", heading_style="underline"))
+            glyphs = glyphs_of(self)
+            yield PlainStatic(f"pi-sessions {glyphs.dot} keys", classes="dialog-title")
+            yield PlainStatic(key_table(HELP, key_style="bold", heading_style="underline", glyphs=glyphs))
 
     def action_dismiss(self) -> None:  # type: ignore[override]
         self.dismiss(None)
@@ -161,7 +163,7 @@ class MenuScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="menu-box", classes="dialog"):
             yield from dialog_head(self.title_text, self.detail)
-            yield menu(self.choices, id="menu-options")
+            yield menu(self.choices, id="menu-options", glyphs=glyphs_of(self))
             yield PlainStatic("enter or a digit: choose    escape: cancel", classes="dialog-hint")
 
     def on_mount(self) -> None:
@@ -203,7 +205,10 @@ class ForkScreen(ModalScreen[str | None]):
         with Vertical(id="fork-box", classes="dialog"):
             yield PlainStatic(self.title_text, classes="dialog-title")
             # One line per item: a newline in a cwd or a message must not fake another line.
-            yield PlainStatic("\n".join(inline(line) for line in self.lines), id="fork-preview")
+            glyphs = glyphs_of(self)
+            yield PlainStatic(
+                "\n".join(inline(line, glyphs=glyphs) for line in self.lines), id="fork-preview"
+            )
             yield PlainStatic(
                 "enter: fork    r: fork and resume in pi    c: into another directory    escape: cancel",
                 classes="dialog-hint",

@@ -12,9 +12,9 @@ from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.theme import Theme
 
+from ..core.glyphs import glyphs_for
 from ..core.locations import SessionsRoot
-from ..core.text import one_line, use_ascii_glyphs, visible
-from ..widgets.glyphs import glyphs_for
+from ..core.text import one_line, visible
 from .config import Settings
 from .demo import demo_root, remove_demos
 from .main_screen import MainScreen
@@ -90,14 +90,14 @@ class PiSessionsApp(App[None]):
         self.open_path = open_path
         self.current_cwd = current_cwd
         self.cache_dir = cache_dir
+        # Chosen once: every widget draws with these (widgets/glyphs.py looks them up).
         self.glyphs = glyphs_for(settings.ascii)
 
     def on_mount(self) -> None:
         for theme in THEMES.values():
             self.register_theme(theme)
         self.theme = THEMES[self.appearance].name
-        # Process-wide display settings: set both ways, a previous app may have changed them.
-        use_ascii_glyphs(self.settings.ascii)
+        # Process-wide in Textual: set both ways, a previous app may have changed it.
         ScrollBar.renderer = AsciiScrollBarRender if self.settings.ascii else ScrollBarRender
         if self.settings.ascii:
             self.add_class("-ascii")
@@ -107,7 +107,6 @@ class PiSessionsApp(App[None]):
         return MainScreen(
             self.settings,
             self.root,
-            self.glyphs,
             open_path=self.open_path,
             current_cwd=self.current_cwd,
             cache_dir=self.cache_dir,
@@ -126,7 +125,11 @@ class PiSessionsApp(App[None]):
         """Every notification (a widget's `notify` lands here) carries paths and errors:
         plain text, made inert; markup is never interpreted, whoever asks."""
         super().notify(
-            visible(message), title=one_line(title, 120), severity=severity, timeout=timeout, markup=False
+            visible(message, glyphs=self.glyphs),
+            title=one_line(title, 120, glyphs=self.glyphs),
+            severity=severity,
+            timeout=timeout,
+            markup=False,
         )
 
     def get_key_display(self, binding: Binding) -> str:

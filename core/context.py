@@ -5,6 +5,8 @@ This is pi's three-pass walk (`buildContextEntries`, `buildSessionProjection`,
 on the path, the reason it is in context, summarized by a compaction, folded into a
 checkpoint, omitted or replaced by a context edit. Message bodies are read back only when
 `messages()` is asked for, so projecting a 100 MB session costs a walk over its records.
+(Over 450 lines: pi's passes, the reasons they give and the messages an entry contributes
+follow pi's code closely and change together.)
 """
 
 from __future__ import annotations

@@ -1,22 +1,25 @@
-"""What one refresh of a session changed, and what it read before changing anything.
+"""What one refresh of a session changed: the one description the panes are updated from.
 
-`Session.prepare` reads and decodes what the file gained into a `SessionUpdate` without
-touching the session (so it can run in a worker thread); `Session.apply` takes it in and
-returns a `SessionDelta`: the one description of a change that the panes are brought up to
-date from (`outline.extend_rows` for the tree rows, `live.context_change` for the context).
+`Session.apply` (after `Session.prepare` read what the file gained, see core/session.py)
+returns a `SessionDelta`; the panes are brought up to date from it (`outline.extend_rows` for
+the tree rows, `live.context_change` for the context).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Protocol
 
-from .growth import ReadMark
-from .lines import ReadResult
 from .records import EntryRecord
 
-if TYPE_CHECKING:
-    from .session import Session
+
+class _Tree(Protocol):
+    """What `continuation` reads of a session (a Session; named so that this module, which
+    session.py imports, does not import it back)."""
+
+    @property
+    def children(self) -> Mapping[str, Sequence[str]]: ...
 
 
 @dataclass(slots=True)
@@ -49,7 +52,7 @@ class SessionDelta:
             previous_leaf=self.previous_leaf,
         )
 
-    def continuation(self, session: Session, entry_id: str | None) -> list[EntryRecord]:
+    def continuation(self, session: _Tree, entry_id: str | None) -> list[EntryRecord]:
         """The new records that only continue the conversation at `entry_id`: each the one
         child of the entry before it, `entry_id` first (a leaf until now). Empty when none
         do (or everything was read again)."""
@@ -66,14 +69,3 @@ class SessionDelta:
 
 
 AppendResult = SessionDelta  # its name before it said more than what was appended
-
-
-@dataclass(slots=True)
-class SessionUpdate:
-    """A refresh read and decoded but not applied yet (`Session.prepare`, then `apply`)."""
-
-    based_on: tuple[int, int]  # (generation, end offset) of the session it was read for
-    mark: ReadMark | None = None  # where the session stops reading once this is applied
-    lines: ReadResult[EntryRecord | dict[str, Any]] | None = None  # appended lines, decoded
-    fresh: Session | None = None  # the whole file read again (it was replaced or truncated)
-    truncated: bool = False

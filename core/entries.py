@@ -5,7 +5,8 @@ are read back by offset. The models are built when a body is looked at (what a p
 an excerpt, an export), one entry at a time. They are lenient the way pi is: unknown entry
 types, roles and block types become `Unknown*` models that keep every field; extra fields
 are kept on every model; a field of the wrong type never raises, the entry is kept as
-unknown with the reason (`problem`).
+unknown with the reason (`problem`). (A little over 450 lines: one model per shape pi
+writes.)
 """
 
 from __future__ import annotations

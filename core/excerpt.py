@@ -11,11 +11,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from .glyphs import UNICODE
 
 __all__ = ["ELLIPSIS", "Excerpt", "cell_width", "cut_excerpt"]
 
-ELLIPSIS = "…"
+ELLIPSIS = UNICODE.ellipsis  # where an excerpt was cut (`Excerpt.marked` for another set)
 WORD_SLACK = 12  # at most this many characters are dropped to cut at a space
 _CONTROL_CHARS = re.compile("[\x00-\x1f\x7f]")
 
@@ -43,6 +45,20 @@ class Excerpt:
     text: str
     # Matched stretches of `text` as (start, end) offsets, the hit itself first.
     spans: tuple[tuple[int, int], ...] = ()
+    # Where it was cut (`text` starts or ends with ELLIPSIS there); what `marked` replaces.
+    cut_start: bool = field(default=False, compare=False)
+    cut_end: bool = field(default=False, compare=False)
+
+    def marked(self, ellipsis: str) -> Excerpt:
+        """The same excerpt with `ellipsis` (ASCII `...`, say) where it was cut."""
+        if ellipsis == ELLIPSIS or not (self.cut_start or self.cut_end):
+            return self
+        head = len(ELLIPSIS) if self.cut_start else 0
+        body = self.text[head : len(self.text) - (len(ELLIPSIS) if self.cut_end else 0)]
+        shift = len(ellipsis) - head if self.cut_start else 0
+        text = (ellipsis if self.cut_start else "") + body + (ellipsis if self.cut_end else "")
+        spans = tuple((start + shift, end + shift) for start, end in self.spans)
+        return Excerpt(text, spans, self.cut_start, self.cut_end)
 
     @property
     def match_start(self) -> int:
@@ -110,7 +126,7 @@ def cut_excerpt(flat: str, start: int, end: int, width: int, also: Iterable[str]
     offset = len(prefix) - left
     spans = [(start + offset, min(end, right) + offset)]
     spans.extend(_occurrences(body, also, len(prefix), spans))
-    return Excerpt(prefix + body + suffix, tuple(spans))
+    return Excerpt(prefix + body + suffix, tuple(spans), left > 0, right < n)
 
 
 def _word_start(flat: str, left: int, start: int, slack: int, used: int) -> tuple[int, int]:

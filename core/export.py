@@ -11,9 +11,10 @@ import tempfile
 from typing import Any
 
 from .context import Projection, project
+from .describe import content_text, entry_summary_line
 from .jsonout import encode_json
 from .jsvalues import js_string
-from .outline import content_text, entry_summary_line, outline_rows
+from .outline import outline_rows
 from .problems import SessionError
 from .session import Session
 

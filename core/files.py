@@ -5,7 +5,8 @@ changed or named, and whether its last read and last edit are still in what pi w
 Structure first: the walk goes over the path's records; only tool calls, tool results and
 user `!` commands are read back, once each (a `FileTracker` remembers what it read, so moving
 the leaf along a session reads nothing twice). `seen_text()` reads the exact text of one touch
-for a view.
+for a view. (Over 450 lines: the tracker, the facts it reads from bodies and the text a
+touch showed are one reading of tool calls.)
 """
 
 from __future__ import annotations
@@ -432,8 +433,7 @@ def seen_text(session: Session, touch: Touch) -> SeenText:
         command = js_string(message.get("command"))
         text = command if touch.access is Access.EDIT else js_string(message.get("output"))
         return SeenText(touch.result.id, "bash-execution", text, {"command": command})
-    if touch.access is Access.EDIT:
-        assert touch.call is not None
+    if touch.access is Access.EDIT and touch.call is not None:
         args = _call_arguments(session, touch.call, touch.call_id)
         return SeenText(touch.call.id, "tool-call", _arguments_text(touch.tool, args), args)
     message = _message(session, touch.result)

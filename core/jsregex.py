@@ -192,12 +192,11 @@ class _JsRegexTranslator:
         while self.pos < len(src):
             ch = src[self.pos]
             self.pos += 1
-            if ch in "*+?" or (ch == "{" and _BRACE_QUANTIFIER.match(src, self.pos - 1)):
+            braces = _BRACE_QUANTIFIER.match(src, self.pos - 1) if ch == "{" else None
+            if ch in "*+?" or braces is not None:
                 if not quantifiable:
                     raise _RegexSyntaxError("Nothing to repeat")
-                if ch == "{":
-                    braces = _BRACE_QUANTIFIER.match(src, self.pos - 1)
-                    assert braces is not None
+                if braces is not None:
                     self.pos = braces.end()
                     ch = braces.group()
                 out.append(ch + self._quantifier_suffix())

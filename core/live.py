@@ -66,7 +66,8 @@ def context_change(
     if empty is not None:
         return ContextChange(ContextAction.CLEAR, text=empty)
     newest = session.default_leaf
-    assert newest is not None  # a session with records has a newest entry
+    if newest is None:  # (a session with records always has a newest entry)
+        return ContextChange(ContextAction.CLEAR, text=NO_ENTRIES)
     if delta.reloaded or shown is None or leaf is None or leaf not in session.by_id:
         # Read again (paths may be new) or nothing shown yet: the entry that was shown if it
         # is still there, else the newest.

@@ -189,8 +189,8 @@ class SegmentedText(_Segmented):
         return None
 
     def _normalized_starts(self) -> list[int]:
-        assert self._starts is not None  # built with the text
-        return self._starts
+        # Built with the text already; made again the same way should it ever be dropped.
+        return _cumulative((len(normalize_whitespace_lower(s)) for s in self.segments), 1)
 
 
 def _cumulative(sizes: Iterable[int], separator: int) -> list[int]:

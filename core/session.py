@@ -1,8 +1,9 @@
 """One session file in memory: entries by id, labels, name, default leaf, totals; the facade.
 
 `Session.open(path)` reads the file once. `refresh()` reads only the bytes appended since, in
-two halves: `prepare` reads and decodes without changing the session (fit for a worker
-thread), `apply` takes that in and returns one `SessionDelta` (core/delta.py); a truncated or
+two halves: `prepare` reads and decodes into a `SessionUpdate` without changing the session
+(fit for a worker thread), `apply` takes that in and returns one `SessionDelta`
+(core/delta.py); a truncated or
 replaced file is read again. The session holds its tree (core/tree.py), its legacy v1/v2
 migration (core/migration.py, in memory: the file is never written) and its cache of bodies
 read back (core/bodies.py), and answers for them. Where pi would silently misbehave
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .bodies import BodyCache, read_body
-from .delta import AppendResult, SessionDelta, SessionUpdate
+from .delta import AppendResult, SessionDelta
 from .growth import Growth, GrowthSource, ReadMark, Stamp, Verdict, mark_of, read_growth
 from .jsvalues import js_truthy
 from .lines import (
@@ -48,6 +49,17 @@ class Totals:
     def add(self, record: EntryRecord) -> None:
         self.tokens += record.tokens
         self.cost += record.cost
+
+
+@dataclass(slots=True)
+class SessionUpdate:
+    """A refresh read and decoded but not applied yet (`Session.prepare`, then `apply`)."""
+
+    based_on: tuple[int, int]  # (generation, end offset) of the session it was read for
+    mark: ReadMark | None = None  # where the session stops reading once this is applied
+    lines: ReadResult[EntryRecord | dict[str, Any]] | None = None  # appended lines, decoded
+    fresh: Session | None = None  # the whole file read again (it was replaced or truncated)
+    truncated: bool = False
 
 
 class Session:

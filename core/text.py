@@ -6,7 +6,7 @@ before it is drawn or printed (`visible` for multi-line text, `one_line` and `in
 one-line fields). What is replaced, and by what:
 
 - C0 controls (newline and tab kept in multi-line text) and DEL: control pictures
-  (U+241B for ESC, U+2407 for BEL...), or `<1b>` with `--ascii`;
+  (U+241B for ESC, U+2407 for BEL...), or `<1b>` with ASCII glyphs (core/glyphs.py);
 - C1 controls (U+0080-U+009F, 8-bit CSI and OSC among them): `<9b>`;
 - lone surrogates (JSON allows `\\ud800`; a terminal cannot print it): `<U+D800>`;
 - bidi embeddings, overrides, isolates and marks, zero-width and other invisible format
@@ -21,41 +21,9 @@ the drawing side's promise (plain Segments, `markup=False`), not a transformatio
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
 
-
-@dataclass(slots=True)
-class TextGlyphs:
-    """The few non-ASCII characters core puts into display text (`--ascii` swaps them)."""
-
-    ellipsis: str = "…"
-    arrow: str = "→"
-    dot: str = "·"
-    open_quote: str = "“"
-    close_quote: str = "”"
-    control_pictures: bool = True  # ESC shown as U+241B; off: as `<1b>`
-
-
-GLYPHS = TextGlyphs()
-
-
-def use_ascii_glyphs(enabled: bool = True) -> None:
-    """Process-wide: display text built from now on uses ASCII stand-ins."""
-    if enabled:
-        GLYPHS.ellipsis, GLYPHS.arrow, GLYPHS.dot, GLYPHS.open_quote, GLYPHS.close_quote = (
-            "...",
-            "->",
-            "-",
-            '"',
-            '"',
-        )
-        GLYPHS.control_pictures = False
-    else:
-        default = TextGlyphs()
-        GLYPHS.ellipsis, GLYPHS.arrow, GLYPHS.dot = default.ellipsis, default.arrow, default.dot
-        GLYPHS.open_quote, GLYPHS.close_quote = default.open_quote, default.close_quote
-        GLYPHS.control_pictures = True
-
+from .glyphs import UNICODE, Glyphs
 
 # Each replaced character, as a regex class. Whitespace controls are listed apart: a
 # one-line field shows them as a space (they are exactly the controls `str.split` splits on).
@@ -73,39 +41,49 @@ _SPACE_RE = re.compile(f"[{_SPACE_CONTROLS}]")
 _ANY_RE = re.compile(f"[{_SPACE_CONTROLS}{_OTHER_CONTROLS}]")
 
 
-def _placeholder(match: re.Match[str]) -> str:
+def _placeholder(match: re.Match[str], pictures: bool = True) -> str:
     ch = match.group()
     if ch == "\r\n":
         return "\n"  # a Windows line end is a line end
     code = ord(ch)
-    if code < 0x20 and GLYPHS.control_pictures:
+    if code < 0x20 and pictures:
         return chr(0x2400 + code)  # ESC -> U+241B, BEL -> U+2407...
-    if code == 0x7F and GLYPHS.control_pictures:
+    if code == 0x7F and pictures:
         return "\u2421"
     return f"<{code:02x}>" if code < 0x100 else f"<U+{code:04X}>"
 
 
-def visible(text: str) -> str:
+def _as_code(match: re.Match[str]) -> str:
+    return _placeholder(match, pictures=False)
+
+
+def _replacer(glyphs: Glyphs) -> Callable[[re.Match[str]], str]:
+    return _placeholder if glyphs.control_pictures else _as_code
+
+
+def visible(text: str, *, glyphs: Glyphs = UNICODE) -> str:
     """Multi-line text made inert: newlines (CRLF too) and tabs kept, every other control
     character, invisible format character and lone surrogate shown as a placeholder."""
-    return _MULTILINE_RE.sub(_placeholder, text)
+    return _MULTILINE_RE.sub(_replacer(glyphs), text)
 
 
-def inline(text: str) -> str:
+def inline(text: str, *, glyphs: Glyphs = UNICODE) -> str:
     """One line made inert, its layout kept: each whitespace control (newline, tab, CR...)
     becomes one space, every other control a placeholder (as in `visible`)."""
     if _ANY_RE.search(text) is None:
         return text  # the common case, one scan
-    return _INLINE_RE.sub(_placeholder, _SPACE_RE.sub(" ", text))
+    return _INLINE_RE.sub(_replacer(glyphs), _SPACE_RE.sub(" ", text))
 
 
-def one_line(text: str, limit: int = 200) -> str:
+def one_line(text: str, limit: int = 200, *, glyphs: Glyphs = UNICODE) -> str:
     """A single display line: whitespace runs (newlines included) become one space, controls
-    become placeholders, and the result is cut to `limit` characters."""
+    become placeholders, and the result is cut to `limit` characters (`glyphs.ellipsis`
+    where it was cut)."""
     head = text[: limit * 4] if len(text) > limit * 4 else text
-    head = _INLINE_RE.sub(_placeholder, " ".join(head.split()))
+    head = _INLINE_RE.sub(_replacer(glyphs), " ".join(head.split()))
     if len(head) > limit:
-        return head[: max(0, limit - len(GLYPHS.ellipsis))] + GLYPHS.ellipsis
+        mark = glyphs.ellipsis
+        return head[: max(0, limit - len(mark))] + mark
     return head
 
 

@@ -270,8 +270,10 @@ class SessionWatcher:
         """Our own polling: stat every session file and compare size, mtime (ns) and inode
         with the index. (watchfiles' poller compares whole-second mtimes and misses a second
         append within the same second.)"""
-        assert self._stop is not None
-        while not self._stop.is_set():
+        stop = self._stop
+        if stop is None:
+            return  # not started by `events()`: nothing to stop it
+        while not stop.is_set():
             started = time.perf_counter()
             changed = await asyncio.to_thread(self._changed_on_disk, dict(self.tracked))
             if changed:
@@ -279,7 +281,7 @@ class SessionWatcher:
             spent = time.perf_counter() - started
             delay = max(POLL_DELAY_MS / 1000, spent * 20)  # at most ~5% of a core on huge folders
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._stop.wait(), timeout=delay)
+                await asyncio.wait_for(stop.wait(), timeout=delay)
 
     def _changed_on_disk(self, tracked: dict[str, Session]) -> set[str]:
         """Every session file that differs from what the store (or a tracked session) read:

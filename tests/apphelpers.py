@@ -63,14 +63,14 @@ async def settled(pilot: Pilot[Any]) -> None:
     screen = main(pilot)
     await until(
         pilot,
-        lambda: not screen.tree.scroll_pending and not screen.context_view.body.scroll_pending,
+        lambda: not screen.branch_tree.scroll_pending and not screen.context_view.body.scroll_pending,
         "scrolling",
     )
 
     def thumbs_caught_up() -> bool:
         return all(
             not (w.show_vertical_scrollbar and w.region.height) or w.vertical_scrollbar.position == w.scroll_y
-            for w in (screen.tree, screen.context_view.body, screen.sidebar.session_list)
+            for w in (screen.branch_tree, screen.context_view.body, screen.sidebar.session_list)
         )
 
     await until(pilot, thumbs_caught_up, "the scrollbars to show the scroll positions")

@@ -245,7 +245,7 @@ async def test_fork_in_the_app_then_resume_the_fork(tmp_path: Path, fake_pi: Pat
     async with app.run_test(size=(160, 40)) as pilot:
         screen = await loaded(pilot)
         await pilot.press("tab", "k")
-        assert screen.tree.current_id() == "a1"
+        assert screen.branch_tree.current_id() == "a1"
         await pilot.press("f")
         assert isinstance(app.screen, ForkScreen)
         preview = "\n".join(app.screen.lines)
@@ -284,7 +284,7 @@ async def test_rename_label_delete_and_copy_from_the_app(
             pilot, lambda: any(s.name == "Renamed here" for s in screen.sidebar.summaries), "the sidebar"
         )
         await pilot.press("tab", "L", *"nice", "enter")
-        labelled = screen.tree.current_id()
+        labelled = screen.branch_tree.current_id()
         await until(pilot, lambda: Session.open(path).labels.get(labelled) == "nice", "the label")
         await pilot.press("y")
         assert isinstance(app.screen, MenuScreen)

@@ -11,7 +11,7 @@ from pi_sessions.app.demo import prepare_demo
 from pi_sessions.app.screens import ConfirmScreen, HelpScreen, MenuScreen, RawJsonScreen
 from pi_sessions.core.context import Reason, project
 from pi_sessions.core.outline import ViewFilter
-from pi_sessions.widgets.context_view import build_blocks
+from pi_sessions.widgets.context_blocks import BlockKind, build_blocks
 
 from .apphelpers import lines_of, loaded, main, make_app, segments_of, settled, static_text, until, watching
 from .helpers import assistant, chain, entry, header, jsonl, system, user, write
@@ -61,17 +61,17 @@ async def test_open_a_session_move_through_the_tree_and_see_the_context(demo: Pa
         screen = await loaded(pilot)
         session = screen.session
         assert session is not None
-        assert screen.tree.current_id() == session.default_leaf
+        assert screen.branch_tree.current_id() == session.default_leaf
         assert screen.context_view.projection.leaf_id == session.default_leaf
         await pilot.press("tab")  # to the tree
         assert screen.active_pane == "tree"
-        start = screen.tree.current_id()
+        start = screen.branch_tree.current_id()
         await pilot.press("k", "k", "up")
-        moved = screen.tree.current_id()
+        moved = screen.branch_tree.current_id()
         assert moved != start
         assert screen.context_view.projection.leaf_id == moved
         await pilot.press("j")
-        assert screen.context_view.projection.leaf_id == screen.tree.current_id()
+        assert screen.context_view.projection.leaf_id == screen.branch_tree.current_id()
         await pilot.press("enter")
         assert screen.active_pane == "context"
         assert any(line.strip() for line in lines_of(screen.context_view.body))
@@ -99,9 +99,9 @@ async def test_excluded_entries_shown_in_place_with_their_reason(tmp_path: Path)
         screen = await loaded(pilot)
         assert screen.context_view.projection.leaf_id == "n1"
         body = screen.context_view.body
-        assert [b.kind for b in body.blocks if b.kind == "excluded"] == []
+        assert [b.kind for b in body.blocks if b.kind is BlockKind.EXCLUDED] == []
         await pilot.press("x")
-        excluded = {b.record.id: b.fate.reason for b in body.blocks if b.kind == "excluded"}
+        excluded = {b.record.id: b.fate.reason for b in body.blocks if b.kind is BlockKind.EXCLUDED}
         assert excluded == {
             "s0": Reason.SUMMARIZED,
             "u1": Reason.SUMMARIZED,
@@ -113,7 +113,7 @@ async def test_excluded_entries_shown_in_place_with_their_reason(tmp_path: Path)
         text = "\n".join(lines_of(body))
         assert "summarized by compaction c1" in text
         await pilot.press("x")
-        assert not [b for b in body.blocks if b.kind == "excluded"]
+        assert not [b for b in body.blocks if b.kind is BlockKind.EXCLUDED]
         header = str(screen.query_one("#context-line1").render())
         assert "thinking off" in header and "messages" in header
 
@@ -145,12 +145,12 @@ async def test_search_within_the_session_opens_each_match(tmp_path: Path) -> Non
         screen = await loaded(pilot)
         await pilot.press("tab")
         await pilot.press("slash", *"question", "enter")
-        await until(pilot, lambda: screen.tree.matches, "matches")
-        assert screen.tree.matches == ["u1", "u2", "u3", "u4"]
-        first = screen.tree.current_id()
+        await until(pilot, lambda: screen.branch_tree.matches, "matches")
+        assert screen.branch_tree.matches == ["u1", "u2", "u3", "u4"]
+        first = screen.branch_tree.current_id()
         await pilot.press("n")
-        assert screen.tree.current_id() != first
-        assert screen.tree.current_id() in screen.tree.matches
+        assert screen.branch_tree.current_id() != first
+        assert screen.branch_tree.current_id() in screen.branch_tree.matches
 
 
 async def test_view_filters_cycle(tmp_path: Path) -> None:
@@ -160,18 +160,18 @@ async def test_view_filters_cycle(tmp_path: Path) -> None:
     async with app.run_test(size=(160, 48)) as pilot:
         screen = await loaded(pilot)
         await pilot.press("tab")
-        default_rows = [r.record.id for r in screen.tree.rows]
+        default_rows = [r.record.id for r in screen.branch_tree.rows]
         assert "e1" not in default_rows  # settings entries hidden, like pi...
-        edited = next(line for line in lines_of(screen.tree) if "third answer" in line)
+        edited = next(line for line in lines_of(screen.branch_tree) if "third answer" in line)
         assert "✎" in edited  # ... but the entry a context edit changed says so
         assert default_rows[-1] == "n1"  # ... but the active leaf is always shown
         seen = {}
         for _ in range(5):
             await pilot.press("v")
-            seen[screen.tree.view] = [r.record.id for r in screen.tree.rows]
+            seen[screen.branch_tree.view] = [r.record.id for r in screen.branch_tree.rows]
         assert seen[ViewFilter.USER_ONLY] == ["u1", "u2", "u3", "u4", "n1"]
         assert "e1" in seen[ViewFilter.ALL] and "n1" in seen[ViewFilter.ALL]
-        assert screen.tree.view is ViewFilter.DEFAULT
+        assert screen.branch_tree.view is ViewFilter.DEFAULT
 
 
 async def test_narrow_terminals_show_fewer_panes_and_tab_switches(demo: Path, tmp_path: Path) -> None:
@@ -218,32 +218,32 @@ async def test_live_append_keeps_selection_and_scroll(tmp_path: Path) -> None:
         await pilot.press("tab")
         for _ in range(30):
             await pilot.press("k")
-        selected = screen.tree.current_id()
-        scroll = screen.tree.scroll_offset.y
+        selected = screen.branch_tree.current_id()
+        scroll = screen.branch_tree.scroll_offset.y
         context_leaf = screen.context_view.projection.leaf_id
         with open(path, "ab") as f:
             f.write(
                 jsonl(user("u60", "a59", "a new question", 200), assistant("a60", "u60", "a new answer", 201))
             )
-        await until(pilot, lambda: "a60" in screen.tree.index_by_id, "the new entries in the tree")
-        assert screen.tree.current_id() == selected
-        assert screen.tree.scroll_offset.y == scroll
+        await until(pilot, lambda: "a60" in screen.branch_tree.index_by_id, "the new entries in the tree")
+        assert screen.branch_tree.current_id() == selected
+        assert screen.branch_tree.scroll_offset.y == scroll
         assert screen.context_view.projection.leaf_id == context_leaf
         # At the tip, the context follows new entries that extend it; the cursor stays.
         await pilot.press("a")
-        assert screen.tree.current_id() == "a60"
+        assert screen.branch_tree.current_id() == "a60"
         with open(path, "ab") as f:
             f.write(jsonl(user("u61", "a60", "one more", 202)))
-        await until(pilot, lambda: "u61" in screen.tree.index_by_id, "u61")
+        await until(pilot, lambda: "u61" in screen.branch_tree.index_by_id, "u61")
         await until(pilot, lambda: screen.context_view.projection.leaf_id == "u61", "context extended")
-        assert screen.tree.current_id() == "a60"
+        assert screen.branch_tree.current_id() == "a60"
         # Follow mode moves the selection to the newest entry.
         await pilot.press("F")
         assert screen.follow
         with open(path, "ab") as f:
             f.write(jsonl(assistant("a61", "u61", "followed", 203)))
-        await until(pilot, lambda: screen.tree.current_id() == "a61", "follow")
-        assert screen.sidebar.session_list.live.get(str(path))
+        await until(pilot, lambda: screen.branch_tree.current_id() == "a61", "follow")
+        assert screen.is_live(str(path))  # grown by another writer: live
 
 
 def tree_shape(tree: Any) -> list[tuple[Any, ...]]:
@@ -272,7 +272,7 @@ async def test_live_rows_match_a_fresh_rebuild_and_growth_at_the_bottom_adds_in_
     async with app.run_test(size=(160, 30)) as pilot:
         screen = await loaded(pilot)
         await watching(pilot)
-        tree = screen.tree
+        tree = screen.branch_tree
         rebuilds: list[str] = []
         real_rebuild = tree.rebuild
 
@@ -390,25 +390,25 @@ async def test_folding_and_jumping_update_the_context_once(tmp_path: Path) -> No
             real_show(entry_id, **kwargs)
 
         screen.show_context = counting_show  # type: ignore[method-assign]
-        screen.tree.select("b3")
+        screen.branch_tree.select("b3")
         await pilot.pause()
         assert shown == ["b3"]
         # Folding from inside a branch folds the branch and goes to its first entry.
         shown.clear()
         await pilot.press("left")
         await pilot.pause()
-        assert screen.tree.current_id() == "b1" and "b1" in screen.tree.folded
+        assert screen.branch_tree.current_id() == "b1" and "b1" in screen.branch_tree.folded
         assert shown == ["b1"]
         # Folding the entry under the cursor leaves the context as it is.
         await pilot.press("right")
         shown.clear()
         await pilot.press("space")
         await pilot.pause()
-        assert "b1" in screen.tree.folded and shown == []
+        assert "b1" in screen.branch_tree.folded and shown == []
         # Going to an entry hidden in a fold unfolds it, once.
-        screen.tree.select("b3")
+        screen.branch_tree.select("b3")
         await pilot.pause()
-        assert shown == ["b3"] and screen.tree.current_id() == "b3"
+        assert shown == ["b3"] and screen.branch_tree.current_id() == "b3"
 
 
 async def test_new_and_deleted_sessions_appear_and_disappear(demo: Path, tmp_path: Path) -> None:
@@ -470,7 +470,7 @@ async def test_hostile_text_is_shown_inert(tmp_path: Path) -> None:
         await until(pilot, lambda: "zz[/x]" in static_text(screen, "#status"), "the search status")
         await pilot.press("k")
         texts = (
-            segments_of(screen.tree)
+            segments_of(screen.branch_tree)
             + segments_of(screen.context_view.body)
             + segments_of(screen.sidebar.session_list)
         )
@@ -538,7 +538,7 @@ async def test_raw_json_of_an_entry(tmp_path: Path) -> None:
         screen = await loaded(pilot)
         await pilot.press("tab", "i")
         assert isinstance(app.screen, RawJsonScreen)
-        assert app.screen.value["id"] == screen.tree.current_id() == "n1"
+        assert app.screen.value["id"] == screen.branch_tree.current_id() == "n1"
         assert app.screen.value["name"] == "Compaction demo"
         log_text = "\n".join(app.screen.query_one("Log").lines)
         assert json.loads(log_text)["type"] == "session_info"
@@ -552,7 +552,7 @@ async def test_ascii_mode_draws_only_ascii(tmp_path: Path) -> None:
         screen = await loaded(pilot)
         await pilot.press("tab", "x")
         drawn = "".join(
-            segments_of(screen.tree)
+            segments_of(screen.branch_tree)
             + segments_of(screen.context_view.body)
             + segments_of(screen.sidebar.session_list)
         )
@@ -566,6 +566,46 @@ async def test_ascii_mode_draws_only_ascii(tmp_path: Path) -> None:
         assert "|- " in drawn or "`- " in drawn or "* " in drawn
 
 
+async def test_ascii_mode_cuts_and_collapses_with_ascii(tmp_path: Path) -> None:
+    """What is cut or collapsed says so in ASCII too: the hint under a long message, a long
+    title, a control character in a message."""
+    root = tmp_path / "sessions"
+    long_text = "\n".join(f"line {i} \x1b[2J" for i in range(40))
+    write(
+        root / "--home-u-proj--" / "long.jsonl",
+        header(id="long", cwd="/home/u/proj"),
+        user("u1", None, long_text, 1),
+        entry("session_info", "n1", "u1", 2, name="a name " * 40),
+    )
+    app = make_app(root, tmp_path / "cache", ascii=True)
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await loaded(pilot)
+        drawn = lines_of(screen.context_view.body)
+        assert any("... 32 more line(s): enter to expand" in line for line in drawn), drawn
+        assert any("<1b>[2J" in line for line in drawn)
+        title = static_text(screen, "#tree-title")
+        assert title.isascii() and title.endswith("..."), title
+        assert "".join(drawn).isascii()
+        # A search hit's excerpt is cut with ASCII marks too.
+        screen.sidebar.search_input.value = '"line 20"'
+        await until(pilot, lambda: screen.sidebar.matches, "the search")
+        where = next(iter(screen.sidebar.matches.values()))
+        assert where.isascii() and "..." in where and "line 20" in where, where
+        assert "".join(lines_of(screen.sidebar.session_list)).isascii()
+
+
+def test_an_excerpt_marked_with_other_glyphs_keeps_its_highlights() -> None:
+    from pi_sessions.core.excerpt import cut_excerpt
+
+    flat = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi"
+    excerpt = cut_excerpt(flat, flat.index("theta"), flat.index("theta") + 5, 20)
+    assert excerpt.cut_start and excerpt.cut_end and excerpt.text.startswith("…")
+    ascii = excerpt.marked("...")
+    start, end = ascii.spans[0]
+    assert ascii.text.startswith("...") and ascii.text.endswith("...") and ascii.text[start:end] == "theta"
+    assert excerpt.marked("…") is excerpt
+
+
 def test_demo_copies_are_removed_and_a_given_folder_is_kept(tmp_path: Path) -> None:
     from pi_sessions.app.demo import demo_root, remove_demos
 
@@ -575,3 +615,28 @@ def test_demo_copies_are_removed_and_a_given_folder_is_kept(tmp_path: Path) -> N
     remove_demos()
     assert not made.parent.exists()
     assert any(given.rglob("*.jsonl"))
+
+
+async def test_an_action_that_fails_says_so_and_the_app_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker that raises (here: a bug in an action) does not take the app down: the status
+    line and a notification say what failed, and the keys still work."""
+    from pi_sessions.app.actions import Actions
+
+    async def broken(self: Actions) -> None:
+        raise RuntimeError("the export broke")
+
+    monkeypatch.setattr(Actions, "export", broken)
+    root = tmp_path / "sessions"
+    compaction_session(root / "--home-u-proj--")
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("E")
+        await until(
+            pilot, lambda: "the export broke" in static_text(screen, "#status"), "the failure reported"
+        )
+        assert "failed" in static_text(screen, "#status") and app.is_running
+        await pilot.press("tab", "k")
+        assert screen.active_pane == "tree" and screen.branch_tree.current_id() != "n1"

@@ -26,9 +26,10 @@ from pi_sessions.app.screens import (
     PromptScreen,
     RawJsonScreen,
 )
+from pi_sessions.core.glyphs import ASCII
 from pi_sessions.core.outline import ViewFilter
 from pi_sessions.core.store import SessionStore, list_sessions
-from pi_sessions.core.text import inline, is_inert, one_line, use_ascii_glyphs, visible, without_controls
+from pi_sessions.core.text import inline, is_inert, one_line, visible, without_controls
 from pi_sessions.widgets.plain import PlainInput
 
 from .apphelpers import loaded, make_app, until
@@ -37,11 +38,6 @@ from .evil import MARKUP_SHOWN, evil, hostile_lines, hostile_session
 from .helpers import header, user, write
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture(autouse=True)
-def _unicode_glyphs() -> None:
-    use_ascii_glyphs(False)  # process-wide: an `--ascii` app in an earlier test may have set it
 
 
 ESC_SHOWN = "\u241b]0;PWNED\u2407"  # ESC ] 0 ; PWNED BEL, as control pictures
@@ -77,11 +73,8 @@ def test_newlines_are_kept_in_text_and_become_spaces_in_one_line_fields() -> Non
 
 
 def test_ascii_mode_placeholders_are_ascii() -> None:
-    use_ascii_glyphs(True)
-    try:
-        assert visible("\x1b[2J\x7f\x9b") == "<1b>[2J<7f><9b>"
-    finally:
-        use_ascii_glyphs(False)
+    assert visible("\x1b[2J\x7f\x9b", glyphs=ASCII) == "<1b>[2J<7f><9b>"
+    assert one_line("\x1b" + "x" * 20, 10, glyphs=ASCII) == "<1b>xxx..."
     assert visible("\x1b") == "\u241b"
 
 
@@ -265,7 +258,7 @@ async def test_every_screen_and_pane_shows_a_hostile_session_inert(tmp_path: Pat
         # Every row of the tree, in every view filter, with its context.
         screen.focus_pane("tree")
         await pilot.pause()
-        tree = screen.tree
+        tree = screen.branch_tree
         for _ in ViewFilter:
             await pilot.press("v")
             await scan(f"the tree in the {tree.view} view")

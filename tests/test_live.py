@@ -18,7 +18,7 @@ from pi_sessions.core import watch
 from pi_sessions.core.context import project
 from pi_sessions.core.outline import ViewFilter, outline_rows, row_filter
 from pi_sessions.core.session import Session
-from pi_sessions.widgets.context_view import build_blocks
+from pi_sessions.widgets.context_blocks import build_blocks
 from textual.pilot import Pilot
 
 from .apphelpers import lines_of, loaded, make_app, settled, static_text, until, watching
@@ -50,9 +50,9 @@ def assert_panes_show(screen: MainScreen, path: Path) -> None:
     assert session is not None and session.path == str(path)
     fresh = Session.open(path)
     assert session.entry_ids() == fresh.entry_ids()
-    view = row_filter(screen.tree.view)
+    view = row_filter(screen.branch_tree.view)
     view = view.with_always({fresh.default_leaf}) if view is not None and fresh.default_leaf else view
-    assert rows_of(screen.tree.rows) == rows_of(outline_rows(fresh, view=view))
+    assert rows_of(screen.branch_tree.rows) == rows_of(outline_rows(fresh, view=view))
     count = len(fresh.records)
     assert f"{count} {'entry' if count == 1 else 'entries'}" in static_text(screen, "#tree-title")
     shown = screen.context_view.projection
@@ -79,7 +79,7 @@ async def test_cut_to_nothing_then_written_again(tmp_path: Path) -> None:
     async with make_app(root, tmp_path / "cache").run_test(size=(160, 40)) as pilot:
         screen = await open_first(pilot, path)
         path.write_bytes(b"")
-        await until(pilot, lambda: not screen.tree.rows, "the tree emptied")
+        await until(pilot, lambda: not screen.branch_tree.rows, "the tree emptied")
         assert screen.session is not None and screen.session.is_empty
         assert screen.context_view.projection is None and screen.context_leaf is None
         assert "empty" in " ".join(lines_of(screen.context_view.body))
@@ -91,7 +91,7 @@ async def test_cut_to_nothing_then_written_again(tmp_path: Path) -> None:
         # pi starts writing it again: everything follows.
         with open(path, "ab") as f:
             f.write(jsonl(header(id="again"), user("z0", None, "a fresh start", 1)))
-        await until(pilot, lambda: [r.record.id for r in screen.tree.rows] == ["z0"], "the new entry")
+        await until(pilot, lambda: [r.record.id for r in screen.branch_tree.rows] == ["z0"], "the new entry")
         await until(pilot, lambda: str(path) in {s.path for s in screen.sidebar.summaries}, "listed again")
         await settled(pilot)
         assert_panes_show(screen, path)
@@ -105,7 +105,7 @@ async def test_cut_short_below_the_entry_shown(tmp_path: Path) -> None:
         screen = await open_first(pilot, path)
         assert screen.context_leaf == "e11"
         path.write_bytes(jsonl(header(id="open", timestamp="2025-03-02T00:00:00.000Z"), *chain(5)))
-        await until(pilot, lambda: len(screen.tree.rows) == 5, "the tree cut short")
+        await until(pilot, lambda: len(screen.branch_tree.rows) == 5, "the tree cut short")
         await settled(pilot)
         assert_panes_show(screen, path)
         assert screen.context_leaf == "e4"  # e11 is gone: the newest entry
@@ -122,7 +122,7 @@ async def test_replaced_by_another_file(tmp_path: Path) -> None:
             jsonl(header(id="open"), user("x0", None, "all new", 1), user("x1", "x0", "more", 2))
         )
         os.replace(temp, path)  # an editor's atomic save: a new inode
-        await until(pilot, lambda: "x1" in screen.tree.index_by_id, "the new content")
+        await until(pilot, lambda: "x1" in screen.branch_tree.index_by_id, "the new content")
         await settled(pilot)
         assert_panes_show(screen, path)
         assert screen.context_leaf == "x1"
@@ -135,7 +135,7 @@ async def test_rewritten_in_place(tmp_path: Path) -> None:
     async with make_app(root, tmp_path / "cache").run_test(size=(160, 40)) as pilot:
         screen = await open_first(pilot, path)
         await pilot.press("tab")
-        screen.tree.select("e3")
+        screen.branch_tree.select("e3")
         await until(pilot, lambda: screen.context_leaf == "e3", "e3 shown")
         rows = chain(12)
         rows[0] = user("e0", None, "QUESTION ZERO, REWORDED", 0)
@@ -145,7 +145,7 @@ async def test_rewritten_in_place(tmp_path: Path) -> None:
         await until(pilot, lambda: "rewritten on disk" in static_text(screen, "#status"), "the rewrite seen")
         await settled(pilot)
         assert_panes_show(screen, path)
-        assert screen.context_leaf == "e3" and screen.tree.current_id() == "e3"
+        assert screen.context_leaf == "e3" and screen.branch_tree.current_id() == "e3"
         assert any("QUESTION ZERO, REWORDED" in line for line in lines_of(screen.context_view.body))
 
 
@@ -156,7 +156,7 @@ async def test_deleted(tmp_path: Path) -> None:
         screen = await open_first(pilot, path)
         path.unlink()
         await until(pilot, lambda: screen.session is None, "the session closed")
-        assert not screen.tree.rows and screen.context_view.projection is None
+        assert not screen.branch_tree.rows and screen.context_view.projection is None
         assert "cannot be shown any more" in " ".join(lines_of(screen.context_view.body))
         assert static_text(screen, "#tree-title") == "Tree"
         assert "the open session is gone" in static_text(screen, "#status")
@@ -170,7 +170,11 @@ async def test_renamed(tmp_path: Path) -> None:
     path, _ = two_sessions(root)
     async with make_app(root, tmp_path / "cache").run_test(size=(160, 40)) as pilot:
         screen = await open_first(pilot, path)
-        before = (rows_of(screen.tree.rows), screen.context_leaf, blocks_of(screen.context_view.body.blocks))
+        before = (
+            rows_of(screen.branch_tree.rows),
+            screen.context_leaf,
+            blocks_of(screen.context_view.body.blocks),
+        )
         renamed = path.with_name("2025-03-01T10-00-00-000Z_renamed.jsonl")
         os.rename(path, renamed)
         await until(pilot, lambda: screen.sidebar.session_list.open_path == str(renamed), "the rename")
@@ -179,7 +183,7 @@ async def test_renamed(tmp_path: Path) -> None:
         assert screen.sidebar.session_list.current().path == str(renamed)
         assert "was renamed to" in static_text(screen, "#status")
         assert before == (
-            rows_of(screen.tree.rows),
+            rows_of(screen.branch_tree.rows),
             screen.context_leaf,
             blocks_of(screen.context_view.body.blocks),
         )
@@ -207,29 +211,29 @@ async def test_reading_a_change_never_blocks_the_keyboard(tmp_path: Path, monkey
         with open(path, "ab") as f:
             f.write(jsonl(user("n1", "e11", "appended while the disk is slow", 20)))
         await until(pilot, lambda: reading_threads, "the read to start")
-        before = screen.tree.current_id()
+        before = screen.branch_tree.current_id()
         await pilot.press("up")
-        await until(pilot, lambda: screen.tree.current_id() != before, "the key handled")
+        await until(pilot, lambda: screen.branch_tree.current_id() != before, "the key handled")
         assert threading.get_ident() not in reading_threads  # the loop's thread never reads
-        assert "n1" not in screen.tree.index_by_id
+        assert "n1" not in screen.branch_tree.index_by_id
         release.set()
-        await until(pilot, lambda: "n1" in screen.tree.index_by_id, "the append shown")
+        await until(pilot, lambda: "n1" in screen.branch_tree.index_by_id, "the append shown")
 
 
 async def test_our_own_label_reaches_every_pane_like_any_append(tmp_path: Path) -> None:
-    """A label we write is read back by the session before the panes hear of it (core/append.py
-    refreshes to find the leaf): the panes still get the change, the way pi's appends come."""
+    """A label we write reaches the panes the way pi's appends do: the session takes it in
+    from the watcher's reading (off the event loop), and every pane follows."""
     root = tmp_path / "sessions"
     path, _ = two_sessions(root)
     async with make_app(root, tmp_path / "cache").run_test(size=(160, 40)) as pilot:
         screen = await open_first(pilot, path)
         await pilot.press("tab")
-        screen.tree.view = ViewFilter.ALL
-        screen.tree.rebuild()
-        screen.tree.select("e4")
+        screen.branch_tree.view = ViewFilter.ALL
+        screen.branch_tree.rebuild()
+        screen.branch_tree.select("e4")
         await pilot.press("L", *"nice", "enter")
-        await until(pilot, lambda: len(screen.tree.rows) == 13, "the label's row")
+        await until(pilot, lambda: len(screen.branch_tree.rows) == 13, "the label's row")
         await settled(pilot)
         assert_panes_show(screen, path)
         assert screen.session is not None and screen.session.labels == {"e4": "nice"}
-        assert screen.tree.rows[-1].record.type == "label"
+        assert screen.branch_tree.rows[-1].record.type == "label"

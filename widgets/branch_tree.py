@@ -1,8 +1,9 @@
 """The branch tree of one session, as rows: a linear run stays flat, forks indent.
 
-Rows come from `core.outline`; this widget only draws the ones in view (excerpts are read
-back lazily and cached) and handles the keys: move, fold, jump between fork points, jump to
-the active leaf, cycle the view filter, and search within the session.
+Rows come from `core.outline` (what each says from `core.describe`); this widget only draws
+the ones in view (excerpts are read back lazily and cached) and handles the keys: move, fold,
+jump between fork points, jump to the active leaf, cycle the view filter, walk search matches.
+A live change is applied as core decides (`take_delta`: `outline.extend_rows` or a rebuild).
 """
 
 from __future__ import annotations
@@ -14,20 +15,11 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.strip import Strip
 
-from ..core.outline import (
-    OutlineRow,
-    RowFilter,
-    RowInsert,
-    ViewFilter,
-    excerpt,
-    kind_label,
-    outline_rows,
-    row_filter,
-)
+from ..core.describe import excerpt, kind_label
+from ..core.outline import OutlineRow, RowFilter, RowInsert, ViewFilter, extend_rows, outline_rows, row_filter
 from ..core.records import EntryRecord
-from ..core.session import Session
+from ..core.session import Session, SessionDelta
 from ..core.text import one_line
-from .glyphs import Glyphs
 from .rowlist import RowList
 from .rowtext import RowText
 
@@ -72,24 +64,34 @@ class BranchTree(RowList):
         Binding("N", "prev_match", "Prev match", show=False),
     ]
 
-    class EntryHighlighted(Message):
-        def __init__(self, entry_id: str) -> None:
+    class EntryMessage(Message):
+        def __init__(self, tree: BranchTree, entry_id: str) -> None:
             super().__init__()
+            self.tree = tree
             self.entry_id = entry_id
 
-    class EntryChosen(Message):
-        def __init__(self, entry_id: str) -> None:
-            super().__init__()
-            self.entry_id = entry_id
+        @property
+        def control(self) -> BranchTree:
+            return self.tree
+
+    class EntryHighlighted(EntryMessage):
+        """The cursor is on another entry."""
+
+    class EntryChosen(EntryMessage):
+        """Enter on an entry."""
 
     class FilterChanged(Message):
-        def __init__(self, view: ViewFilter) -> None:
+        def __init__(self, tree: BranchTree, view: ViewFilter) -> None:
             super().__init__()
+            self.tree = tree
             self.view = view
 
-    def __init__(self, glyphs: Glyphs, *, id: str | None = None) -> None:
+        @property
+        def control(self) -> BranchTree:
+            return self.tree
+
+    def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.glyphs = glyphs
         self.session: Session | None = None
         self.rows: list[OutlineRow] = []
         self.index_by_id: dict[str, int] = {}
@@ -133,7 +135,8 @@ class BranchTree(RowList):
         view = row_filter(self.view)
         if view is not None:
             # Like pi: the active leaf is always shown, and so are search matches.
-            view = view.with_always(self.match_set | {session.default_leaf})
+            leaf = {session.default_leaf} if session.default_leaf is not None else set()
+            view = view.with_always(self.match_set | leaf)
         self.rows = outline_rows(session, folded=self.folded, view=view)
         self.index_by_id = {row.record.id: i for i, row in enumerate(self.rows)}
         self.set_row_count(len(self.rows))
@@ -150,8 +153,28 @@ class BranchTree(RowList):
             self.scroll_pending = True
             self.call_after_refresh(self._deferred_scroll, center)
         if notify and self.rows and (center or self.rows[index].record.id != previous):
-            self.post_message(self.EntryHighlighted(self.rows[index].record.id))
+            self.post_message(self.EntryHighlighted(self, self.rows[index].record.id))
         self.refresh()
+
+    def take_delta(self, delta: SessionDelta, *, follow: bool = False) -> None:
+        """The open session changed (`delta`): new rows in place when core says they only extend
+        the active leaf, else the rows again with the view kept; with `follow`, the cursor goes
+        to the newest entry. The cursor moving is not announced (the screen decides the context)."""
+        session = self.session
+        if session is None or not delta.changed:
+            return
+        if delta.reloaded:
+            keep = self.current_id()
+            select = session.default_leaf if follow or keep not in session.by_id else keep
+            self.show_session(session, select=select, notify=False)
+            return
+        rows = extend_rows(session, self.rows, self.index_by_id, delta, self.live_filter())
+        if rows is not None:
+            self.insert_rows(rows)
+        else:
+            self.rebuild(keep_view=True, notify=False)
+        if follow and session.default_leaf:
+            self.select(session.default_leaf, notify=False)
 
     def live_filter(self) -> RowFilter | None:
         """The view's filter with what it always shows (search matches), for `extend_rows`."""
@@ -197,7 +220,8 @@ class BranchTree(RowList):
 
     def current_id(self) -> str | None:
         if 0 <= self.cursor < len(self.rows):
-            return self.rows[self.cursor].record.id
+            entry_id: str = self.rows[self.cursor].record.id  # every ingested record has a string id
+            return entry_id
         return None
 
     def select(self, entry_id: str, *, notify: bool = True) -> bool:
@@ -205,7 +229,7 @@ class BranchTree(RowList):
             self._unfold_to(entry_id)
             if entry_id not in self.index_by_id and self.view is not ViewFilter.ALL:
                 self.view = ViewFilter.ALL
-                self.post_message(self.FilterChanged(self.view))
+                self.post_message(self.FilterChanged(self, self.view))
             self.rebuild(select=entry_id, notify=False)
         index = self.index_by_id.get(entry_id)
         if index is None:
@@ -227,7 +251,7 @@ class BranchTree(RowList):
     def excerpt_of(self, record: EntryRecord) -> str:
         cached = self._excerpts.get(record.index)
         if cached is None and self.session is not None:
-            cached = excerpt(self.session, record, 300)
+            cached = excerpt(self.session, record, 300, glyphs=self.glyphs)
             self._excerpts[record.index] = cached
         return cached or ""
 
@@ -236,7 +260,7 @@ class BranchTree(RowList):
         record = row.record
         g = self.glyphs
         base = self.row_style(selected)
-        text = RowText(base)
+        text = RowText(base, g)
         guide = self.style("tree--guide")
         text.add(g.active if row.on_active_path else " ", self.style("tree--active"), raw=True)
         text.add(" ", raw=True)
@@ -247,11 +271,13 @@ class BranchTree(RowList):
         if row.folded:
             text.add(f"{g.folded} ", self.style("tree--marker"), raw=True)
         kind = kind_label(record)
-        text.add(f"{one_line(kind, 24):<9} ", self.style(KIND_STYLES.get(kind, "tree--other")), raw=True)
+        text.add(
+            f"{one_line(kind, 24, glyphs=g):<9} ", self.style(KIND_STYLES.get(kind, "tree--other")), raw=True
+        )
         session = self.session
         label = session.labels.get(record.id) if session else None
         if label:
-            text.add(f"{g.label}{one_line(str(label), 24)} ", self.style("tree--label"))
+            text.add(f"{g.label}{one_line(str(label), 24, glyphs=g)} ", self.style("tree--label"))
         for marker in self._markers(row):
             text.add(marker + " ", self.style("tree--marker"), raw=True)
         body_style = self.style("tree--match") if record.id in self.match_set else None
@@ -292,7 +318,8 @@ class BranchTree(RowList):
         for i in range(len(path) - 1, 0, -1):
             parent = path[i - 1]
             if len(session.children.get(parent.id, ())) > 1 and i < len(path) - 1:
-                return path[i].id
+                root: str = path[i].id
+                return root
         return None
 
     def action_unfold(self) -> None:
@@ -330,7 +357,7 @@ class BranchTree(RowList):
     def action_cycle_filter(self) -> None:
         self.view = self.view.next()
         self.rebuild()
-        self.post_message(self.FilterChanged(self.view))
+        self.post_message(self.FilterChanged(self, self.view))
 
     def set_matches(self, ids: list[str]) -> None:
         """Search results: unfold to each, show them whatever the filter, go to the first."""
@@ -365,9 +392,9 @@ class BranchTree(RowList):
     def move_cursor(self, index: int, *, notify: bool = True, center: bool = False) -> None:
         super().move_cursor(index, notify=False, center=center)
         if notify and 0 <= self.cursor < len(self.rows):
-            self.post_message(self.EntryHighlighted(self.rows[self.cursor].record.id))
+            self.post_message(self.EntryHighlighted(self, self.rows[self.cursor].record.id))
 
     def action_activate(self) -> None:
         entry = self.current_id()
         if entry is not None:
-            self.post_message(self.EntryChosen(entry))
+            self.post_message(self.EntryChosen(self, entry))

@@ -5,7 +5,9 @@ Session text is data. What comes through these helpers has its control character
 placeholders (core/text.py, the one sanitiser) and is never read as markup. Widgets and
 screens outside this module do not import Segment, Text, Content, Static, Input, Log,
 OptionList or Table at all (tests/test_inert.py checks), so a new pane cannot forget.
-Notifications go through `PiSessionsApp.notify`, which sanitises too.
+Notifications go through `PiSessionsApp.notify`, which sanitises too. The placeholders and
+the ellipsis follow the app's glyphs: the Line-API helpers are handed them (`glyphs=`), the
+widgets here look them up (widgets/glyphs.py).
 """
 
 from __future__ import annotations
@@ -22,59 +24,66 @@ from textual.strip import Strip
 from textual.widgets import Input, Log, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
+from ..core.glyphs import UNICODE, Glyphs
 from ..core.text import inline, is_inert, one_line, visible, without_controls
+from .glyphs import glyphs_of
 
 Piece = tuple[str, Style | None]
 
 
 # ---------------------------------------------------------------------- lines (Line API)
-def segment(text: str, style: Style | None = None) -> Segment:
+def segment(text: str, style: Style | None = None, *, glyphs: Glyphs = UNICODE) -> Segment:
     """One piece of one line: every control character, newline included, made inert."""
-    return Segment(inline(text), style)
+    return Segment(inline(text, glyphs=glyphs), style)
 
 
-def line(pieces: Iterable[Piece], width: int | None = None) -> Strip:
+def line(pieces: Iterable[Piece], width: int | None = None, *, glyphs: Glyphs = UNICODE) -> Strip:
     """A line from (text, style) pieces, each made inert."""
-    return Strip([segment(text, style) for text, style in pieces], width)
+    return Strip([segment(text, style, glyphs=glyphs) for text, style in pieces], width)
 
 
-def row(text: str, style: Style, width: int) -> Strip:
+def row(text: str, style: Style, width: int, *, glyphs: Glyphs = UNICODE) -> Strip:
     """One line of text (whitespace folded, cut to fit) filling `width` cells."""
-    return Strip([segment(one_line(text, width * 2), style)]).crop_extend(0, width, style)
+    cut = one_line(text, width * 2, glyphs=glyphs)
+    return Strip([segment(cut, style, glyphs=glyphs)]).crop_extend(0, width, style)
 
 
 def blank(width: int, style: Style | None = None) -> Strip:
     return Strip([Segment(" " * max(width, 0), style)], max(width, 0))
 
 
-def wrapped(text: str, style: Style, width: int, console: Console, indent: str = "  ") -> list[Strip]:
+def wrapped(
+    text: str, style: Style, width: int, console: Console, indent: str = "  ", *, glyphs: Glyphs = UNICODE
+) -> list[Strip]:
     """Plain text (never markup) wrapped to `width` cells, each line indented: newlines are
     kept, tabs expanded, every other control character shown as a placeholder."""
-    rich_text = Text(visible(text).expandtabs(4), style=style, no_wrap=False, end="")
+    rich_text = Text(visible(text, glyphs=glyphs).expandtabs(4), style=style, no_wrap=False, end="")
     options = console.options.update(
         width=max(1, width - len(indent)), no_wrap=False, highlight=False, markup=False
     )
     rendered = console.render_lines(rich_text, options, pad=False)
-    lead = Segment(inline(indent), style)
+    lead = Segment(inline(indent, glyphs=glyphs), style)
     return [Strip([lead, *segments]) for segments in rendered]
 
 
 # ---------------------------------------------------------------------- rich renderables
-def plain_text(text: str, style: str | Style = "") -> Text:
+def plain_text(text: str, style: str | Style = "", *, glyphs: Glyphs = UNICODE) -> Text:
     """A rich Text of `text` as it is (newlines kept, controls as placeholders)."""
-    return Text(visible(text), style=style, end="")
+    return Text(visible(text, glyphs=glyphs), style=style, end="")
 
 
-def key_table(rows: Sequence[tuple[str, str]], key_style: str, heading_style: str) -> Table:
+def key_table(
+    rows: Sequence[tuple[str, str]], key_style: str, heading_style: str, *, glyphs: Glyphs = UNICODE
+) -> Table:
     """Two columns (key, what it does); a row without a description is a heading."""
     table = Table(box=None, show_header=False, padding=(0, 1), expand=True)
     table.add_column(style=key_style, no_wrap=True, max_width=24)
     table.add_column(ratio=1)
     for key, what in rows:
         if what:
-            table.add_row(plain_text(key), plain_text(what))
+            table.add_row(plain_text(key, glyphs=glyphs), plain_text(what, glyphs=glyphs))
         else:
-            table.add_row(plain_text(key, heading_style), plain_text(""))
+            table.add_row(plain_text(key, heading_style, glyphs=glyphs), plain_text(""))
     return table
 
 
@@ -85,17 +94,18 @@ class PlainStatic(Static):
     Table can only have been built by this module (nothing else may import them)."""
 
     def __init__(self, content: str | Text | Table = "", **kwargs: Any) -> None:
-        super().__init__(_inert(content), markup=False, **kwargs)
+        super().__init__("", markup=False, **kwargs)
+        self.update(content)
 
     def update(self, content: str | Text | Table = "", *, layout: bool = True) -> None:  # type: ignore[override]
-        super().update(_inert(content), layout=layout)
+        super().update(_inert(content, glyphs_of(self)), layout=layout)
 
 
-def _inert(content: str | Text | Table) -> str | Text | Table:
+def _inert(content: str | Text | Table, glyphs: Glyphs) -> str | Text | Table:
     if isinstance(content, str):
-        return visible(content)
+        return visible(content, glyphs=glyphs)
     if isinstance(content, Text) and not is_inert(content.plain.replace("\n", "")):
-        return visible(content.plain)  # never expected: our Texts are built inert
+        return visible(content.plain, glyphs=glyphs)  # never expected: our Texts are built inert
     return content
 
 
@@ -121,11 +131,12 @@ class PlainLog(Log):
     """A log of lines shown as they are (controls as placeholders, one line each)."""
 
     def write(self, data: str, scroll_end: bool | None = None) -> PlainLog:
-        super().write(visible(data), scroll_end)
+        super().write(visible(data, glyphs=glyphs_of(self)), scroll_end)
         return self
 
     def write_lines(self, lines: Iterable[str], scroll_end: bool | None = None) -> PlainLog:
-        super().write_lines([inline(item) for item in lines], scroll_end)
+        glyphs = glyphs_of(self)
+        super().write_lines([inline(item, glyphs=glyphs) for item in lines], scroll_end)
         return self
 
 
@@ -134,14 +145,17 @@ class PlainTextArea(TextArea):
     selected is what is seen."""
 
     def __init__(self, text: str, **kwargs: Any) -> None:
-        super().__init__(visible(text), read_only=True, soft_wrap=True, **kwargs)
+        super().__init__("", read_only=True, soft_wrap=True, **kwargs)
+        self.load_text(visible(text, glyphs=glyphs_of(self)))
 
 
-def menu(choices: Sequence[tuple[str, str]], id: str | None = None) -> OptionList:
+def menu(
+    choices: Sequence[tuple[str, str]], id: str | None = None, *, glyphs: Glyphs = UNICODE
+) -> OptionList:
     """A list of (key, label) choices, numbered from 1; each option's id is its key."""
     return OptionList(
         *[
-            Option(plain_text(f"{i + 1}  {one_line(label, 300)}"), id=key)
+            Option(plain_text(f"{i + 1}  {one_line(label, 300, glyphs=glyphs)}", glyphs=glyphs), id=key)
             for i, (key, label) in enumerate(choices)
         ],
         id=id,

@@ -16,8 +16,10 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from ..core.glyphs import Glyphs
 from ..core.text import one_line
 from . import plain
+from .glyphs import glyphs_of
 
 
 class RowList(ScrollView, can_focus=True):
@@ -70,6 +72,11 @@ class RowList(ScrollView, can_focus=True):
         self.cursor = -1
         self.placeholder: list[str] = []  # lines shown while there are no rows
 
+    @property
+    def glyphs(self) -> Glyphs:
+        """The app's glyphs (widgets/glyphs.py)."""
+        return glyphs_of(self)
+
     # ------------------------------------------------------------------ for subclasses
     def render_row(self, index: int, width: int, selected: bool) -> Strip:
         raise NotImplementedError
@@ -91,8 +98,10 @@ class RowList(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         if index < 0 or index >= self.row_count or width <= 0:
             if not self.row_count and 0 <= y < len(self.placeholder) and width > 0:
-                text = one_line(self.placeholder[y], width)
-                return plain.line([(" " + text, self.rich_style)]).crop_extend(0, width, self.rich_style)
+                glyphs = self.glyphs
+                text = one_line(self.placeholder[y], width, glyphs=glyphs)
+                strip = plain.line([(" " + text, self.rich_style)], glyphs=glyphs)
+                return strip.crop_extend(0, width, self.rich_style)
             return plain.blank(width, self.rich_style)
         strip = self.render_row(index, width, index == self.cursor)
         return strip.crop_extend(0, width, self.rich_style)

@@ -11,17 +11,19 @@ from rich.cells import cell_len, set_cell_size
 from rich.style import Style
 from textual.strip import Strip
 
-from ..core.text import GLYPHS, inline, one_line
+from ..core.glyphs import UNICODE, Glyphs
+from ..core.text import inline, one_line
 from . import plain
 
 
 class RowText:
     """Segments laid out left to right, with an optional right-aligned tail."""
 
-    __slots__ = ("_left", "_right", "base")
+    __slots__ = ("_left", "_right", "base", "glyphs")
 
-    def __init__(self, base: Style) -> None:
+    def __init__(self, base: Style, glyphs: Glyphs = UNICODE) -> None:
         self.base = base
+        self.glyphs = glyphs
         self._left: list[tuple[str, Style]] = []
         self._right: list[tuple[str, Style]] = []
 
@@ -29,14 +31,15 @@ class RowText:
         """Append text; `raw` keeps the spacing of our own glyphs (still made inert), the
         rest is folded to one line."""
         if text:
-            self._left.append(
-                (inline(text) if raw else one_line(text, 400), self.base + style if style else self.base)
-            )
+            shown = inline(text, glyphs=self.glyphs) if raw else one_line(text, 400, glyphs=self.glyphs)
+            self._left.append((shown, self.base + style if style else self.base))
         return self
 
     def right(self, text: str, style: Style | None = None) -> RowText:
         if text:
-            self._right.append((one_line(text, 80), self.base + style if style else self.base))
+            self._right.append(
+                (one_line(text, 80, glyphs=self.glyphs), self.base + style if style else self.base)
+            )
         return self
 
     def strip(self, width: int) -> Strip:
@@ -52,7 +55,7 @@ class RowText:
             if used + length > room:
                 keep = max(0, room - used)
                 if keep:
-                    pieces.append((_cut(text, keep), style))
+                    pieces.append((_cut(text, keep, self.glyphs.ellipsis), style))
                 used = room
                 break
             pieces.append((text, style))
@@ -63,11 +66,10 @@ class RowText:
             used = width
         if used < width:
             pieces.append((" " * (width - used), self.base))
-        return plain.line(pieces, width)
+        return plain.line(pieces, width, glyphs=self.glyphs)
 
 
-def _cut(text: str, width: int) -> str:
-    mark = GLYPHS.ellipsis
+def _cut(text: str, width: int, mark: str) -> str:
     if width <= len(mark):
         return mark[:width]
     return set_cell_size(text, width - len(mark)) + mark

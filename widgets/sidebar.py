@@ -1,11 +1,19 @@
-"""The sessions sidebar: every session grouped by working directory, searchable as you type."""
+"""The sessions sidebar: every session grouped by working directory, searchable as you type.
+
+The rows come from core/groups.py; which sessions are live from core/activity.py (the screen
+records growth there); what a search matched from core/sidebar_search.py (the screen answers
+`SearchChanged` with `show_matches`). The sidebar draws, keeps its toggles and says what the
+user did.
+"""
 
 from __future__ import annotations
 
+import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from rich.style import Style
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -13,15 +21,14 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
 
+from ..core.activity import Activity
 from ..core.groups import GroupRow, SessionRow, SidebarRow, SortOrder, build_rows
 from ..core.listing import SessionSummary
-from ..core.text import GLYPHS, age, human_count
-from .glyphs import Glyphs
+from ..core.text import age, human_count
+from .glyphs import glyphs_of
 from .plain import PlainInput, PlainStatic
 from .rowlist import RowList
 from .rowtext import RowText
-
-LIVE_SECONDS = 20.0
 
 
 def clock() -> float:
@@ -42,11 +49,10 @@ class SessionList(RowList):
         "sessionlist--open",
     }
 
-    def __init__(self, glyphs: Glyphs, *, id: str | None = None) -> None:
+    def __init__(self, activity: Activity, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.glyphs = glyphs
         self.rows: list[SidebarRow] = []
-        self.live: dict[str, float] = {}  # path -> when it last grew
+        self.activity = activity  # which sessions are being written (kept by the screen)
         self.open_path: str | None = None
         self.now = clock()
 
@@ -83,15 +89,11 @@ class SessionList(RowList):
     def style(self, name: str) -> Style:
         return self.get_component_rich_style(name, partial=True)
 
-    def is_live(self, path: str, now: float | None = None) -> bool:
-        """Grown in the last LIVE_SECONDS: pi is probably writing it right now."""
-        return (clock() if now is None else now) - self.live.get(path, 0.0) < LIVE_SECONDS
-
     def render_row(self, index: int, width: int, selected: bool) -> Strip:
         row = self.rows[index]
         base = self.row_style(selected)
-        text = RowText(base)
         g = self.glyphs
+        text = RowText(base, g)
         if isinstance(row, GroupRow):
             style = self.style("sessionlist--current-group" if row.is_current else "sessionlist--group")
             text.add(row.title, style)
@@ -102,7 +104,7 @@ class SessionList(RowList):
             text.add(" " + "  " * (row.depth - 1) + g.child, self.style("sessionlist--dim"), raw=True)
         else:
             text.add(" ", raw=True)
-        if self.is_live(summary.path, self.now):
+        if self.activity.is_live(summary.path, self.now):
             text.add(g.live + " ", self.style("sessionlist--live"), raw=True)
         elif summary.path == self.open_path:
             text.add(g.active + " ", self.style("sessionlist--open"), raw=True)
@@ -145,29 +147,49 @@ class SessionSidebar(Vertical):
     named_only: reactive[bool] = reactive(False)
     order: reactive[SortOrder] = reactive(SortOrder.RECENT)
 
-    class SessionHighlighted(Message):
-        def __init__(self, summary: SessionSummary) -> None:
+    class SessionMessage(Message):
+        def __init__(self, sidebar: SessionSidebar, summary: SessionSummary) -> None:
             super().__init__()
+            self.sidebar = sidebar
             self.summary = summary
 
-    class SessionChosen(Message):
-        def __init__(self, summary: SessionSummary) -> None:
-            super().__init__()
-            self.summary = summary
+        @property
+        def control(self) -> SessionSidebar:
+            return self.sidebar
 
-    def __init__(self, glyphs: Glyphs, current_cwd: str | None, *, id: str | None = None) -> None:
+    class SessionHighlighted(SessionMessage):
+        """The cursor is on another session."""
+
+    class SessionChosen(SessionMessage):
+        """Enter on a session."""
+
+    class SearchChanged(Message):
+        """The search line holds a new query: answer with `show_matches`."""
+
+        def __init__(self, sidebar: SessionSidebar, query: str) -> None:
+            super().__init__()
+            self.sidebar = sidebar
+            self.query = query
+
+        @property
+        def control(self) -> SessionSidebar:
+            return self.sidebar
+
+    def __init__(self, current_cwd: str | None, activity: Activity, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.glyphs = glyphs
         self.current_cwd = current_cwd
+        self.activity = activity
         self.summaries: list[SessionSummary] = []
         self.matches: Mapping[str, str] | None = None
-        self.search_fn: Callable[[str], Mapping[str, str] | None] | None = None
         self.status = ""
 
     def compose(self) -> ComposeResult:
         yield PlainStatic("", id="sidebar-title", classes="pane-title")
         yield PlainInput(placeholder='search: words, "a phrase", re:regex', id="sidebar-search")
-        yield SessionList(self.glyphs, id="session-list")
+        yield SessionList(self.activity, id="session-list")
+
+    def focus_target(self) -> SessionList:
+        return self.session_list
 
     @property
     def session_list(self) -> SessionList:
@@ -216,18 +238,11 @@ class SessionSidebar(Vertical):
             bits.append(f"by {self.order}")
         if self.status:
             bits.append(self.status)
-        self.query_one("#sidebar-title", PlainStatic).update(f" {GLYPHS.dot} ".join(bits))
+        self.query_one("#sidebar-title", PlainStatic).update(f" {glyphs_of(self).dot} ".join(bits))
 
     def set_status(self, status: str) -> None:
         self.status = status
         self._update_title()
-
-    def mark_live(self, path: str) -> None:
-        self.session_list.live[path] = clock()
-        index = self.session_list.index_of(path)
-        if index is not None:
-            self.session_list.now = clock()
-            self.session_list.refresh_row(index)
 
     def set_open(self, path: str | None) -> None:
         self.session_list.open_path = path
@@ -283,17 +298,22 @@ class SessionSidebar(Vertical):
         if event.input is not self.search_input:
             return
         event.stop()
-        query = event.value
-        if not query.strip():
+        if not event.value.strip():
             self.matches = None
             self.status = ""
-        elif self.search_fn is not None:
-            result = self.search_fn(query)
-            if result is None:
-                self.set_status("invalid search")
-                return
-            self.matches = result
-            self.status = f"{len(result)} found"
+            self.rebuild(keep_current=True)
+        else:
+            self.post_message(self.SearchChanged(self, event.value))
+
+    def show_matches(self, query: str, found: Mapping[str, str] | None) -> None:
+        """What `query` matched (path -> where), or None when it is not a valid query."""
+        if query != self.search_input.value:
+            return  # typed on since: a newer answer is on its way
+        if found is None:
+            self.set_status("invalid search")
+            return
+        self.matches = found
+        self.status = f"{len(found)} found"
         self.rebuild(keep_current=True)
 
     def on_input_submitted(self, event: PlainInput.Submitted) -> None:
@@ -301,12 +321,14 @@ class SessionSidebar(Vertical):
             event.stop()
             self.session_list.focus()
 
-    def on_key(self, event: object) -> None:
-        key = getattr(event, "key", "")
-        if key in ("down", "up") and self.search_input.has_focus:
+    def on_key(self, event: events.Key) -> None:
+        if event.key in ("down", "up") and self.search_input.has_focus:
             self.session_list.focus()
-            getattr(self.session_list, f"action_cursor_{key}")()
-            getattr(event, "stop")()  # noqa: B009
+            if event.key == "down":
+                self.session_list.action_cursor_down()
+            else:
+                self.session_list.action_cursor_up()
+            event.stop()
 
     # ------------------------------------------------------------------ messages out
     def on_row_list_cursor_moved(self, event: RowList.CursorMoved) -> None:
@@ -315,7 +337,7 @@ class SessionSidebar(Vertical):
         event.stop()
         summary = self.session_list.current()
         if summary is not None:
-            self.post_message(self.SessionHighlighted(summary))
+            self.post_message(self.SessionHighlighted(self, summary))
 
     def on_row_list_activated(self, event: RowList.Activated) -> None:
         if event.row_list is not self.session_list:
@@ -323,10 +345,8 @@ class SessionSidebar(Vertical):
         event.stop()
         summary = self.session_list.current()
         if summary is not None:
-            self.post_message(self.SessionChosen(summary))
+            self.post_message(self.SessionChosen(self, summary))
 
 
 def _same_dir(a: str, b: str) -> bool:
-    import os
-
     return bool(a) and os.path.normpath(a) == os.path.normpath(b)

@@ -78,7 +78,7 @@ def _js_number(value: float) -> float | int:
 
 
 def _print_comparison(session: Session, comparison: Comparison) -> None:
-    from ...core.outline import entry_summary_line
+    from ...core.describe import entry_summary_line
     from ...core.text import human_count, visible
     from .output import text
 

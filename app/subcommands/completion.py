@@ -69,9 +69,9 @@ class Command:
 def command_models() -> list[Command]:
     """The browser's command line, then each registered subcommand's, as built right now."""
     from .. import subcommands
-    from ..cli import _tui_parser
+    from ..arguments import browser_parser
 
-    commands = [_model("", "browse sessions", _tui_parser(full_help=False))]
+    commands = [_model("", "browse sessions", browser_parser())]
     for name in subcommands.MODULES:
         commands.append(_model(name, subcommands.module(name).HELP, subcommands.build_parser(name)))
     return commands

@@ -9,7 +9,7 @@ HELP = "show the effective settings and where each came from"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from ..cli import add_setting_arguments
+    from ..arguments import add_setting_arguments
 
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.epilog = "The browser's flags may be given too, to see what they change."
@@ -19,7 +19,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(ns: argparse.Namespace) -> int:
     from ...core.jsonout import encode_json
     from ...core.locations import resolve_sessions_root
-    from ..cli import flag_overrides
+    from ..arguments import flag_overrides
     from ..config import read_settings, resolve_theme
     from .output import text, warn, write_line
 

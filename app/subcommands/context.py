@@ -112,7 +112,7 @@ class _TextPrinter:
         self.reasons: dict[tuple[str, str | None], tuple[str, str]] = {}
 
     def write(self, projection: Projection) -> None:
-        from ...core.outline import entry_summary_line
+        from ...core.describe import entry_summary_line
         from ...core.tokens import context_tokens
         from .output import lines
 

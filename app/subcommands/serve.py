@@ -14,7 +14,7 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from ..cli import add_app_arguments
+    from ..arguments import add_app_arguments
 
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, metavar="N", help="port (default 8000)")
@@ -62,10 +62,10 @@ def app_argv(ns: argparse.Namespace) -> list[str]:
     """The browser's own arguments, rebuilt from what `serve` was given, plus `--served`."""
     import os
 
-    from ..cli import _tui_parser
+    from ..arguments import browser_parser
 
     argv = ["--served"]
-    for action in _tui_parser(full_help=False)._actions:
+    for action in browser_parser()._actions:
         if not action.option_strings:
             value = getattr(ns, action.dest, None)
             if value:

@@ -123,7 +123,7 @@ async def moves(root: Path, cache: Path, path: Path, count: int = 200) -> tuple[
         for _ in range(count):
             before = screen.context_view.projection
             started = time.perf_counter()
-            screen.tree.action_cursor_up()  # what the key does
+            screen.branch_tree.action_cursor_up()  # what the key does
             await _until(pilot, lambda before=before: screen.context_view.projection is not before)
             drawn = loop.create_future()
             screen.call_after_refresh(lambda drawn=drawn: drawn.done() or drawn.set_result(None))
@@ -174,11 +174,11 @@ async def live_appends(
             }
             with open(path, "a") as f:
                 f.write(json.dumps(line) + "\n")
-            await _until(pilot, lambda eid=eid: eid in screen.tree.index_by_id)
+            await _until(pilot, lambda eid=eid: eid in screen.branch_tree.index_by_id)
         rebuilds = []
         for _ in range(5):
             started = time.perf_counter()
-            screen.tree.rebuild(keep_view=True)
+            screen.branch_tree.rebuild(keep_view=True)
             rebuilds.append((time.perf_counter() - started) * 1000)
         return handled, rebuilds
 
