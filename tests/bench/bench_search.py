@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .common import ensure_big_tree
+from .trees import ensure_tree_2k as ensure_big_tree
 
 BIG_30K = Path(os.environ.get("PI_BIG30K_DIR", "/tmp/pi-sessions-big-30k"))
 VISIBLE_ROWS = 40

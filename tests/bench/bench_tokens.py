@@ -21,8 +21,8 @@ from pi_sessions.core.context import project
 from pi_sessions.core.session import Session
 from pi_sessions.core.tokens import context_tokens
 
-from .common import ensure_big_tree, largest_files
-from .trees import write_long_session
+from .trees import ensure_tree_2k as ensure_big_tree
+from .trees import largest_files, write_long_session
 
 
 def _strip_usage(path: Path) -> Path:

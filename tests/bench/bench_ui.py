@@ -20,8 +20,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from .common import ensure_big_tree, largest_files, pi_bench, ratio_line
-from .trees import write_long_session
+from .common import pi_bench, ratio_line
+from .trees import ensure_tree_2k as ensure_big_tree
+from .trees import largest_files, write_long_session
 
 FRAME_MS = 1000 / 60
 

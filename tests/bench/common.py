@@ -56,19 +56,6 @@ def pi_version(oracle: Path) -> str:
     return str(json.loads((oracle / PI_PACKAGE).read_text())["version"])
 
 
-def ensure_big_tree() -> Path:
-    """The 2,000-file tree (see trees.py)."""
-    from .trees import ensure_tree_2k
-
-    return ensure_tree_2k()
-
-
-def largest_files(tree: Path, count: int = 3) -> list[Path]:
-    from .trees import largest_files as largest
-
-    return largest(tree, count)
-
-
 def pi_bench(tree: Path) -> dict | None:
     """pi's own timings on a tree (`bench.mjs`: listAll, and open + context of the 3 largest)."""
     oracle = find_oracle()
