@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
@@ -22,7 +23,7 @@ from textual.strip import Strip
 from textual.widgets import Input, Log, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-from ..core.text import inline, is_inert, one_line, visible, without_controls
+from ..core.text import fit_words, inline, is_inert, one_line, visible, without_controls
 
 Piece = tuple[str, Style | None]
 
@@ -65,17 +66,33 @@ def plain_text(text: str, style: str | Style = "") -> Text:
     return Text(visible(text), style=style, end="")
 
 
-def key_table(rows: Sequence[tuple[str, str]], key_style: str, heading_style: str) -> Table:
-    """Two columns (key, what it does); a row without a description is a heading."""
+def key_table(
+    rows: Sequence[Sequence[str]], key_style: str, heading_style: str, note_style: str = "dim"
+) -> Table:
+    """Columns (key, what it does[, a note]); a row with nothing but its first cell is a
+    heading. Cells wrap at spaces, never inside a word that fits."""
+    notes = any(len(row) > 2 for row in rows)
     table = Table(box=None, show_header=False, padding=(0, 1), expand=True)
     table.add_column(style=key_style, no_wrap=True, max_width=24)
-    table.add_column(ratio=1)
-    for key, what in rows:
-        if what:
-            table.add_row(plain_text(key), plain_text(what))
+    table.add_column(ratio=3)
+    if notes:
+        table.add_column(style=note_style, ratio=1)
+    for row in rows:
+        key, *rest = row
+        if any(rest):
+            cells = [plain_text(key), *(plain_text(cell) for cell in rest)]
+            table.add_row(*cells, *([plain_text("")] * (len(table.columns) - len(cells))))
         else:
-            table.add_row(plain_text(key, heading_style), plain_text(""))
+            table.add_row(plain_text(key, heading_style), *([plain_text("")] * (len(table.columns) - 1)))
     return table
+
+
+def palette_text(text: str) -> str:
+    """A command palette title or help line: Textual reads those as markup, so our text
+    (which may show a key such as `[`) is escaped, and made inert first."""
+    from textual.markup import escape
+
+    return escape(one_line(text, 300))
 
 
 # ---------------------------------------------------------------------- widgets
@@ -97,6 +114,25 @@ def _inert(content: str | Text | Table) -> str | Text | Table:
     if isinstance(content, Text) and not is_inert(content.plain.replace("\n", "")):
         return visible(content.plain)  # never expected: our Texts are built inert
     return content
+
+
+class FitStatic(PlainStatic):
+    """One line that fits its width whatever the width: cut at a word boundary with an
+    ellipsis (`...` under `--ascii`), never in the middle of a word that would fit. The
+    whole text stays in `full_text`."""
+
+    def __init__(self, content: str = "", **kwargs: Any) -> None:
+        super().__init__("", **kwargs)
+        self.full_text = one_line(content, 2000)
+
+    def update(self, content: str | Text | Table = "", *, layout: bool = True) -> None:  # type: ignore[override]
+        self.full_text = one_line(content if isinstance(content, str) else str(content), 2000)
+        self.refresh(layout=layout)
+
+    def render(self) -> Text:
+        width = self.content_region.width
+        text = fit_words(self.full_text, width, cell_len) if width > 0 else self.full_text
+        return Text(text, end="", no_wrap=True, overflow="crop")
 
 
 class PlainInput(Input):
@@ -149,6 +185,7 @@ def menu(choices: Sequence[tuple[str, str]], id: str | None = None) -> OptionLis
 
 
 __all__ = [
+    "FitStatic",
     "PlainInput",
     "PlainLog",
     "PlainStatic",
@@ -157,6 +194,7 @@ __all__ = [
     "key_table",
     "line",
     "menu",
+    "palette_text",
     "plain_text",
     "row",
     "segment",
