@@ -15,6 +15,7 @@ from textual.app import SuspendNotSupported
 
 from ..core.append import append_label, append_session_name
 from ..core.clipboard import CopyOutcome, copy_text, describe, plan_copy
+from ..core.entry_copy import entry_copy_text
 from ..core.export import export_context, export_html_with_pi, export_tree
 from ..core.fork import ForkPlan, plan_fork, write_fork
 from ..core.jsvalues import js_string
@@ -445,6 +446,23 @@ def copy_menu(screen: MainScreen) -> None:
         copy_value(screen, value, names[choice])
 
     screen.app.push_screen(MenuScreen("Copy", choices), chosen)
+
+
+def copy_entry_text(screen: MainScreen) -> None:
+    """pi's copy in its tree (`app.message.copy`): the selected entry's text, no menu."""
+    session = screen.session
+    entry = screen.tree.current_id()
+    if session is None or entry is None:
+        return
+    try:
+        value = entry_copy_text(session.entry_dict(session.by_id[entry]))
+    except (SessionError, OSError) as e:
+        screen.set_status(f"cannot read the entry: {e}", error=True)
+        return
+    if value is None:
+        screen.set_status("the selected entry has no text to copy", error=True)
+        return
+    copy_value(screen, value, f"the text of entry {entry}")
 
 
 def copy_value(screen: MainScreen, value: str, what: str, *, show_on_failure: bool = True) -> None:

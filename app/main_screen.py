@@ -12,12 +12,10 @@ from collections.abc import Mapping, Sequence
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.events import Resize
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer
 from textual.worker import get_current_worker
 
 from ..core.context import project
@@ -34,9 +32,12 @@ from ..core.watch import EventKind, SessionWatcher, StoreBatch, StoreEvent
 from ..widgets.branch_tree import BranchTree
 from ..widgets.context_view import ContextView
 from ..widgets.glyphs import Glyphs
-from ..widgets.plain import PlainInput, PlainStatic
+from ..widgets.key_footer import KeyFooter
+from ..widgets.keys import bindings
+from ..widgets.plain import FitStatic, PlainInput
 from ..widgets.sidebar import SessionSidebar
 from .config import Settings
+from .keymap import first_key
 from .screens import RawJsonScreen
 
 QUICK_SCAN_BYTES = 4 * 1024 * 1024  # up to this much to read, the first listing is done inline
@@ -46,25 +47,7 @@ PANES = ("sidebar", "tree", "context")
 
 
 class MainScreen(Screen[None]):
-    BINDINGS = [
-        Binding("tab", "next_pane", "Next pane", priority=True),
-        Binding("shift+tab", "previous_pane", "Prev pane", priority=True, show=False),
-        Binding("x", "toggle_excluded", "Excluded"),
-        Binding("F", "toggle_follow", "Follow"),
-        Binding("r", "resume", "Resume"),
-        Binding("f", "fork", "Fork"),
-        Binding("y", "copy", "Copy"),
-        Binding("i", "inspect", "Raw JSON", show=False),
-        Binding("R", "rescan", "Rescan", show=False),
-        Binding("slash", "search", "Search", show=False),
-        Binding("escape", "escape", "Back", show=False),
-        Binding("C", "clone", "Clone", show=False),
-        Binding("M", "rename", "Rename", show=False),
-        Binding("L", "label", "Label", show=False),
-        Binding("D", "delete", "Delete", show=False),
-        Binding("E", "export", "Export", show=False),
-        Binding("d", "demo", "Demo", show=False),
-    ]
+    BINDINGS = bindings("main")
 
     def __init__(
         self,
@@ -79,7 +62,7 @@ class MainScreen(Screen[None]):
     ) -> None:
         super().__init__()
         self.settings = settings
-        self.notices = list(notices)  # shown in the status line once the sessions are listed
+        self.notices = list(notices)  # shown once the sessions are listed (status line and a notice)
         self.root = root
         self.glyphs = glyphs
         self.open_path = open_path
@@ -103,12 +86,12 @@ class MainScreen(Screen[None]):
         with Horizontal(id="panes"):
             yield SessionSidebar(self.glyphs, self.current_cwd, id="sidebar")
             with Vertical(id="tree-pane"):
-                yield PlainStatic("", id="tree-title", classes="pane-title")
+                yield FitStatic("", id="tree-title", classes="pane-title")
                 yield PlainInput(placeholder="search this session (enter)", id="tree-search")
                 yield BranchTree(self.glyphs, id="tree")
             yield ContextView(self.glyphs, id="context")
-        yield PlainStatic("", id="status")
-        yield Footer()
+        yield FitStatic("", id="status")
+        yield KeyFooter()
 
     @property
     def sidebar(self) -> SessionSidebar:
@@ -188,7 +171,7 @@ class MainScreen(Screen[None]):
 
     # ------------------------------------------------------------------ status
     def set_status(self, text: str, *, error: bool = False) -> None:
-        status = self.query_one("#status", PlainStatic)
+        status = self.query_one("#status", FitStatic)
         status.update(one_line(text, 400))
         status.set_class(error, "-error")
 
@@ -205,7 +188,7 @@ class MainScreen(Screen[None]):
                 title += f" {GLYPHS.dot} {self.glyphs.problem} {len(session.problems)} problem(s)"
             if session.name:
                 title += f" {GLYPHS.dot} {one_line(session.name, 60)}"
-        self.query_one("#tree-title", PlainStatic).update(title)
+        self.query_one("#tree-title", FitStatic).update(title)
 
     # ------------------------------------------------------------------ scanning and watching
     @work(thread=True, exclusive=True, group="scan")
@@ -250,7 +233,9 @@ class MainScreen(Screen[None]):
                 note += f" {GLYPHS.dot} {cache_problem}"
             self.set_status(note)
         if first_scan and self.notices:
+            # Once: in the status line, and each in full in a notice (a status line is cut).
             self.set_status(f"{self.glyphs.problem} " + f" {GLYPHS.dot} ".join(self.notices), error=True)
+            self.notify("\n".join(self.notices), title="Settings", severity="warning", timeout=15)
         if first_scan:
             self._open_initial(summaries)
             self.watch_sessions()
@@ -260,6 +245,9 @@ class MainScreen(Screen[None]):
 
     def _show_empty_state(self) -> None:
         where = self.root.describe()
+        demo = first_key(self.app.key_bindings, "ui.demo")  # type: ignore[attr-defined]
+        how = f"Press {demo} to open" if demo else "Run pi-sessions --demo for"
+        # Paragraphs: the list wraps them to its width.
         self.sidebar.session_list.placeholder = [
             "No pi sessions here yet.",
             "",
@@ -267,14 +255,14 @@ class MainScreen(Screen[None]):
             f"  {self.root.path}",
             f"  ({self.root.source})",
             "",
-            "Press d to open the bundled demo",
-            "(a temporary copy), or start pi",
-            "and come back: new sessions",
+            f"{how} the bundled demo (a temporary copy), or start pi and come back: new sessions "
             "appear as they are written.",
         ]
         self.sidebar.session_list.refresh()
         self.context_view.clear(f"No pi sessions found in {where}.")
-        self.set_status(f"No sessions in {where}. Press d for a demo (or run pi-sessions --demo).")
+        # What to do first: a narrow status line is cut at its end.
+        hint = f"press {demo} for a demo (or run pi-sessions --demo)" if demo else "run pi-sessions --demo"
+        self.set_status(f"No sessions here: {hint}. Looked in {where}.")
 
     def _open_initial(self, summaries: list[SessionSummary]) -> None:
         if self.open_path:
@@ -596,6 +584,11 @@ class MainScreen(Screen[None]):
 
         copy_menu(self)
 
+    def action_copy_entry_text(self) -> None:
+        from .actions import copy_entry_text
+
+        copy_entry_text(self)
+
     def action_clone(self) -> None:
         from .actions import clone_selected
 
@@ -646,17 +639,3 @@ class MainScreen(Screen[None]):
         if select_session is not None:
             self.sidebar.select_path(select_session)
             self.open_session(select_session)
-
-    def run_named_action(self, action: str) -> None:
-        """Actions by name, for the command palette (each pane's own actions included)."""
-        targets: dict[str, object] = {
-            "tree_filter": (self.tree, "cycle_filter"),
-            "active_leaf": (self.tree, "active_leaf"),
-            "toggle_scope": (self.sidebar, "toggle_scope"),
-            "toggle_named": (self.sidebar, "toggle_named"),
-            "cycle_sort": (self.sidebar, "cycle_sort"),
-        }
-        widget, name = targets.get(action, (self, action))  # type: ignore[misc]
-        method = getattr(widget, f"action_{name}", None)
-        if method is not None:
-            method()

@@ -20,7 +20,6 @@ from rich.console import Console
 from rich.style import Style
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
@@ -53,6 +52,7 @@ from ..core.session import Session, Totals
 from ..core.text import GLYPHS, human_count, one_line
 from . import plain
 from .glyphs import Glyphs
+from .keys import bindings
 from .plain import PlainStatic
 
 PREVIEW_LINES = {
@@ -162,17 +162,7 @@ class ContextBody(ScrollView, can_focus=True):
         "context--hint",
     }
 
-    BINDINGS = [
-        Binding("up,k", "scroll_lines(-1)", "Up", show=False),
-        Binding("down,j", "scroll_lines(1)", "Down", show=False),
-        Binding("pageup", "scroll_lines(-20)", "Page up", show=False),
-        Binding("pagedown", "scroll_lines(20)", "Page down", show=False),
-        Binding("home", "to_start", "Start", show=False),
-        Binding("end", "to_end", "End", show=False),
-        Binding("left_square_bracket", "block(-1)", "Prev message", show=False),
-        Binding("right_square_bracket", "block(1)", "Next message", show=False),
-        Binding("enter,space", "toggle_block", "Expand"),
-    ]
+    BINDINGS = bindings("context")
 
     def __init__(self, glyphs: Glyphs, *, id: str | None = None) -> None:
         super().__init__(id=id)
