@@ -14,7 +14,7 @@ from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.theme import Theme
 
-from ..core.keys import Resolved, key_label
+from ..core.keys import Resolved, key_label, keys_label
 from ..core.locations import SessionsRoot
 from ..core.text import one_line, use_ascii_glyphs, visible
 from ..widgets.glyphs import glyphs_for
@@ -146,6 +146,11 @@ class PiSessionsApp(App[None]):
 
     def get_key_display(self, binding: Binding) -> str:
         return key_label(binding.key.split(",")[0])
+
+    def action_help_quit(self) -> None:
+        """ctrl+c does not quit (Textual's rule): say which key does, as it is bound now."""
+        quit_key = keys_label(self.key_bindings.keys_of("ui.quit")[:1]) or "ctrl+q"
+        self.notify(f"Press {quit_key} to quit", title="Do you want to quit?")
 
     def handle_bindings_clash(self, clashed_bindings: set[Binding], node: DOMNode) -> None:
         """Textual calls this on every key press; the clashes were reported once, at start."""

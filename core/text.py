@@ -136,6 +136,14 @@ def fit_words(text: str, width: int, cells: Callable[[str], int] | None = None) 
         space = max(head.rfind(" "), head.rfind("\t"))
         if space > 0 and space >= room // 2:
             head = head[:space]
+    # Fields joined by ` · ` (a title, a header): a field cut down to a short word ("7" of
+    # "7 messages") says less than none, so the cut goes back to the separator.
+    separator = f" {GLYPHS.dot} "
+    head = head.rstrip() + " "
+    field = head.rfind(separator)
+    rest = head[field + len(separator) :].strip()
+    if field >= room // 2 and " " not in rest and len(rest) <= 4:
+        head = head[:field]
     return head.rstrip() + mark
 
 

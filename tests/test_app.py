@@ -116,8 +116,8 @@ async def test_excluded_entries_shown_in_place_with_their_reason(tmp_path: Path)
         assert "summarized by compaction c1" in text
         await pilot.press("x")
         assert not [b for b in body.blocks if b.kind == "excluded"]
-        header = str(screen.query_one("#context-line1").render())
-        assert "thinking off" in header and "messages" in header
+        header = screen.query_one("#context-line1", FitStatic)
+        assert "thinking off" in str(header.render()) and "messages" in header.full_text
 
 
 async def test_search_sessions_as_you_type_says_where_it_matched(demo: Path, tmp_path: Path) -> None:

@@ -53,7 +53,7 @@ from ..core.text import GLYPHS, human_count, one_line
 from . import plain
 from .glyphs import Glyphs
 from .keys import bindings
-from .plain import PlainStatic
+from .plain import FitStatic, PlainStatic
 
 PREVIEW_LINES = {
     "user": 8,
@@ -572,10 +572,10 @@ class ContextView(Vertical):
         self._blocks_for: tuple[int, int] | None = None  # (session, generation) the cache is for
 
     def compose(self) -> ComposeResult:
-        yield PlainStatic("", id="context-title", classes="pane-title")
+        yield FitStatic("", id="context-title", classes="pane-title")
         with Vertical(id="context-header"):
-            yield PlainStatic("", id="context-line1", classes="one-line")
-            yield PlainStatic("", id="context-line2", classes="one-line dim")
+            yield FitStatic("", id="context-line1", classes="one-line")
+            yield FitStatic("", id="context-line2", classes="one-line dim")
         yield ContextBody(self.glyphs, id="context-body")
 
     @property
