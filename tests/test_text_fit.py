@@ -49,7 +49,9 @@ def test_ascii_ellipsis_and_wide_characters() -> None:
 def test_a_field_is_not_cut_down_to_one_word() -> None:
     header = "anthropic/claude · thinking medium · 7 messages · 1.2k tokens"
     assert fit_words(header, 40) == "anthropic/claude · thinking medium…"  # not "· 7…"
-    assert fit_words("system prompt · sections: preamble, tools", 36) == "system prompt · sections: preamble,…"
+    assert (
+        fit_words("system prompt · sections: preamble, tools", 36) == "system prompt · sections: preamble,…"
+    )
     assert fit_words("system prompt · sections: preamble", 19) == "system prompt…"  # no dangling ·
 
 
