@@ -87,20 +87,24 @@ class PiSessionsApp(App[None]):
     ) -> None:
         # The keys in use: given by the command line (it reported their problems on stderr),
         # else read here. The palette's key is Textual's own: it is set before Textual's init.
-        self.key_bindings = keys or load_keys(
-            settings.keys, config_file=str(config_path()), pi_agent_dir=pi_agent_dir
-        )
-        palette_keys = self.key_bindings.keys_of(PALETTE)
-        self.COMMAND_PALETTE_BINDING = ",".join(palette_keys)  # type: ignore[misc]
+        given_keys = keys
+        if keys is None:
+            keys = load_keys(settings.keys, config_file=str(config_path()), pi_agent_dir=pi_agent_dir)
+        self.key_bindings = keys
+        palette_keys = keys.keys_of(PALETTE)
         self.ENABLE_COMMAND_PALETTE = bool(palette_keys)  # type: ignore[misc]
+        if palette_keys:
+            self.COMMAND_PALETTE_BINDING = palette_keys[0]  # type: ignore[misc]
         super().__init__()
-        self.set_keymap(self.key_bindings.keymap())
+        for key in palette_keys[1:]:  # Textual binds one key to its palette: the others here
+            self._bindings._add_binding(Binding(key, "command_palette", "palette", show=False, priority=True))
+        self.set_keymap(keys.keymap())
         self.settings = settings
         # Resolved by the command line (it may read pi's settings); else ours, else dark.
         self.appearance = appearance or ("light" if settings.theme == "light" else "dark")
         self.startup_notices = list(notices)
-        if keys is None:
-            self.startup_notices += self.key_bindings.problems
+        if given_keys is None:
+            self.startup_notices += keys.problems  # (the command line passes them in `notices`)
         self.root = root
         self.open_path = open_path
         self.current_cwd = current_cwd
@@ -119,6 +123,7 @@ class PiSessionsApp(App[None]):
         self.push_screen(self.make_main_screen())
 
     def make_main_screen(self) -> MainScreen:
+        notices, self.startup_notices = self.startup_notices, []  # said once, not again for the demo
         return MainScreen(
             self.settings,
             self.root,
@@ -126,7 +131,7 @@ class PiSessionsApp(App[None]):
             open_path=self.open_path,
             current_cwd=self.current_cwd,
             cache_dir=self.cache_dir,
-            notices=self.startup_notices,
+            notices=notices,
         )
 
     def notify(

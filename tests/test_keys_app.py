@@ -388,3 +388,56 @@ async def test_the_palette_shows_each_commands_key(tmp_path: Path) -> None:
         assert "no key" in commands["Export the context"]
         assert commands["Jump to the active leaf"].endswith("(key: a)")
         assert commands["Cycle the tree view filter"].endswith("(key: v, ctrl+o)")
+
+
+async def test_the_palettes_own_key_is_rebound_too(tmp_path: Path) -> None:
+    app = tree_app(tmp_path, keys={"ui.palette": ["f9", "ctrl+g"]})
+    async with app.run_test(size=(120, 30)) as pilot:
+        screen = await loaded(pilot)
+        assert "f9 Palette" in footer_text(app)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert app.screen is screen  # Textual's default key is gone
+        await pilot.press("ctrl+g")  # the second key works as well as the first
+        await until(pilot, lambda: type(app.screen).__name__ == "CommandPalette", "the palette")
+
+
+def test_pi_sessions_config_lists_every_id_its_keys_and_where_they_came_from(tmp_path: Path) -> None:
+    from .test_config import config_home, run
+
+    env = config_home(tmp_path, '[keys]\napp.session.rename = "ctrl+e"\n"tree.fodl" = "x"\n')
+    agent = Path(env["PI_CODING_AGENT_DIR"])
+    agent.mkdir()
+    (agent / "keybindings.json").write_text('{"app.tree.filter.cycleForward": "ctrl+g"}')
+    out = run("config", env=env)
+    assert out.returncode == 0, out.stderr
+    rows = {line.split()[0]: line for line in out.stdout.splitlines() if line.strip()}
+    assert "ctrl+e" in rows["app.session.rename"] and "[keys] of" in rows["app.session.rename"]
+    assert (
+        "ctrl+g" in rows["app.tree.filter.cycleForward"]
+        and "keybindings.json" in rows["app.tree.filter.cycleForward"]
+    )
+    assert rows["ui.help"].split()[1:3] == ["?,", "f1"] and rows["ui.help"].endswith("(default)")
+    assert set(rows) >= set(SPEC_BY_ID)
+    assert out.stderr.count("\n") == 1 and "unknown id 'tree.fodl'" in out.stderr
+    report = json.loads(run("config", "--json", env=env).stdout)
+    assert report["keys"]["app.session.rename"]["keys"] == ["ctrl+e"]
+    assert report["keys"]["ui.quit"] == {"keys": ["q"], "source": "default", "lost": None}
+    assert len(report["key_problems"]) == 1
+
+
+async def test_the_first_run_text_wraps_at_80_columns_and_names_the_live_demo_key(tmp_path: Path) -> None:
+    root = tmp_path / "a-rather-long-folder-name-for-the-sessions" / "that-goes-on"
+    root.mkdir(parents=True)
+    app = make_app(root, tmp_path / "cache", keys={"ui.demo": "ctrl+g"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.screen.scanned, "the scan")
+        session_list = app.screen.sidebar.session_list
+        shown = [line.rstrip() for line in lines_of(session_list)]
+        text = " ".join(line.strip() for line in shown if line.strip())
+        assert "…" not in text and "..." not in text  # wrapped, not cut
+        assert "".join(line.strip() for line in shown).count(str(root)) == 1  # the path, broken at /
+        assert "Press ctrl+g to open the bundled demo" in text
+        assert text.endswith("new sessions appear as they are written.")
+        assert max(len(line) for line in shown) <= session_list.size.width
+        assert "press ctrl+g for a demo" in status(app)
