@@ -26,6 +26,7 @@ from textual.screen import Screen
 from ..core.append import FileChangedError, PlannedAppend, plan_label, plan_session_name, write_append
 from ..core.clipboard import CopyOutcome, copy_text, describe, plan_copy
 from ..core.describe import entry_text
+from ..core.entry_copy import entry_copy_text
 from ..core.export import export_context, export_html_with_pi, export_tree
 from ..core.fork import ForkPlan, fork_preview, plan_fork, write_fork
 from ..core.glyphs import Glyphs
@@ -434,6 +435,23 @@ class Actions:
             argv = build_resume_command(host.settings.resume_command, path, cwd, session_id)
             value = shell_line(argv, cwd)
         await self.copy_value(value, dict(choices)[choice])
+
+    async def copy_entry_text(self) -> None:
+        """pi's copy in its tree (`app.message.copy`): the selected entry's text, no menu."""
+        host = self.host
+        session = host.session
+        entry = host.selected_entry()
+        if session is None or entry is None or entry not in session.by_id:
+            return
+        try:
+            value = entry_copy_text(session.entry_dict(session.by_id[entry]))
+        except (SessionError, OSError) as e:
+            host.set_status(f"cannot read the entry: {e}", error=True)
+            return
+        if value is None:
+            host.set_status("the selected entry has no text to copy", error=True)
+            return
+        await self.copy_value(value, f"the text of entry {entry}")
 
     async def copy_value(self, value: str, what: str, *, show_on_failure: bool = True) -> None:
         """Copy by the way that reaches the user's clipboard from here (core.clipboard decides),

@@ -103,6 +103,12 @@ def _run_tui(ns: argparse.Namespace) -> int:
     problem = loaded.problem_line()
     if problem:
         warn(f"pi-sessions: {problem}")
+    from .keymap import load_keys
+
+    # Key problems: said here once, before the screen is taken, and again in the status line.
+    keys = load_keys(settings.keys, config_file=str(loaded.path))
+    for line in keys.problems:
+        warn(f"pi-sessions: {line}")
 
     # Textual reads these when it is imported: set them first. In the browser, textual-serve
     # has chosen truecolor already; only an explicit choice changes that.
@@ -146,7 +152,8 @@ def _run_tui(ns: argparse.Namespace) -> int:
         root,
         open_path=open_path,
         appearance=resolve_theme(settings.theme).appearance,
-        notices=[problem] if problem else [],
+        notices=([problem] if problem else []) + keys.problems,
+        keys=keys,
     )
 
 

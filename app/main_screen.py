@@ -26,9 +26,7 @@ from typing import Any, TypeVar, cast
 
 from textual import on, work
 from textual.app import ComposeResult, SuspendNotSupported
-from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer
 from textual.worker import Worker, WorkerCancelled, WorkerState, get_current_worker
 
 from ..core.activity import Activity
@@ -46,52 +44,25 @@ from ..core.watch import EventKind, SessionWatcher, StoreBatch, StoreEvent
 from ..widgets.branch_tree import BranchTree
 from ..widgets.context_view import ContextView
 from ..widgets.glyphs import glyphs_of
+from ..widgets.key_footer import KeyFooter
+from ..widgets.keys import bindings
 from ..widgets.panes import Panes
-from ..widgets.plain import PlainStatic
+from ..widgets.plain import FitStatic
 from ..widgets.sidebar import SessionSidebar
 from ..widgets.tree_pane import TreePane
 from .actions import Actions
 from .config import Settings
+from .keymap import first_key
 from .screens import RawJsonScreen
 
 T = TypeVar("T")
 
 QUICK_SCAN_BYTES = 4 * 1024 * 1024  # up to this much to read, the first listing is done inline
 PANES = ("sidebar", "tree", "context")
-EMPTY_FOLDER = [
-    "No pi sessions here yet.",
-    "",
-    "Looked in:",
-    "  {path}",
-    "  ({source})",
-    "",
-    "Press d to open the bundled demo",
-    "(a temporary copy), or start pi",
-    "and come back: new sessions",
-    "appear as they are written.",
-]
 
 
 class MainScreen(Screen[None]):
-    BINDINGS = [
-        Binding("tab", "next_pane", "Next pane", priority=True),
-        Binding("shift+tab", "previous_pane", "Prev pane", priority=True, show=False),
-        Binding("x", "toggle_excluded", "Excluded"),
-        Binding("F", "toggle_follow", "Follow"),
-        Binding("r", "resume", "Resume"),
-        Binding("f", "fork", "Fork"),
-        Binding("y", "copy", "Copy"),
-        Binding("i", "inspect", "Raw JSON", show=False),
-        Binding("R", "rescan", "Rescan", show=False),
-        Binding("slash", "search", "Search", show=False),
-        Binding("escape", "escape", "Back", show=False),
-        Binding("C", "clone", "Clone", show=False),
-        Binding("M", "rename", "Rename", show=False),
-        Binding("L", "label", "Label", show=False),
-        Binding("D", "delete", "Delete", show=False),
-        Binding("E", "export", "Export", show=False),
-        Binding("d", "demo", "Demo", show=False),
-    ]
+    BINDINGS = bindings("main")
 
     def __init__(
         self,
@@ -105,7 +76,7 @@ class MainScreen(Screen[None]):
     ) -> None:
         super().__init__()
         self.settings = settings
-        self.notices = list(notices)  # shown in the status line once the sessions are listed
+        self.notices = list(notices)  # shown once the sessions are listed (status line and a notice)
         self.root = root
         self.open_path = open_path
         self.current_cwd = current_cwd if current_cwd is not None else os.getcwd()
@@ -126,8 +97,8 @@ class MainScreen(Screen[None]):
             yield SessionSidebar(self.current_cwd, self.activity, id="sidebar")
             yield TreePane(id="tree-pane")
             yield ContextView(id="context")
-        yield PlainStatic("", id="status")
-        yield Footer()
+        yield FitStatic("", id="status")
+        yield KeyFooter()
 
     @property
     def glyphs(self) -> Glyphs:
@@ -187,7 +158,7 @@ class MainScreen(Screen[None]):
 
     # ------------------------------------------------------------------ the status line
     def set_status(self, text: str, *, error: bool = False) -> None:
-        status = self.query_one("#status", PlainStatic)
+        status = self.query_one("#status", FitStatic)
         status.update(one_line(text, 400, glyphs=self.glyphs))
         status.set_class(error, "-error")
 
@@ -239,7 +210,9 @@ class MainScreen(Screen[None]):
                 note += f"{dot}{cache_problem}"
             self.set_status(note)
         if first_scan and self.notices:
+            # Once: in the status line, and each in full in a notice (a status line is cut).
             self.set_status(f"{self.glyphs.problem} " + dot.join(self.notices), error=True)
+            self.notify("\n".join(self.notices), title="Settings", severity="warning", timeout=15)
         if first_scan:
             self._open_initial()
             self.watch_sessions()
@@ -249,11 +222,24 @@ class MainScreen(Screen[None]):
 
     def _show_empty_state(self) -> None:
         where = self.root.describe()
-        lines = [line.format(path=self.root.path, source=self.root.source) for line in EMPTY_FOLDER]
-        self.sidebar.session_list.placeholder = lines
+        demo = first_key(self.app.key_bindings, "ui.demo")  # type: ignore[attr-defined]
+        how = f"Press {demo} to open" if demo else "Run pi-sessions --demo for"
+        # Paragraphs: the list wraps them to its width.
+        self.sidebar.session_list.placeholder = [
+            "No pi sessions here yet.",
+            "",
+            "Looked in:",
+            f"  {self.root.path}",
+            f"  ({self.root.source})",
+            "",
+            f"{how} the bundled demo (a temporary copy), or start pi and come back: new sessions "
+            "appear as they are written.",
+        ]
         self.sidebar.session_list.refresh()
         self.context_view.clear(f"No pi sessions found in {where}.")
-        self.set_status(f"No sessions in {where}. Press d for a demo (or run pi-sessions --demo).")
+        # What to do first: a narrow status line is cut at its end.
+        hint = f"press {demo} for a demo (or run pi-sessions --demo)" if demo else "run pi-sessions --demo"
+        self.set_status(f"No sessions here: {hint}. Looked in {where}.")
 
     def _open_initial(self) -> None:
         if self.open_path:
@@ -536,6 +522,9 @@ class MainScreen(Screen[None]):
     def action_copy(self) -> None:
         self.run_flow(self.actions.copy())
 
+    def action_copy_entry_text(self) -> None:
+        self.run_flow(self.actions.copy_entry_text())
+
     def action_clone(self) -> None:
         self.run_flow(self.actions.clone())
 
@@ -562,17 +551,3 @@ class MainScreen(Screen[None]):
             open_demo = getattr(self.app, "open_demo", None)
             if callable(open_demo):
                 open_demo()
-
-    def run_named_action(self, action: str) -> None:
-        """Actions by name, for the command palette (each pane's own actions included)."""
-        targets = {
-            "tree_filter": (self.branch_tree, "cycle_filter"),
-            "active_leaf": (self.branch_tree, "active_leaf"),
-            "toggle_scope": (self.sidebar, "toggle_scope"),
-            "toggle_named": (self.sidebar, "toggle_named"),
-            "cycle_sort": (self.sidebar, "cycle_sort"),
-        }
-        widget, name = targets.get(action, (self, action))
-        method = getattr(widget, f"action_{name}", None)
-        if callable(method):
-            method()

@@ -1,4 +1,5 @@
-"""Small screens: help, raw JSON, confirmations, prompts and menus."""
+"""Small screens: raw JSON, confirmations, prompts, menus and the fork preview (their hint
+lines show the keys as they are bound now)."""
 
 from __future__ import annotations
 
@@ -7,69 +8,22 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import OptionList
 
+from ..core.keys import Resolved
 from ..core.text import inline
 from ..widgets.glyphs import glyphs_of
-from ..widgets.plain import PlainInput, PlainLog, PlainStatic, key_table, menu
-
-HELP = [
-    ("Everywhere", ""),
-    ("tab / shift+tab", "next / previous pane"),
-    ("q", "quit"),
-    ("? or F1", "this help"),
-    ("ctrl+p", "command palette: every action by name"),
-    ("/", "search (sessions in the sidebar, entries in the tree)"),
-    ("x", "show / hide what is not in context, and why"),
-    ("F", "follow: keep the selection on the newest entry"),
-    ("r", "resume the session in pi"),
-    ("f", "fork at the selected entry (then resume with a key)"),
-    ("y", "copy: message text, path, id or resume command"),
-    ("i", "raw JSON of the selected entry"),
-    ("R", "rescan the sessions folder"),
-    ("Sessions", ""),
-    ("up/down, j/k", "move (the session opens as you move)"),
-    ("enter", "go to its tree"),
-    ("c", "this folder only / all folders"),
-    ("n", "named sessions only"),
-    ("s", "sort: recent, name, size"),
-    ("escape", "clear the search"),
-    ("Branch tree", ""),
-    ("up/down, j/k", "move; the context pane follows"),
-    ("enter", "go to the context at this entry"),
-    ("left/right, h/l, space", "fold / unfold a branch"),
-    ("[ and ]", "previous / next fork point"),
-    ("a", "jump to the active leaf (where pi would resume)"),
-    ("v", "view filter: conversation, no tool results, user only, labelled, everything"),
-    ("n / N", "next / previous search match"),
-    ("Context", ""),
-    ("up/down, pgup/pgdn", "scroll"),
-    ("[ and ]", "previous / next message"),
-    ("enter or space", "expand / collapse the message (thinking, long output)"),
-    ("home / end", "first / last message"),
-]
-
-
-class HelpScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,q,question_mark,f1", "dismiss", "Close")]
-
-    def compose(self) -> ComposeResult:
-        with VerticalScroll(id="help-box", classes="dialog"):
-            glyphs = glyphs_of(self)
-            yield PlainStatic(f"pi-sessions {glyphs.dot} keys", classes="dialog-title")
-            yield PlainStatic(key_table(HELP, key_style="bold", heading_style="underline", glyphs=glyphs))
-
-    def action_dismiss(self) -> None:  # type: ignore[override]
-        self.dismiss(None)
+from ..widgets.keys import bindings
+from ..widgets.plain import PlainInput, PlainLog, PlainStatic, menu
+from .keymap import defaults, hint
 
 
 class RawJsonScreen(ModalScreen[None]):
     """The entry as it is in the file (after legacy migration), pretty-printed."""
 
-    BINDINGS = [Binding("escape,q,i", "dismiss", "Close")]
+    BINDINGS = bindings("rawJson")
 
     def __init__(self, title: str, value: Any) -> None:
         super().__init__()
@@ -95,6 +49,12 @@ class RawJsonScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+def live_keys(screen: ModalScreen[Any]) -> Resolved:
+    """The keys in use (the app's), or the defaults for a screen shown outside our app."""
+    keys = getattr(screen.app, "key_bindings", None)
+    return keys if isinstance(keys, Resolved) else defaults()
+
+
 def dialog_head(title: str, detail: str = "") -> Iterator[PlainStatic]:
     """A dialog's title and, if any, its detail lines: text from files, shown as it is."""
     yield PlainStatic(title, classes="dialog-title")
@@ -103,10 +63,7 @@ def dialog_head(title: str, detail: str = "") -> Iterator[PlainStatic]:
 
 
 class ConfirmScreen(ModalScreen[bool]):
-    BINDINGS = [
-        Binding("y,enter", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
-    ]
+    BINDINGS = bindings("confirm")
 
     def __init__(self, question: str, detail: str = "") -> None:
         super().__init__()
@@ -116,14 +73,16 @@ class ConfirmScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-box", classes="dialog"):
             yield from dialog_head(self.question, self.detail)
-            yield PlainStatic("y / enter: yes    n / escape: no", classes="dialog-hint")
+            yield PlainStatic(
+                hint(live_keys(self), [("confirm.yes", "yes"), ("confirm.no", "no")]), classes="dialog-hint"
+            )
 
     def action_answer(self, value: bool) -> None:
         self.dismiss(value)
 
 
 class PromptScreen(ModalScreen[str | None]):
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = bindings("prompt")
 
     def __init__(self, question: str, value: str = "", placeholder: str = "", detail: str = "") -> None:
         super().__init__()
@@ -136,7 +95,9 @@ class PromptScreen(ModalScreen[str | None]):
         with Vertical(id="prompt-box", classes="dialog"):
             yield from dialog_head(self.question, self.detail)
             yield PlainInput(value=self.value, placeholder=self.placeholder, id="prompt-input")
-            yield PlainStatic("enter: ok    escape: cancel", classes="dialog-hint")
+            yield PlainStatic(
+                f"enter: ok    {hint(live_keys(self), [('prompt.cancel', 'cancel')])}", classes="dialog-hint"
+            )
 
     def on_mount(self) -> None:
         self.query_one(PlainInput).focus()
@@ -152,7 +113,7 @@ class PromptScreen(ModalScreen[str | None]):
 class MenuScreen(ModalScreen[str | None]):
     """Pick one of a few choices: (key, label) pairs; digits and first letters work too."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = bindings("menu")
 
     def __init__(self, title: str, choices: Sequence[tuple[str, str]], detail: str = "") -> None:
         super().__init__()
@@ -164,7 +125,10 @@ class MenuScreen(ModalScreen[str | None]):
         with Vertical(id="menu-box", classes="dialog"):
             yield from dialog_head(self.title_text, self.detail)
             yield menu(self.choices, id="menu-options", glyphs=glyphs_of(self))
-            yield PlainStatic("enter or a digit: choose    escape: cancel", classes="dialog-hint")
+            yield PlainStatic(
+                f"enter or a digit: choose    {hint(live_keys(self), [('menu.cancel', 'cancel')])}",
+                classes="dialog-hint",
+            )
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
@@ -189,12 +153,7 @@ class ForkScreen(ModalScreen[str | None]):
 
     Dismisses with "fork", "fork-resume", "cwd" (choose another directory) or None."""
 
-    BINDINGS = [
-        Binding("enter", "choose('fork')", "Fork"),
-        Binding("r", "choose('fork-resume')", "Fork and resume"),
-        Binding("c", "choose('cwd')", "Another directory"),
-        Binding("escape,n", "choose(None)", "Cancel"),
-    ]
+    BINDINGS = bindings("forkPreview")
 
     def __init__(self, title: str, lines: Sequence[str]) -> None:
         super().__init__()
@@ -210,7 +169,15 @@ class ForkScreen(ModalScreen[str | None]):
                 "\n".join(inline(line, glyphs=glyphs) for line in self.lines), id="fork-preview"
             )
             yield PlainStatic(
-                "enter: fork    r: fork and resume in pi    c: into another directory    escape: cancel",
+                hint(
+                    live_keys(self),
+                    [
+                        ("forkPreview.fork", "fork"),
+                        ("forkPreview.resume", "fork and resume in pi"),
+                        ("forkPreview.otherDir", "into another directory"),
+                        ("forkPreview.cancel", "cancel"),
+                    ],
+                ),
                 classes="dialog-hint",
             )
 

@@ -4,12 +4,13 @@ the resume command in the browser, where there is no terminal to hand to pi."""
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 
+from ..widgets.keys import bindings
 from ..widgets.plain import PlainStatic, PlainTextArea
-from .screens import dialog_head
+from .keymap import hint
+from .screens import dialog_head, live_keys
 
 
 class TextScreen(ModalScreen[None]):
@@ -17,7 +18,7 @@ class TextScreen(ModalScreen[None]):
     #text-box { height: auto; max-height: 90%; }
     #text-value { height: auto; max-height: 20; border: none; padding: 0; }
     """
-    BINDINGS = [Binding("escape,q", "close", "Close")]
+    BINDINGS = bindings("text")
 
     def __init__(self, title: str, text: str, detail: str = "") -> None:
         super().__init__()
@@ -32,7 +33,7 @@ class TextScreen(ModalScreen[None]):
             yield PlainTextArea(self.text, id="text-value")
             yield PlainStatic(
                 "select with the keyboard (shift+arrows) or the mouse (shift+drag in most terminals)"
-                "    escape: close",
+                f"    {hint(live_keys(self), [('text.close', 'close')])}",
                 classes="dialog-hint",
             )
 

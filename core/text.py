@@ -77,14 +77,93 @@ def inline(text: str, *, glyphs: Glyphs = UNICODE) -> str:
 
 def one_line(text: str, limit: int = 200, *, glyphs: Glyphs = UNICODE) -> str:
     """A single display line: whitespace runs (newlines included) become one space, controls
-    become placeholders, and the result is cut to `limit` characters (`glyphs.ellipsis`
-    where it was cut)."""
+    become placeholders, and the result is cut to `limit` characters at a word boundary
+    (`glyphs.ellipsis` where it was cut)."""
     head = text[: limit * 4] if len(text) > limit * 4 else text
     head = _INLINE_RE.sub(_replacer(glyphs), " ".join(head.split()))
-    if len(head) > limit:
-        mark = glyphs.ellipsis
-        return head[: max(0, limit - len(mark))] + mark
-    return head
+    return fit_words(head, limit, glyphs=glyphs)
+
+
+def _one_cell(_: str) -> int:
+    return 1
+
+
+def fit_words(
+    text: str, width: int, cells: Callable[[str], int] | None = None, *, glyphs: Glyphs = UNICODE
+) -> str:
+    """`text` if it fits in `width` cells, else cut at the last word boundary that fits,
+    with an ellipsis (`...` under `--ascii`). A word longer than half the room is cut
+    inside it: one long path must not leave an empty line. `cells` measures one
+    character (wide characters take two); by default each takes one."""
+    if width <= 0:
+        return ""
+    measure = cells or _one_cell
+    if (len(text) if cells is None else sum(map(measure, text))) <= width:
+        return text
+    mark = glyphs.ellipsis
+    room = width - len(mark)
+    if room <= 0:
+        return mark[:width]
+    used = end = 0
+    for end, ch in enumerate(text):  # noqa: B007 - `end` is the first character left out
+        used += measure(ch)
+        if used > room:
+            break
+    head = text[:end]
+    if not text[end].isspace() and not head[-1:].isspace():
+        space = max(head.rfind(" "), head.rfind("\t"))
+        if space > 0 and space >= room // 2:
+            head = head[:space]
+    # Fields joined by ` · ` (a title, a header): a field cut down to a short word ("7" of
+    # "7 messages") says less than none, so the cut goes back to the separator.
+    separator = f" {glyphs.dot} "
+    head = head.rstrip() + " "
+    field = head.rfind(separator)
+    rest = head[field + len(separator) :].strip()
+    if field >= room // 2 and " " not in rest and len(rest) <= 4:
+        head = head[:field]
+    return head.rstrip() + mark
+
+
+def wrap_words(text: str, width: int, cells: Callable[[str], int] | None = None) -> list[str]:
+    """`text` (one paragraph) as lines of at most `width` cells, broken at spaces; a word
+    longer than a line is broken inside it, after a `/` when it has one (paths)."""
+    if width <= 0:
+        return []
+    measure = cells or _one_cell
+
+    def size(word: str) -> int:
+        return len(word) if cells is None else sum(map(measure, word))
+
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        candidate = f"{line} {word}" if line else word
+        if size(candidate) <= width:
+            line = candidate
+            continue
+        if line:
+            lines.append(line)
+        while size(word) > width:
+            cut = _longest_prefix(word, width, measure)
+            slash = word.rfind("/", 0, cut)
+            if slash > 0:
+                cut = slash + 1
+            lines.append(word[:cut])
+            word = word[cut:]
+        line = word
+    if line or not lines:
+        lines.append(line)
+    return lines
+
+
+def _longest_prefix(word: str, width: int, measure: Callable[[str], int]) -> int:
+    used = 0
+    for i, ch in enumerate(word):
+        used += measure(ch)
+        if used > width:
+            return max(1, i)
+    return len(word)
 
 
 def without_controls(text: str) -> str:

@@ -8,10 +8,12 @@ from typing import Any
 
 import pytest
 from pi_sessions.app.demo import prepare_demo
-from pi_sessions.app.screens import ConfirmScreen, HelpScreen, MenuScreen, RawJsonScreen
+from pi_sessions.app.help_screen import HelpScreen
+from pi_sessions.app.screens import ConfirmScreen, MenuScreen, RawJsonScreen
 from pi_sessions.core.context import Reason, project
 from pi_sessions.core.outline import ViewFilter
 from pi_sessions.widgets.context_blocks import BlockKind, build_blocks
+from pi_sessions.widgets.plain import FitStatic
 
 from .apphelpers import lines_of, loaded, main, make_app, segments_of, settled, static_text, until, watching
 from .helpers import assistant, chain, entry, header, jsonl, system, user, write
@@ -114,8 +116,8 @@ async def test_excluded_entries_shown_in_place_with_their_reason(tmp_path: Path)
         assert "summarized by compaction c1" in text
         await pilot.press("x")
         assert not [b for b in body.blocks if b.kind is BlockKind.EXCLUDED]
-        header = str(screen.query_one("#context-line1").render())
-        assert "thinking off" in header and "messages" in header
+        header = screen.query_one("#context-line1", FitStatic)
+        assert "thinking off" in str(header.render()) and "messages" in header.full_text
 
 
 async def test_search_sessions_as_you_type_says_where_it_matched(demo: Path, tmp_path: Path) -> None:
@@ -459,8 +461,10 @@ async def test_hostile_text_is_shown_inert(tmp_path: Path) -> None:
     app = make_app(root, tmp_path / "cache")
     async with app.run_test(size=(160, 40)) as pilot:
         screen = await loaded(pilot)
-        # Titles, status line and dialogs show text from files (and typed text) literally too.
-        assert "[red]name[/red] [/x]" in static_text(screen, "#tree-title")
+        # Titles, status line and dialogs show text from files (and typed text) literally too
+        # (the title is cut to the pane at a word boundary: the whole of it is kept apart).
+        assert "[red]name[/red]" in static_text(screen, "#tree-title")
+        assert "[red]name[/red] [/x]\u241b[2J" in screen.query_one("#tree-title", FitStatic).full_text
         await pilot.press("D")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the delete question")
         assert "[red]name[/red] [/x]" in static_text(app.screen, ".dialog-title")
@@ -520,7 +524,12 @@ async def test_empty_folder_says_where_it_looked_and_offers_the_demo(tmp_path: P
         await until(pilot, lambda: main(pilot).scanned, "the scan")
         screen = main(pilot)
         status = str(screen.query_one("#status").render())
-        assert str(root) in status and "demo" in status
+        assert status.startswith("No sessions here: press d for a demo")
+        assert str(root) in screen.query_one("#status", FitStatic).full_text
+        # The sidebar says it all, wrapped to its width: the long path is broken, never cut.
+        shown = [line.strip() for line in lines_of(screen.sidebar.session_list)]
+        assert str(root) in "".join(shown) and "…" not in "".join(shown)
+        assert "appear as they are written." in " ".join(shown)
         await pilot.press("d")
         await until(
             pilot,

@@ -82,7 +82,7 @@ def test_no_color_is_an_environment_source_a_file_overrides_it(tmp_path: Path) -
 def test_the_warning_is_printed_once_before_the_app_and_shown_in_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    for name, value in config_home(tmp_path, 'bogus = 1\n[keys]\nx = "y"\n').items():
+    for name, value in config_home(tmp_path, 'bogus = 1\n[keys]\n"sessions.sort" = "o"\n').items():
         monkeypatch.setenv(name, value)
     for name in ("NO_COLOR", "TEXTUAL_COLOR_SYSTEM", "TEXTUAL_ANIMATIONS"):
         monkeypatch.setenv(name, "")
@@ -91,7 +91,7 @@ def test_the_warning_is_printed_once_before_the_app_and_shown_in_it(
     monkeypatch.setattr(tui, "run_app", lambda *args, **kwargs: started.append(kwargs) or 0)
     assert cli.main(["--session-dir", str(tmp_path / "none"), "--no-mouse"]) == 0
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "'bogus'" in err and "'x'" not in err
+    assert err.count("\n") == 1 and "'bogus'" in err and "'keys'" not in err
     assert started and started[0]["notices"] == [err.strip().removeprefix("pi-sessions: ")]
 
 

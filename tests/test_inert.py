@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pi_sessions.app.help_screen import HelpScreen
 from pi_sessions.app.main_screen import MainScreen
 from pi_sessions.app.screens import (
     ConfirmScreen,
     ForkScreen,
-    HelpScreen,
     MenuScreen,
     PromptScreen,
     RawJsonScreen,

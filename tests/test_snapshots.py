@@ -16,8 +16,9 @@ from pi_sessions.app.demo import prepare_demo
 from pi_sessions.app.tui import PiSessionsApp
 from pi_sessions.core.locations import SessionsRoot
 from pi_sessions.widgets import sidebar
+from pi_sessions.widgets.key_footer import KeyFooter
 
-from .apphelpers import loaded, settled
+from .apphelpers import lines_of, loaded, settled
 
 FIXED_ROOT = Path("/tmp/pi-sessions-snapshots")  # a fixed path: it is shown on screen
 NOW = 1767225600.0  # 2026-01-01T00:00:00Z: ages are computed against this
@@ -48,8 +49,18 @@ async def _ready(pilot: Any) -> None:
     await pilot.pause()
 
 
+def _quit_and_help_shown(pilot: Any) -> None:
+    """At 80 columns the footer still says how to quit and where the help is."""
+    footer = lines_of(pilot.app.screen.query_one(KeyFooter))[0]
+    assert footer.startswith(" q Quit  ? Help "), footer
+
+
 def test_small_terminal_first_screen(snap_compare: Any, demo_app: Any) -> None:
-    assert snap_compare(demo_app(), terminal_size=(80, 24), run_before=_ready)
+    async def first(pilot: Any) -> None:
+        await _ready(pilot)
+        _quit_and_help_shown(pilot)
+
+    assert snap_compare(demo_app(), terminal_size=(80, 24), run_before=first)
 
 
 def test_small_terminal_tree_and_context(snap_compare: Any, demo_app: Any) -> None:
@@ -57,6 +68,7 @@ def test_small_terminal_tree_and_context(snap_compare: Any, demo_app: Any) -> No
         await _ready(pilot)
         await pilot.press("tab", "k", "k")
         await settled(pilot)
+        _quit_and_help_shown(pilot)
 
     assert snap_compare(demo_app(), terminal_size=(80, 24), run_before=tree)
 

@@ -2,8 +2,9 @@
 
 Rows come from `core.outline` (what each says from `core.describe`); this widget only draws
 the ones in view (excerpts are read back lazily and cached) and handles the keys: move, fold,
-jump between fork points, jump to the active leaf, cycle the view filter, walk search matches.
-A live change is applied as core decides (`take_delta`: `outline.extend_rows` or a rebuild).
+jump between fork points and branch segments (pi's keys, core/tree_moves.py), jump to the
+active leaf, set or cycle the view filter, walk search matches. A live change is applied as
+core decides (`take_delta`: `outline.extend_rows` or a rebuild).
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from rich.style import Style
-from textual.binding import Binding
 from textual.message import Message
 from textual.strip import Strip
 
@@ -20,6 +20,8 @@ from ..core.outline import OutlineRow, RowFilter, RowInsert, ViewFilter, extend_
 from ..core.records import EntryRecord
 from ..core.session import Session, SessionDelta
 from ..core.text import one_line
+from ..core.tree_moves import can_fold, segment_start_above, segment_start_below
+from .keys import bindings
 from .rowlist import RowList
 from .rowtext import RowText
 
@@ -52,17 +54,7 @@ class BranchTree(RowList):
         "tree--match",
     }
 
-    BINDINGS = [
-        Binding("left,h", "fold", "Fold", show=False),
-        Binding("right,l", "unfold", "Unfold", show=False),
-        Binding("space", "toggle_fold", "Fold/unfold"),
-        Binding("left_square_bracket", "prev_fork", "Prev fork", show=False),
-        Binding("right_square_bracket", "next_fork", "Next fork", show=False),
-        Binding("a", "active_leaf", "Active leaf"),
-        Binding("v", "cycle_filter", "View filter"),
-        Binding("n", "next_match", "Next match", show=False),
-        Binding("N", "prev_match", "Prev match", show=False),
-    ]
+    BINDINGS = bindings("tree")
 
     class EntryMessage(Message):
         def __init__(self, tree: BranchTree, entry_id: str) -> None:
@@ -277,7 +269,9 @@ class BranchTree(RowList):
         session = self.session
         label = session.labels.get(record.id) if session else None
         if label:
-            text.add(f"{g.label}{one_line(str(label), 24, glyphs=g)} ", self.style("tree--label"))
+            # A cell of its own, then a space: never glued to the entry's text.
+            text.add(g.label + one_line(str(label), 24, glyphs=g), self.style("tree--label"))
+            text.add(" ", raw=True)
         for marker in self._markers(row):
             text.add(marker + " ", self.style("tree--marker"), raw=True)
         body_style = self.style("tree--match") if record.id in self.match_set else None
@@ -354,10 +348,53 @@ class BranchTree(RowList):
         if self.session is not None and self.session.default_leaf:
             self.select(self.session.default_leaf)
 
-    def action_cycle_filter(self) -> None:
-        self.view = self.view.next()
+    def action_fold_or_up(self) -> None:
+        """pi's `app.tree.foldOrUp`: fold this segment, or go to the segment start above."""
+        if not 0 <= self.cursor < len(self.rows):
+            return
+        if can_fold(self.rows, self.cursor):
+            entry = self.rows[self.cursor].record.id
+            self.folded.add(entry)
+            self.rebuild(select=entry)
+            return
+        self._move_to(segment_start_above(self.rows, self.cursor))
+
+    def action_unfold_or_down(self) -> None:
+        """pi's `app.tree.unfoldOrDown`: unfold, or go to the next segment start (or the end)."""
+        if not 0 <= self.cursor < len(self.rows):
+            return
+        row = self.rows[self.cursor]
+        if row.folded:
+            self.folded.discard(row.record.id)
+            self.rebuild(select=row.record.id)
+            return
+        self._move_to(segment_start_below(self.rows, self.cursor))
+
+    def _move_to(self, index: int) -> None:
+        if index != self.cursor:
+            self.move_cursor(index)
+
+    def set_view(self, view: ViewFilter) -> None:
+        """Another view filter; folds are cleared, as pi does on every filter key."""
+        self.view = view
+        self.folded.clear()
         self.rebuild()
         self.post_message(self.FilterChanged(self, self.view))
+
+    def action_cycle_filter(self) -> None:
+        self.set_view(self.view.next())
+
+    def action_cycle_filter_back(self) -> None:
+        order = list(ViewFilter)
+        self.set_view(order[(order.index(self.view) - 1) % len(order)])
+
+    def action_set_filter(self, name: str) -> None:
+        self.set_view(ViewFilter(name))
+
+    def action_toggle_filter(self, name: str) -> None:
+        """pi's filter keys: this view, or back to the default when it is on already."""
+        view = ViewFilter(name)
+        self.set_view(ViewFilter.DEFAULT if self.view is view else view)
 
     def set_matches(self, ids: list[str]) -> None:
         """Search results: unfold to each, show them whatever the filter, go to the first."""

@@ -15,7 +15,7 @@ from ..core.jsvalues import js_string
 from ..core.session import Totals
 from ..core.text import human_count, one_line
 from .glyphs import glyphs_of
-from .plain import PlainStatic
+from .plain import FitStatic
 
 WHY_HIDDEN = {
     Reason.SUMMARIZED: "summarized",
@@ -34,11 +34,11 @@ def why_hidden(excluded: dict[Reason, int]) -> str:
 
 class ContextHeader(Vertical):
     def compose(self) -> ComposeResult:
-        yield PlainStatic("", id="context-line1", classes="one-line")
-        yield PlainStatic("", id="context-line2", classes="one-line dim")
+        yield FitStatic("", id="context-line1", classes="one-line")
+        yield FitStatic("", id="context-line2", classes="one-line dim")
 
     def clear(self) -> None:
-        for line in self.query(PlainStatic):
+        for line in self.query(FitStatic):
             line.update("")
 
     def show(self, projection: Projection, totals: Totals, *, show_excluded: bool) -> None:
@@ -62,5 +62,5 @@ class ContextHeader(Vertical):
         line2 = ("x: hide what is not in context" if show_excluded else "x: show what is not in context") + (
             f" ({hidden})" if hidden else ""
         )
-        self.query_one("#context-line1", PlainStatic).update(one_line(line1, 300, glyphs=glyphs))
-        self.query_one("#context-line2", PlainStatic).update(one_line(line2, 300, glyphs=glyphs))
+        self.query_one("#context-line1", FitStatic).update(one_line(line1, 300, glyphs=glyphs))
+        self.query_one("#context-line2", FitStatic).update(one_line(line2, 300, glyphs=glyphs))

@@ -15,7 +15,6 @@ from __future__ import annotations
 from rich.console import Console
 from rich.style import Style
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.strip import Strip
 
@@ -30,8 +29,9 @@ from .blockscroll import BlockScroll
 from .context_blocks import Block, BlockKey, BlockKind, BlockText, block_text, build_blocks
 from .context_header import ContextHeader
 from .glyphs import glyphs_of
+from .keys import bindings
 from .message_text import Paragraph, Tone
-from .plain import PlainStatic
+from .plain import FitStatic, PlainStatic
 
 MAX_RENDER_CHARS = 200_000  # an expanded block shows at most this much text (the rest: raw JSON)
 
@@ -43,17 +43,7 @@ class ContextBody(BlockScroll[Block]):
     CURRENT_CLASS = "context--current"
     PLACEHOLDER_CLASS = Tone.HINT.value
 
-    BINDINGS = [
-        Binding("up,k", "scroll_lines(-1)", "Up", show=False),
-        Binding("down,j", "scroll_lines(1)", "Down", show=False),
-        Binding("pageup", "scroll_lines(-20)", "Page up", show=False),
-        Binding("pagedown", "scroll_lines(20)", "Page down", show=False),
-        Binding("home", "to_start", "Start", show=False),
-        Binding("end", "to_end", "End", show=False),
-        Binding("left_square_bracket", "block(-1)", "Prev message", show=False),
-        Binding("right_square_bracket", "block(1)", "Next message", show=False),
-        Binding("enter,space", "toggle_block", "Expand"),
-    ]
+    BINDINGS = bindings("context")
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -148,7 +138,7 @@ class ContextView(Vertical):
         self._blocks_for: tuple[int, int] | None = None  # (session, generation) the cache is for
 
     def compose(self) -> ComposeResult:
-        yield PlainStatic("", id="context-title", classes="pane-title")
+        yield FitStatic("", id="context-title", classes="pane-title")
         yield ContextHeader(id="context-header")
         yield ContextBody(id="context-body")
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
@@ -25,7 +26,7 @@ from textual.widgets import Input, Log, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from ..core.glyphs import UNICODE, Glyphs
-from ..core.text import inline, is_inert, one_line, visible, without_controls
+from ..core.text import fit_words, inline, is_inert, one_line, visible, without_controls
 from .glyphs import glyphs_of
 
 Piece = tuple[str, Style | None]
@@ -73,18 +74,39 @@ def plain_text(text: str, style: str | Style = "", *, glyphs: Glyphs = UNICODE) 
 
 
 def key_table(
-    rows: Sequence[tuple[str, str]], key_style: str, heading_style: str, *, glyphs: Glyphs = UNICODE
+    rows: Sequence[Sequence[str]],
+    key_style: str,
+    heading_style: str,
+    note_style: str = "dim",
+    *,
+    glyphs: Glyphs = UNICODE,
 ) -> Table:
-    """Two columns (key, what it does); a row without a description is a heading."""
+    """Columns (key, what it does[, a note]); a row with nothing but its first cell is a
+    heading. Cells wrap at spaces, never inside a word that fits."""
+    notes = any(len(row) > 2 for row in rows)
     table = Table(box=None, show_header=False, padding=(0, 1), expand=True)
     table.add_column(style=key_style, no_wrap=True, max_width=24)
-    table.add_column(ratio=1)
-    for key, what in rows:
-        if what:
-            table.add_row(plain_text(key, glyphs=glyphs), plain_text(what, glyphs=glyphs))
+    table.add_column(ratio=3)
+    if notes:
+        table.add_column(style=note_style, ratio=1)
+    for row in rows:
+        key, *rest = row
+        if any(rest):
+            cells = [plain_text(key, glyphs=glyphs), *(plain_text(cell, glyphs=glyphs) for cell in rest)]
+            table.add_row(*cells, *([plain_text("")] * (len(table.columns) - len(cells))))
         else:
-            table.add_row(plain_text(key, heading_style, glyphs=glyphs), plain_text(""))
+            table.add_row(
+                plain_text(key, heading_style, glyphs=glyphs), *([plain_text("")] * (len(table.columns) - 1))
+            )
     return table
+
+
+def palette_text(text: str) -> str:
+    """A command palette title or help line: Textual reads those as markup, so our text
+    (which may show a key such as `[`) is escaped, and made inert first."""
+    from textual.markup import escape
+
+    return escape(one_line(text, 300))
 
 
 # ---------------------------------------------------------------------- widgets
@@ -107,6 +129,31 @@ def _inert(content: str | Text | Table, glyphs: Glyphs) -> str | Text | Table:
     if isinstance(content, Text) and not is_inert(content.plain.replace("\n", "")):
         return visible(content.plain, glyphs=glyphs)  # never expected: our Texts are built inert
     return content
+
+
+class FitStatic(PlainStatic):
+    """One line that fits its width whatever the width: cut at a word boundary with an
+    ellipsis (`...` under `--ascii`), never in the middle of a word that would fit. The
+    whole text stays in `full_text`."""
+
+    def __init__(self, content: str = "", **kwargs: Any) -> None:
+        super().__init__("", **kwargs)
+        self._content = content
+
+    @property
+    def full_text(self) -> str:
+        return one_line(self._content, 2000, glyphs=glyphs_of(self))
+
+    def update(self, content: str | Text | Table = "", *, layout: bool = True) -> None:  # type: ignore[override]
+        self._content = content if isinstance(content, str) else str(content)
+        self.refresh(layout=layout)
+
+    def render(self) -> Text:
+        width = self.content_region.width
+        glyphs = glyphs_of(self)
+        full = self.full_text
+        text = fit_words(full, width, cell_len, glyphs=glyphs) if width > 0 else full
+        return Text(text, end="", no_wrap=True, overflow="crop")
 
 
 class PlainInput(Input):
@@ -163,6 +210,7 @@ def menu(
 
 
 __all__ = [
+    "FitStatic",
     "PlainInput",
     "PlainLog",
     "PlainStatic",
@@ -171,6 +219,7 @@ __all__ = [
     "key_table",
     "line",
     "menu",
+    "palette_text",
     "plain_text",
     "row",
     "segment",

@@ -8,18 +8,19 @@ survives a long conversation.)
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.style import Style
 from textual import events
-from textual.binding import Binding
 from textual.geometry import Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ..core.glyphs import Glyphs
-from ..core.text import one_line
+from ..core.text import inline, wrap_words
 from . import plain
 from .glyphs import glyphs_of
+from .keys import bindings
 
 
 class RowList(ScrollView, can_focus=True):
@@ -40,15 +41,7 @@ class RowList(ScrollView, can_focus=True):
 
     COMPONENT_CLASSES = {"rowlist--cursor", "rowlist--cursor-blurred"}
 
-    BINDINGS = [
-        Binding("up,k", "cursor_up", "Up", show=False),
-        Binding("down,j", "cursor_down", "Down", show=False),
-        Binding("pageup", "page_up", "Page up", show=False),
-        Binding("pagedown", "page_down", "Page down", show=False),
-        Binding("home", "first", "First", show=False),
-        Binding("end", "last", "Last", show=False),
-        Binding("enter", "activate", "Open", show=False),
-    ]
+    BINDINGS = bindings("list")
 
     class RowMessage(Message):
         def __init__(self, row_list: RowList, index: int) -> None:
@@ -70,7 +63,8 @@ class RowList(ScrollView, can_focus=True):
         super().__init__(name=name, id=id, classes=classes)
         self.row_count = 0
         self.cursor = -1
-        self.placeholder: list[str] = []  # lines shown while there are no rows
+        self.placeholder: list[str] = []  # paragraphs shown while there are no rows, wrapped
+        self._wrapped: tuple[tuple[int, tuple[str, ...]], list[str]] = ((0, ()), [])
 
     @property
     def glyphs(self) -> Glyphs:
@@ -97,14 +91,29 @@ class RowList(ScrollView, can_focus=True):
         index = int(self.scroll_offset.y) + y
         width = self.scrollable_content_region.width
         if index < 0 or index >= self.row_count or width <= 0:
-            if not self.row_count and 0 <= y < len(self.placeholder) and width > 0:
-                glyphs = self.glyphs
-                text = one_line(self.placeholder[y], width, glyphs=glyphs)
-                strip = plain.line([(" " + text, self.rich_style)], glyphs=glyphs)
+            lines = self.placeholder_lines(width - 1) if not self.row_count else []
+            if 0 <= y < len(lines):
+                strip = plain.line([(" " + lines[y], self.rich_style)], glyphs=self.glyphs)
                 return strip.crop_extend(0, width, self.rich_style)
             return plain.blank(width, self.rich_style)
         strip = self.render_row(index, width, index == self.cursor)
         return strip.crop_extend(0, width, self.rich_style)
+
+    def placeholder_lines(self, width: int) -> list[str]:
+        """The placeholder's paragraphs wrapped to `width` at spaces (a paragraph's leading
+        spaces indent each of its lines)."""
+        if width <= 0:
+            return []
+        key = (width, tuple(self.placeholder))
+        if self._wrapped[0] != key:
+            lines: list[str] = []
+            for paragraph in self.placeholder:
+                text = inline(paragraph, glyphs=self.glyphs)
+                indent = text[: len(text) - len(text.lstrip(" "))]
+                room = max(1, width - len(indent))
+                lines += [indent + part for part in wrap_words(text, room, cell_len)]
+            self._wrapped = (key, lines)
+        return self._wrapped[1]
 
     def on_resize(self, event: events.Resize) -> None:
         self.virtual_size = Size(self.scrollable_content_region.width, self.row_count)

@@ -3,16 +3,17 @@
 Session text is data: every piece is folded to one line by `one_line` (our own glyphs keep
 their spacing) and the row is drawn by `plain.line`, which makes every piece inert. Rows are
 plain Segments, never markup, so `[bold]` in a message is shown as the six characters it is.
+A piece that does not fit is cut at a word boundary, with an ellipsis.
 """
 
 from __future__ import annotations
 
-from rich.cells import cell_len, set_cell_size
+from rich.cells import cell_len
 from rich.style import Style
 from textual.strip import Strip
 
 from ..core.glyphs import UNICODE, Glyphs
-from ..core.text import inline, one_line
+from ..core.text import fit_words, inline, one_line
 from . import plain
 
 
@@ -53,10 +54,10 @@ class RowText:
         for text, style in self._left:
             length = cell_len(text)
             if used + length > room:
-                keep = max(0, room - used)
-                if keep:
-                    pieces.append((_cut(text, keep, self.glyphs.ellipsis), style))
-                used = room
+                cut = _cut(text, room - used, self.glyphs)
+                if cut:
+                    pieces.append((cut, style))
+                    used += cell_len(cut)
                 break
             pieces.append((text, style))
             used += length
@@ -69,7 +70,6 @@ class RowText:
         return plain.line(pieces, width, glyphs=self.glyphs)
 
 
-def _cut(text: str, width: int, mark: str) -> str:
-    if width <= len(mark):
-        return mark[:width]
-    return set_cell_size(text, width - len(mark)) + mark
+def _cut(text: str, width: int, glyphs: Glyphs) -> str:
+    """Cut to `width` cells at a word boundary, with an ellipsis (core.text.fit_words)."""
+    return fit_words(text, width, cell_len, glyphs=glyphs) if width > 0 else ""

@@ -15,7 +15,6 @@ from collections.abc import Mapping, Sequence
 from rich.style import Style
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.reactive import reactive
@@ -26,7 +25,8 @@ from ..core.groups import GroupRow, SessionRow, SidebarRow, SortOrder, build_row
 from ..core.listing import SessionSummary
 from ..core.text import age, human_count
 from .glyphs import glyphs_of
-from .plain import PlainInput, PlainStatic
+from .keys import bindings
+from .plain import FitStatic, PlainInput, PlainStatic
 from .rowlist import RowList
 from .rowtext import RowText
 
@@ -135,13 +135,7 @@ class SessionSidebar(Vertical):
     """Search box, toggles and the session list. Posts `SessionHighlighted` as the cursor
     moves and `SessionChosen` on enter."""
 
-    BINDINGS = [
-        Binding("slash", "search", "Search"),
-        Binding("escape", "clear_search", "Clear search", show=False),
-        Binding("c", "toggle_scope", "This folder/all"),
-        Binding("n", "toggle_named", "Named only", show=False),
-        Binding("s", "cycle_sort", "Sort", show=False),
-    ]
+    BINDINGS = bindings("sessions")
 
     only_current: reactive[bool] = reactive(False)
     named_only: reactive[bool] = reactive(False)
@@ -184,7 +178,7 @@ class SessionSidebar(Vertical):
         self.status = ""
 
     def compose(self) -> ComposeResult:
-        yield PlainStatic("", id="sidebar-title", classes="pane-title")
+        yield FitStatic("", id="sidebar-title", classes="pane-title")
         yield PlainInput(placeholder='search: words, "a phrase", re:regex', id="sidebar-search")
         yield SessionList(self.activity, id="session-list")
 

@@ -19,7 +19,7 @@ from ..core.session import Session, SessionDelta
 from ..core.text import one_line
 from .branch_tree import BranchTree
 from .glyphs import glyphs_of
-from .plain import PlainInput, PlainStatic
+from .plain import FitStatic, PlainInput
 
 
 class TreePane(Vertical):
@@ -42,7 +42,7 @@ class TreePane(Vertical):
         self.follow = False
 
     def compose(self) -> ComposeResult:
-        yield PlainStatic("", id="tree-title", classes="pane-title")
+        yield FitStatic("", id="tree-title", classes="pane-title")
         yield PlainInput(placeholder="search this session (enter)", id="tree-search")
         yield BranchTree(id="tree")
 
@@ -92,7 +92,7 @@ class TreePane(Vertical):
                 title += f"{dot}{glyphs.problem} {len(session.problems)} problem(s)"
             if session.name:
                 title += f"{dot}{one_line(session.name, 60, glyphs=glyphs)}"
-        self.query_one("#tree-title", PlainStatic).update(title)
+        self.query_one("#tree-title", FitStatic).update(title)
 
     @on(BranchTree.FilterChanged)
     def _filter_changed(self) -> None:

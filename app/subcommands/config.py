@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ...core.keys import Resolved
 
 HELP = "show the effective settings and where each came from"
 
@@ -21,10 +24,12 @@ def run(ns: argparse.Namespace) -> int:
     from ...core.locations import resolve_sessions_root
     from ..arguments import flag_overrides
     from ..config import read_settings, resolve_theme
+    from ..keymap import load_keys
     from .output import text, warn, write_line
 
     loaded = read_settings().with_flags(flag_overrides(ns))
     settings = loaded.settings
+    keys = load_keys(settings.keys, config_file=str(loaded.path))
     theme = resolve_theme(settings.theme)
     root = resolve_sessions_root(settings.session_dir)
     names = [name for name in type(settings).model_fields if name != "served"]
@@ -43,6 +48,15 @@ def run(ns: argparse.Namespace) -> int:
             },
             "theme": {"appearance": theme.appearance, "why": theme.why},
             "sessions_folder": {"path": root.path, "source": root.source},
+            "keys": {
+                binding_id: {
+                    "keys": list(keys.keys_of(binding_id)),
+                    "source": keys.sources.get(binding_id, "default"),
+                    "lost": keys.lost.get(binding_id),
+                }
+                for binding_id in keys.specs
+            },
+            "key_problems": keys.problems,
         }
         write_line(encode_json(report))
         return 0
@@ -60,7 +74,26 @@ def run(ns: argparse.Namespace) -> int:
     value_width = min(40, max(len(value) for _, value, _ in rows))
     for name, value, source in rows:
         text(f"{name:<{width}}  {visible(value):<{value_width}}  {visible(source)}")
+    _print_keys(keys)
     return 0
+
+
+def _print_keys(keys: Resolved) -> None:
+    """Every key binding by id (what `[keys]` rebinds), its keys and where they came from."""
+    from ...core.keys import keys_label
+    from .output import text, warn
+
+    for problem in keys.problems:
+        warn(f"pi-sessions: {problem}")
+    text("")
+    text("keys (rebind by id in [keys]; pi's ids also in pi's keybindings.json):")
+    width = max(len(binding_id) for binding_id in keys.specs)
+    for binding_id, spec in keys.specs.items():
+        shown = keys_label(keys.keys_of(binding_id)) or "(no key)"
+        where = keys.sources.get(binding_id, "default")
+        if binding_id in keys.lost:
+            where += f"; lost {keys.lost[binding_id]}"
+        text(f"{binding_id:<{width}}  {shown:<20}  {spec.title} ({where})")
 
 
 def _shown(value: object) -> str:
