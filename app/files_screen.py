@@ -5,8 +5,9 @@ the entry to go to (None: stay where the tree is).
 
 The path's tool calls are read back in a worker thread (the first time, a second for 100,000
 entries); the tracker the screen is handed remembers them for the next entry. The projection is
-made on the event loop (only the loop changes the session); a session read again meanwhile is
-read once more.
+made on the event loop (only the loop changes the session); when the session was read again
+meanwhile, or the reading failed (the loop may read bodies through the same cache at the same
+time), the files are read once more, a few times at most.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from .keymap import hint
 from .screens import live_keys
 
 MAX_TEXT_LINES = 20_000  # a longer text shows its first lines and says how many more there are
-READ_TRIES = 3  # the session read again while its files were read: read them again, this often
+READ_TRIES = 3  # a reading overtaken by a change of the session, or failed: this many in all
 
 
 class FilesScreen(ModalScreen[str | None]):
@@ -133,7 +134,7 @@ class FilesScreen(ModalScreen[str | None]):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state is not WorkerState.ERROR or not self.is_attached:
             return
-        if self._changed_meanwhile() and self.tries < READ_TRIES:
+        if self.tries < READ_TRIES:
             self._start()
             return
         self.file_list.show_note(f"cannot read the files at this entry: {event.worker.error}")

@@ -361,6 +361,34 @@ async def test_the_files_are_read_in_a_worker_with_a_reading_note(tmp_path: Path
         _row_of(lines_of(view.file_list), "README.md")
 
 
+async def test_a_failed_reading_is_tried_again_then_said(tmp_path: Path, monkeypatch: Any) -> None:
+    real = FileTracker.files_at
+    calls: list[str] = []
+
+    def flaky(self: FileTracker, leaf_id: str, projection: Any = None) -> Any:
+        calls.append(leaf_id)
+        if len(calls) == 1 or leaf_id == "e9":
+            raise OSError("the disk went away")
+        return real(self, leaf_id, projection)
+
+    monkeypatch.setattr(FileTracker, "files_at", flaky)
+    app = _app(tmp_path, *_work())
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await loaded(pilot)
+        screen.focus_pane("tree")
+        view = await _files_open(pilot)  # the first reading failed, the second did not
+        assert calls == ["v", "v"]
+        _row_of(lines_of(view.file_list), "README.md")
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen, "back")
+        screen.branch_tree.select("e9")
+        await pilot.press("w")
+        await until(pilot, lambda: isinstance(app.screen, FilesScreen), "the files view")
+        view = app.screen
+        await until(pilot, lambda: "the disk went away" in " ".join(lines_of(view.file_list)), "the error")
+        assert calls.count("e9") == 3 and view.report is None and app.is_running
+
+
 async def test_the_files_of_a_corpus_file(tmp_path: Path) -> None:
     path = FIXTURES / "sessions" / KITCHEN_SINK
     app = make_app(path.parent.parent, tmp_path / "cache", open_path=path)
