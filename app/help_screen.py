@@ -33,6 +33,7 @@ GLYPH_MEANINGS = {
     "edit": "changed by a context edit (with a count: that many edits)",
     "label": "a label on the entry (set with {label_key}, as in pi)",
     "excluded": "not in context (shown with {excluded_key}), and why",
+    "mark": "the entry marked with {mark_key}: move to another and press {compare_key} to compare the two",
     "ellipsis": "cut to fit here (at a word boundary)",
     "arrow": "a tool call, or a change of model or thinking level",
     "dot": "between the parts of a title or a status line",
@@ -47,12 +48,16 @@ def legend_rows(glyphs: Glyphs, keys: Resolved) -> list[tuple[str, str]]:
     """(mark, what it means) for every glyph of the set in use, then the bare counts."""
     label_key = keys_label(keys.keys_of("app.tree.editLabel")[:1]) or "a label"
     excluded_key = keys_label(keys.keys_of("context.excluded")[:1]) or "the palette"
+    mark_key = keys_label(keys.keys_of("tree.mark")[:1]) or "the palette"
+    compare_key = keys_label(keys.keys_of("tree.compare")[:1]) or "the palette's compare"
     rows = []
     for item in fields(Glyphs):
         if item.name in NOT_MARKS:
             continue
         glyph = getattr(glyphs, item.name).strip() or "(blank)"
-        meaning = GLYPH_MEANINGS[item.name].format(label_key=label_key, excluded_key=excluded_key)
+        meaning = GLYPH_MEANINGS[item.name].format(
+            label_key=label_key, excluded_key=excluded_key, mark_key=mark_key, compare_key=compare_key
+        )
         rows.append((glyph, meaning))
     control = "<1b> <07>" if not glyphs.control_pictures else "\u241b \u2407"
     rows += [

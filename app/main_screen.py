@@ -31,6 +31,7 @@ from textual.worker import Worker, WorkerCancelled, WorkerState, get_current_wor
 
 from ..core.activity import Activity
 from ..core.context import project
+from ..core.files import FileTracker
 from ..core.glyphs import Glyphs
 from ..core.listing import SessionSummary
 from ..core.live import context_change, nothing_to_show
@@ -51,7 +52,9 @@ from ..widgets.plain import FitStatic
 from ..widgets.sidebar import SessionSidebar
 from ..widgets.tree_pane import TreePane
 from .actions import Actions
+from .compare_screen import CompareScreen
 from .config import Settings
+from .files_screen import FilesScreen
 from .keymap import first_key
 from .screens import RawJsonScreen
 
@@ -87,6 +90,7 @@ class MainScreen(Screen[None]):
         self.search = SidebarSearch(self.store.texts)
         self.actions = Actions(self)
         self.session: Session | None = None
+        self.file_tracker: FileTracker | None = None  # the open session's, kept across entries
         self.follow = False
         self.scanned = False
         self.last_context_ms = 0.0
@@ -512,6 +516,47 @@ class MainScreen(Screen[None]):
             return
         title = f"{entry_id} {self.glyphs.dot} line {record.line} of {session.path}"
         self.app.push_screen(RawJsonScreen(title, value))
+
+    @on(BranchTree.MarkChanged)
+    def _mark_changed(self, event: BranchTree.MarkChanged) -> None:
+        if event.entry_id is None:
+            self.set_status("mark cleared")
+            return
+        compare = first_key(self.app.key_bindings, "tree.compare")  # type: ignore[attr-defined]
+        how = f"press {compare}" if compare else "use the palette's Compare"
+        self.set_status(f"marked {event.entry_id}: move to another entry and {how} to compare the two")
+
+    def action_compare(self) -> None:
+        session, marked, selected = self.session, self.branch_tree.marked, self.selected_entry()
+        if session is None or selected is None:
+            return
+        if marked is None or marked not in session.by_id:
+            mark = first_key(self.app.key_bindings, "tree.mark")  # type: ignore[attr-defined]
+            how = f"press {mark} on an entry" if mark else "mark an entry (the palette)"
+            self.set_status(f"nothing is marked to compare: {how}, move to another and compare")
+            return
+        if marked == selected:
+            self.set_status("the marked entry is the selected one: move to another entry to compare")
+            return
+        screen = CompareScreen(session, marked, selected)
+        self.app.push_screen(screen, lambda to: self.go_to_entry(session, to))
+
+    def action_files(self) -> None:
+        session, entry = self.session, self.selected_entry()
+        if session is None or entry is None:
+            return
+        if self.file_tracker is None or self.file_tracker.session is not session:
+            self.file_tracker = FileTracker(session)
+        shown = self.context_view.projection if self.context_leaf == entry else None
+        screen = FilesScreen(session, entry, self.file_tracker, shown)
+        self.app.push_screen(screen, lambda to: self.go_to_entry(session, to))
+
+    def go_to_entry(self, session: Session, entry_id: str | None) -> None:
+        """A view chose an entry of `session`: the tree's cursor goes there, the context follows."""
+        if entry_id is None or session is not self.session or entry_id not in session.by_id:
+            return
+        self.focus_pane("tree")
+        self.branch_tree.select(entry_id)
 
     def action_resume(self) -> None:
         self.run_flow(self.actions.resume())

@@ -35,6 +35,7 @@ class Glyphs:
     edit: str
     label: str
     excluded: str
+    mark: str  # the entry marked to compare with another
 
 
 UNICODE = Glyphs(
@@ -58,6 +59,7 @@ UNICODE = Glyphs(
     edit="✎",
     label="◆",
     excluded="✗",
+    mark="⚑",
 )
 
 ASCII = Glyphs(
@@ -81,6 +83,7 @@ ASCII = Glyphs(
     edit="~",
     label="#",
     excluded="x",
+    mark="=",
 )
 
 

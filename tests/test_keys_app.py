@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 from pi_sessions.app import cli, tui
+from pi_sessions.app.compare_screen import CompareScreen
+from pi_sessions.app.files_screen import FilesScreen
 from pi_sessions.app.help_screen import GLYPH_MEANINGS, NOT_MARKS, HelpScreen
 from pi_sessions.app.screens import ConfirmScreen, ForkScreen, MenuScreen, PromptScreen, RawJsonScreen
 from pi_sessions.app.text_screen import TextScreen
@@ -332,6 +334,8 @@ async def test_the_help_lists_every_live_binding_and_every_glyph(tmp_path: Path)
             MenuScreen,
             ForkScreen,
             TextScreen,
+            CompareScreen,
+            FilesScreen,
         ):
             live += _live_bindings(dialog._merged_bindings or BindingsMap(), keymap)
         await pilot.press("question_mark")

@@ -18,7 +18,7 @@ from pi_sessions.core.locations import SessionsRoot
 from pi_sessions.widgets import sidebar
 from pi_sessions.widgets.key_footer import KeyFooter
 
-from .apphelpers import lines_of, loaded, settled
+from .apphelpers import lines_of, loaded, settled, until
 
 FIXED_ROOT = Path("/tmp/pi-sessions-snapshots")  # a fixed path: it is shown on screen
 NOW = 1767225600.0  # 2026-01-01T00:00:00Z: ages are computed against this
@@ -93,3 +93,30 @@ def test_ascii_and_help(snap_compare: Any, demo_app: Any) -> None:
         await pilot.pause()
 
     assert snap_compare(demo_app(ascii=True), terminal_size=(80, 24), run_before=help_screen)
+
+
+def test_wide_terminal_comparison_of_two_leaves(snap_compare: Any, demo_app: Any) -> None:
+    async def comparison(pilot: Any) -> None:
+        await _ready(pilot)
+        screen = pilot.app.screen
+        screen.focus_pane("tree")
+        screen.branch_tree.select("329cfeae")  # the end of the branch with the compaction
+        await pilot.press("m")
+        screen.branch_tree.select("91ac5f50")  # the active leaf, with context edits
+        await pilot.press("equals_sign")
+        await until(pilot, lambda: getattr(pilot.app.screen, "comparison", None) is not None, "the rows")
+        await pilot.pause()
+
+    assert snap_compare(demo_app(KITCHEN_SINK), terminal_size=(160, 48), run_before=comparison)
+
+
+def test_wide_terminal_files_the_model_knew(snap_compare: Any, demo_app: Any) -> None:
+    async def files(pilot: Any) -> None:
+        await _ready(pilot)
+        pilot.app.screen.focus_pane("tree")
+        await pilot.press("w")
+        await until(pilot, lambda: getattr(pilot.app.screen, "report", None) is not None, "the files")
+        await pilot.press("down", "down", "down", "down")  # lib/utils.py: its read, replaced since
+        await pilot.pause()
+
+    assert snap_compare(demo_app(KITCHEN_SINK), terminal_size=(160, 48), run_before=files)

@@ -52,6 +52,7 @@ class BranchTree(RowList):
         "tree--marker",
         "tree--dim",
         "tree--match",
+        "tree--mark",
     }
 
     BINDINGS = bindings("tree")
@@ -72,6 +73,18 @@ class BranchTree(RowList):
     class EntryChosen(EntryMessage):
         """Enter on an entry."""
 
+    class MarkChanged(Message):
+        """The entry marked to compare is another one (`entry_id`), or none (None)."""
+
+        def __init__(self, tree: BranchTree, entry_id: str | None) -> None:
+            super().__init__()
+            self.tree = tree
+            self.entry_id = entry_id
+
+        @property
+        def control(self) -> BranchTree:
+            return self.tree
+
     class FilterChanged(Message):
         def __init__(self, tree: BranchTree, view: ViewFilter) -> None:
             super().__init__()
@@ -91,6 +104,7 @@ class BranchTree(RowList):
         self.view = ViewFilter.DEFAULT
         self.matches: list[str] = []
         self.match_set: set[str] = set()
+        self.marked: str | None = None  # the entry marked to compare with another (`m`)
         self._excerpts: dict[int, str] = {}
         self.scroll_pending = False  # a scroll to the cursor waits for the next refresh
 
@@ -98,6 +112,10 @@ class BranchTree(RowList):
     def show_session(
         self, session: Session | None, select: str | None = None, *, notify: bool = True
     ) -> None:
+        if self.marked is not None and (
+            session is not self.session or session is None or self.marked not in session.by_id
+        ):
+            self.marked = None  # another session, or the marked entry is gone (read again)
         self.session = session
         self.folded = set()
         self.matches = []
@@ -272,6 +290,8 @@ class BranchTree(RowList):
             # A cell of its own, then a space: never glued to the entry's text.
             text.add(g.label + one_line(str(label), 24, glyphs=g), self.style("tree--label"))
             text.add(" ", raw=True)
+        if record.id == self.marked:
+            text.add(g.mark + " ", self.style("tree--mark"), raw=True)
         for marker in self._markers(row):
             text.add(marker + " ", self.style("tree--marker"), raw=True)
         body_style = self.style("tree--match") if record.id in self.match_set else None
@@ -289,6 +309,15 @@ class BranchTree(RowList):
             yield self.glyphs.edit + (str(edits) if edits > 1 else "")
 
     # ------------------------------------------------------------------ keys
+    def action_toggle_mark(self) -> None:
+        """Mark the entry under the cursor to compare it with another (again: unmark)."""
+        entry = self.current_id()
+        if entry is None:
+            return
+        self.marked = None if self.marked == entry else entry
+        self.refresh()
+        self.post_message(self.MarkChanged(self, self.marked))
+
     def action_fold(self) -> None:
         entry = self.current_id()
         if entry is None or self.session is None:

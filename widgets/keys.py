@@ -127,6 +127,22 @@ SPECS: tuple[KeySpec, ...] = (
         palette="Raw JSON of the selected entry",
     ),
     KeySpec(
+        "tree.compare",
+        "main",
+        _k("equals_sign"),
+        "compare",
+        "compare the marked entry with the selected one: split point, spend, context difference",
+        palette="Compare the marked entry with the selected one",
+    ),
+    KeySpec(
+        "tree.files",
+        "main",
+        _k("w"),
+        "files",
+        "files: what the model knew of each file at the selected entry, and the text it saw",
+        palette="Files the model knew at the selected entry",
+    ),
+    KeySpec(
         "app.tree.editLabel",
         "main",
         _k("L"),
@@ -380,6 +396,14 @@ SPECS: tuple[KeySpec, ...] = (
         "copy the selected entry's text, as pi's tree does",
         pi=True,
     ),
+    KeySpec(
+        "tree.mark",
+        "tree",
+        _k("m"),
+        "toggle_mark",
+        "mark the entry to compare it with another (again: unmark)",
+        palette="Mark the selected entry to compare",
+    ),
     KeySpec("tree.nextMatch", "tree", _k("n"), "next_match", "next search match"),
     KeySpec("tree.prevMatch", "tree", _k("N"), "prev_match", "previous search match"),
     # ------------------------------------------------------------------ the context pane
@@ -426,6 +450,25 @@ SPECS: tuple[KeySpec, ...] = (
         "forkPreview.cancel", "forkPreview", _k("escape", "n"), "choose(None)", "the fork preview: cancel"
     ),
     KeySpec("text.close", "text", _k("escape", "q"), "close", "close the text view"),
+    KeySpec("compare.split", "compare", _k("s"), "jump('split')", "the comparison: go to the split point"),
+    KeySpec("compare.leafA", "compare", _k("a"), "jump('a')", "the comparison: go to leaf A (marked)"),
+    KeySpec("compare.leafB", "compare", _k("b"), "jump('b')", "the comparison: go to leaf B (selected)"),
+    KeySpec("compare.close", "compare", _k("escape", "q"), "close", "close the comparison"),
+    KeySpec(
+        "files.previousTouch",
+        "files",
+        _k("left", "left_square_bracket"),
+        "touch(-1)",
+        "the files view: an earlier read or edit of the file",
+    ),
+    KeySpec(
+        "files.nextTouch",
+        "files",
+        _k("right", "right_square_bracket"),
+        "touch(1)",
+        "the files view: a later read or edit of the file",
+    ),
+    KeySpec("files.close", "files", _k("escape", "q"), "close", "close the files view"),
 )
 
 SPEC_BY_ID = {spec.id: spec for spec in SPECS}
@@ -446,6 +489,8 @@ PLACES = Places(
         "menu": "a menu",
         "forkPreview": "the fork preview",
         "text": "the text view",
+        "compare": "the comparison",
+        "files": "the files view",
     },
     chains={
         "sessions": (("list",), ("sessions",), ("main",), ("app",)),
@@ -455,10 +500,15 @@ PLACES = Places(
             dialog: ((dialog,),)
             for dialog in ("help", "rawJson", "confirm", "prompt", "menu", "forkPreview", "text")
         },
+        # Views over a list: the list's keys first, then the view's own.
+        "compare": (("list",), ("compare",)),
+        "files": (("list",), ("files",)),
     },
 )
 
-DIALOG_PLACES = frozenset({"help", "rawJson", "confirm", "prompt", "menu", "forkPreview", "text"})
+DIALOG_PLACES = frozenset(
+    {"help", "rawJson", "confirm", "prompt", "menu", "forkPreview", "text", "compare", "files"}
+)
 
 # The help's sections: a heading and the places it lists.
 SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -467,6 +517,7 @@ SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Sessions and tree", ("list",)),
     ("Branch tree", ("tree",)),
     ("Context", ("context",)),
+    ("Compare and files", ("compare", "files")),
     ("Dialogs", ("help", "rawJson", "confirm", "prompt", "menu", "forkPreview", "text")),
 )
 
