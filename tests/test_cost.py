@@ -221,7 +221,12 @@ def test_sort_by_cost_puts_the_most_expensive_first() -> None:
     dear = SessionSummary(path="/p/b.jsonl", cwd="/p", cost=2.5, modified_ms=1)
     rows = build_rows([cheap, dear], order=SortOrder.COST)
     assert [r.summary.path for r in rows if isinstance(r, SessionRow)] == ["/p/b.jsonl", "/p/a.jsonl"]
-    assert SortOrder.SIZE.next() is SortOrder.RECENT  # the `s` key's cycle is unchanged
+    # The `s` key's cycle: recent, name, size, cost, and round again.
+    assert [SortOrder.RECENT.next(), SortOrder.SIZE.next(), SortOrder.COST.next()] == [
+        SortOrder.NAME,
+        SortOrder.COST,
+        SortOrder.RECENT,
+    ]
 
 
 # ---------------------------------------------------------------------------- compaction audit
