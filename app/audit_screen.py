@@ -33,10 +33,10 @@ def audit_lines(
         text = "No compaction on the path to this entry."
         if elsewhere:
             text += f" The session has {elsewhere} on other branches: select an entry after one."
-        return [ReportLine(text)]
+        return [ReportLine(text, "lead")]
     arrow = glyphs.arrow
     counted = f"{len(audits)} compaction" + ("s" if len(audits) > 1 else "")
-    lines = [ReportLine(f"{counted} on the path ({path_length} entries).", "dim")]
+    lines = [ReportLine(f"{counted} on the path ({path_length} entries).", "lead")]
     for number, audit in enumerate(audits, 1):
         lines.append(
             ReportLine(

@@ -29,17 +29,18 @@ READ_TRIES = 3  # a session that keeps changing is shown as the last try read it
 
 class ReportLine(NamedTuple):
     text: str
-    kind: str = ""  # "", "heading", "dim", "warning", "hint": a CSS class of the line
+    kind: str = ""  # "", "lead", "heading", "dim", "warning", "hint": a CSS class of the line
 
 
 class ReportScreen(ModalScreen[str | None]):
     DEFAULT_CSS = """
     ReportScreen #report-box { height: auto; max-height: 90%; }
     ReportScreen #report-lines { height: auto; max-height: 65vh; }
+    ReportScreen .lead { text-style: bold; color: $secondary; }
     ReportScreen .heading { text-style: bold; color: $secondary; padding-top: 1; }
     ReportScreen .warning { color: $warning; }
     ReportScreen .dim { color: $text-muted; }
-    ReportScreen .hint { color: $accent; padding-top: 1; }
+    ReportScreen .hint { color: $accent; }
     """
     KEYS: tuple[tuple[str, str], ...] = ()  # (binding id, what it does) for the hint line
 

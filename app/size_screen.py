@@ -36,7 +36,28 @@ def size_lines(
     glyphs: Glyphs,
 ) -> list[ReportLine]:
     """The report's lines; `clone_drops`: what a clone (a fork at `default_leaf`) would drop."""
-    lines = [ReportLine(f"{human_bytes(report.file_bytes)} in {entries} entries", "heading")]
+    here = one_line(leaf, 60, glyphs=glyphs)
+    lines = [
+        ReportLine(f"{human_bytes(report.file_bytes)} in {entries} entries", "lead"),
+        ReportLine(
+            f"The path to {here}: {human_bytes(report.active.bytes)} ({report.active.count} entries); "
+            f"every other branch: {human_bytes(report.abandoned.bytes)} ({report.abandoned.count} entries)"
+        ),
+    ]
+    clone_key = keys_label(keys.keys_of("sizeDoctor.clone")[:1])
+    fork_key = keys_label(keys.keys_of("sizeDoctor.fork")[:1])
+    if default_leaf is not None:
+        text = (
+            f"A clone of the active leaf keeps only the conversation pi would resume: about "
+            f"{human_bytes(clone_drops)} less."
+            if clone_drops
+            else "A clone of the active leaf would keep about as much: there is little else in the file."
+        )
+        lines.append(ReportLine(text + (f" {clone_key}: clone" if clone_key else ""), "hint"))
+    if leaf != default_leaf and report.clone_drops:
+        text = f"A fork at {here} keeps only the path to it: about {human_bytes(report.clone_drops)} less."
+        lines.append(ReportLine(text + (f" {fork_key}: fork here" if fork_key else ""), "hint"))
+    lines.append(ReportLine("What takes the room", "heading"))
     lines.append(ReportLine("By message role: " + (_table(report, report.by_role, glyphs) or "no messages")))
     others = {k: v for k, v in report.by_type.items() if k != "message"}
     if others:
@@ -51,27 +72,6 @@ def size_lines(
         )
     if report.other_bytes:
         lines.append(ReportLine(f"Blank, unreadable or partial lines: {human_bytes(report.other_bytes)}"))
-    here = one_line(leaf, 60, glyphs=glyphs)
-    lines.append(ReportLine("Branches", "heading"))
-    lines.append(
-        ReportLine(
-            f"The path to {here}: {human_bytes(report.active.bytes)} ({report.active.count} entries); "
-            f"every other branch: {human_bytes(report.abandoned.bytes)} ({report.abandoned.count} entries)"
-        )
-    )
-    clone_key = keys_label(keys.keys_of("sizeDoctor.clone")[:1])
-    fork_key = keys_label(keys.keys_of("sizeDoctor.fork")[:1])
-    if default_leaf is not None:
-        text = (
-            f"A clone of the active leaf keeps only the conversation pi would resume: about "
-            f"{human_bytes(clone_drops)} less."
-            if clone_drops
-            else "A clone of the active leaf would keep about as much: there is little else in the file."
-        )
-        lines.append(ReportLine(text + (f" {clone_key}: clone" if clone_key else ""), "hint"))
-    if leaf != default_leaf and report.clone_drops:
-        text = f"A fork at {here} keeps only the path to it: about {human_bytes(report.clone_drops)} less."
-        lines.append(ReportLine(text + (f" {fork_key}: fork here" if fork_key else ""), "hint"))
     return lines
 
 

@@ -200,18 +200,14 @@ def sparkline(
     count = len(values)
     if count <= cells:
         buckets = [[v] for v in values]
-        bucket_of = list(range(count + 1))
+        marked = list(wanted)
     else:
+        # Bucket i holds values[bounds[i]:bounds[i + 1]]; a mark before value m sits before
+        # the bucket holding m (one at len(values): after the last bucket).
         bounds = [i * count // cells for i in range(cells + 1)]
         buckets = [list(values[bounds[i] : bounds[i + 1]]) for i in range(cells)]
-        bucket_of = []
-        b = 0
-        for index in range(count + 1):
-            while b < cells and index >= bounds[b + 1]:
-                b += 1
-            bucket_of.append(b)
+        marked = [bisect.bisect_right(bounds, m) - 1 for m in wanted]
     top = ceiling if ceiling is not None and ceiling > 0 else max(values, default=0)
-    marked = [bucket_of[m] for m in wanted]
     marked = sorted(set(marked))[-mark_cells:] if mark_cells else []
     out: list[str] = []
     for index, bucket in enumerate(buckets):

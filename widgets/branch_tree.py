@@ -41,7 +41,7 @@ KIND_STYLES = {
     "compaction": "tree--compaction",
     "branch": "tree--compaction",
 }
-WIDE_ROOM = 24  # cells for the end of a row (half of it): tokens besides the cost from here
+WIDE_ROW = 48  # from this many cells a branch's first row shows its tokens besides its cost
 SYNC_COSTS = 5000  # entries: up to this many, branch totals are built as the tree is drawn
 
 
@@ -294,22 +294,24 @@ class BranchTree(RowList):
             mark = f"+{row.hidden_count}"
         elif row.is_fork_point:
             mark = f"{g.branches}{row.child_count}"
-        spent = self.branch_spent(record.id, width // 2 - cell_len(mark) - 1) if row.branch_start else ""
+        spent = (
+            self.branch_spent(record.id, width, width // 2 - cell_len(mark) - 1) if row.branch_start else ""
+        )
         text.right(mark, self.style("tree--dim"))
         if spent:
             text.right((" " if mark else "") + spent, self.style("tree--cost"), raw=True)
         return text.strip(width)
 
-    def branch_spent(self, entry_id: str, room: int) -> str:
-        """What the branch starting at this row spent, in at most `room` cells: tokens and cost,
-        or the cost alone ("" until the totals are built, or when nothing was spent)."""
+    def branch_spent(self, entry_id: str, width: int, room: int) -> str:
+        """What the branch starting at this row spent, in at most `room` cells: tokens and cost
+        on a wide row, the cost alone ("" until the totals are built, or when nothing was spent)."""
         costs = self._costs()
         branch = costs.branch(entry_id) if costs is not None else None
         if branch is None or not (branch.totals.cost > 0 or branch.totals.tokens > 0):
             return ""
         cost, tokens = short_cost(branch.totals.cost), format_tokens(branch.totals.tokens)
         # A narrow row keeps its room for the entry's text: the cost alone.
-        forms = (f"{tokens} {cost}".strip(), cost) if room >= WIDE_ROOM else (cost or tokens,)
+        forms = (f"{tokens} {cost}".strip(), cost) if width >= WIDE_ROW else (cost or tokens,)
         for text in forms:
             if text and cell_len(text) <= room:
                 return text

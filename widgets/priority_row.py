@@ -64,7 +64,9 @@ class PriorityRow(Horizontal):
         glyphs = glyphs_of(self)
         last = max((i for i, text in enumerate(chosen) if text), default=-1)
         for index, (field, text) in enumerate(zip(self.fields, chosen, strict=True)):
-            field.display = bool(text)
-            field.update(text)
+            if field.display != bool(text):
+                field.display = bool(text)
+            # Each field's width is set here, so new text alone never needs a new layout.
+            field.update(text, layout=False)
             # The last field takes what is left and, when that is too little, is cut there.
             field.styles.width = "1fr" if index == last else cell_len(one_line(text, 2000, glyphs=glyphs))

@@ -21,11 +21,12 @@ from ..core.models import format_tokens
 from ..core.problems import SessionError
 from ..core.records import EntryRecord
 from ..core.session import Session
-from ..core.timeline import ASCII_MARK, MARK, ContextTimeline, timeline_steps
+from ..core.timeline import ASCII_MARK, MARK, ContextTimeline, sparkline, timeline_steps
 from . import plain
 from .glyphs import glyphs_of
 
 CAPTION = "over time "
+STEP = 2000  # path entries read per turn of the event loop (about 10 ms of replies to read)
 MIN_BARS = 4  # fewer cells than this for the bars: the caption goes first, then the peak
 
 
@@ -34,16 +35,17 @@ def sparkline_pieces(timeline: ContextTimeline | None, width: int, glyphs: Glyph
     if timeline is None or not timeline.points:
         text = note if timeline is None else "no reply on this path reported its context size"
         return [CAPTION, "", f"({text})"]
-    ascii = glyphs == ASCII
-    tail = f" peak {format_tokens(timeline.peak)}"
-    wanted = len(timeline.points) + len(timeline.compactions)
+    values = timeline.values
+    tail = f" peak {format_tokens(max(values))}"
+    wanted = len(values) + len(timeline.compactions)
     caption = CAPTION
     if width - len(caption) - len(tail) < min(MIN_BARS, wanted):
         caption = ""
     if width - len(caption) - len(tail) < min(MIN_BARS, wanted):
         tail = ""
-    bars = timeline.sparkline(max(width - len(caption) - len(tail), 0), ascii=ascii)
-    return [caption, bars, tail]
+    room = max(width - len(caption) - len(tail), 0)
+    marks = [mark.turn for mark in timeline.compactions]
+    return [caption, sparkline(values, room, ascii=glyphs == ASCII, marks=marks), tail]
 
 
 class ContextSparkline(Widget):
@@ -61,6 +63,7 @@ class ContextSparkline(Widget):
         self.pending = False  # a long path is still being read
         self.note = ""
         self._worker: Worker[None] | None = None
+        self._drawn: tuple[object, ...] = ()  # (timeline, note, width, glyphs, pieces) last drawn
 
     def clear(self) -> None:
         self._stop()
@@ -70,7 +73,7 @@ class ContextSparkline(Widget):
     def show(self, session: Session, path: Sequence[EntryRecord]) -> None:
         """The timeline of `path`: at once when it is short or mostly read already, else soon."""
         self._stop()
-        steps = timeline_steps(session, path)
+        steps = timeline_steps(session, path, STEP)
         if not self._advance(steps):
             self.pending = True
             self.note = "reading the replies..."
@@ -106,15 +109,25 @@ class ContextSparkline(Widget):
             self._worker = None
         self.pending = False
 
+    def pieces(self, width: int, glyphs: Glyphs) -> list[str]:
+        """(caption, bars, tail) at `width`, remembered until the timeline or the width changes
+        (a long path has tens of thousands of replies to bucket)."""
+        drawn = self._drawn
+        if not (drawn and drawn[0] is self.timeline and drawn[1:4] == (self.note, width, glyphs)):
+            self._drawn = (self.timeline, self.note, width, glyphs)
+            self._drawn += (sparkline_pieces(self.timeline, width, glyphs, self.note),)
+        pieces: list[str] = self._drawn[4]  # type: ignore[assignment]
+        return pieces
+
     def text(self) -> str:
-        return "".join(sparkline_pieces(self.timeline, self.size.width, glyphs_of(self), self.note))
+        return "".join(self.pieces(self.size.width, glyphs_of(self)))
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
         if y != 0 or width <= 0:
             return plain.blank(width, self.rich_style)
         glyphs = glyphs_of(self)
-        caption, bars, tail = sparkline_pieces(self.timeline, width, glyphs, self.note)
+        caption, bars, tail = self.pieces(width, glyphs)
         dim, bar_style = self._style("sparkline--caption"), self._style("sparkline--bars")
         mark_style, mark = self._style("sparkline--mark"), ASCII_MARK if glyphs == ASCII else MARK
         pieces: list[tuple[str, Style | None]] = [(caption, dim)]
