@@ -97,7 +97,7 @@ class ContextSparkline(Widget):
         return True
 
     async def _read_rest(self, steps: Iterator[ContextTimeline | None]) -> None:
-        # After the first frame: a piece of the path per turn of the loop, keys in between.
+        # A piece of the path per turn of the event loop: keys and frames go in between.
         await asyncio.sleep(0)
         while not self._advance(steps):
             await asyncio.sleep(0)
