@@ -1,5 +1,6 @@
 """What the user does with what they found: resume, fork, clone, rename, label, delete, export
-and copy, each one async flow.
+and copy, each one async flow; and the two reports over the selected path (the compaction
+audit, the size doctor, which offers a clone or a fork).
 
 A flow asks with `push_screen_wait` and goes on with the answer (the screen runs it as a worker);
 core does the reading and writing. Writing a file, trashing one, copying and running pi happen
@@ -7,7 +8,7 @@ off the event loop; what walks the open session stays on it (only the loop chang
 knows its host only as an `ActionHost`: what is open and selected, the settings, the status
 line, and `after_external_change`, which brings every pane up to date after a write before the
 flow says it is done. A new action is a method here, a binding and a one-line `action_*` on the
-screen (app/main_screen.py). (A little over 450 lines: eight flows, each short.)
+screen (app/main_screen.py). (Over 450 lines: ten flows, each short.)
 """
 
 from __future__ import annotations
@@ -38,8 +39,10 @@ from ..core.resume import build_resume_command, shell_line
 from ..core.session import Session
 from ..core.text import one_line
 from ..core.trash import move_to_trash
+from .audit_screen import CompactionAuditScreen
 from .config import Settings
 from .screens import ConfirmScreen, ForkScreen, MenuScreen, PromptScreen
+from .size_screen import SizeDoctorScreen
 from .text_screen import TextScreen
 
 T = TypeVar("T")
@@ -252,6 +255,37 @@ class Actions:
         if resume:
             cwd, session_id = str(plan.header.get("cwd", "")), str(plan.header.get("id", ""))
             await self.resume_session(path, cwd, session_id, skip_live_check=True)
+
+    # ------------------------------------------------------------------ reports
+    def _report_target(self) -> tuple[Session, str] | None:
+        session = self.host.session
+        entry = self.host.selected_entry() or (session.default_leaf if session is not None else None)
+        if session is None or entry is None or entry not in session.by_id:
+            self.host.notify("no entry selected", severity="warning")
+            return None
+        return session, entry
+
+    async def compaction_audit(self) -> None:
+        """What each compaction on the path to the selected entry kept and left out."""
+        target = self._report_target()
+        if target is not None:
+            session, entry = target
+            title = f"Compaction audit {self.host.glyphs.dot} the path to {self._line(entry, 80)}"
+            await self.host.push_screen_wait(CompactionAuditScreen(title, session, entry))
+
+    async def size_doctor(self) -> None:
+        """What makes the file big; a clone or a fork from there."""
+        target = self._report_target()
+        if target is None:
+            return
+        session, entry = target
+        name = session.name or os.path.basename(session.path or "") or "the session"
+        title = f"Size doctor {self.host.glyphs.dot} {self._line(name, 120)}"
+        choice = await self.host.push_screen_wait(SizeDoctorScreen(title, session, entry))
+        if choice == "clone":
+            await self.clone()
+        elif choice == "fork":
+            await self.fork(leaf=entry)
 
     # ------------------------------------------------------------------ small edits
     async def rename(self) -> None:

@@ -11,8 +11,9 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 
-from ..core.glyphs import Glyphs
+from ..core.glyphs import ASCII, Glyphs
 from ..core.keys import KeySpec, Resolved, keys_label
+from ..core.timeline import ASCII_BARS, ASCII_MARK, BARS, MARK
 from ..widgets.glyphs import glyphs_of
 from ..widgets.keys import SECTIONS, SPECS, bindings
 from ..widgets.plain import PlainStatic, key_table
@@ -67,6 +68,12 @@ def legend_rows(glyphs: Glyphs, keys: Resolved) -> list[tuple[str, str]]:
         (f"{glyphs.branches}2", "at the end of a tree row: a fork point with 2 branches"),
         ("+12", "at the end of a folded tree row: 12 entries hidden"),
         (f"{glyphs.edit}2", "after an entry's kind: 2 context edits change it"),
+        ("250k $0.55", "at the end of a session, or of a branch's first row: the tokens and cost it spent"),
+        (
+            ASCII_BARS if glyphs == ASCII else BARS,
+            "the context header: the context size each reply reported along the path",
+        ),
+        (ASCII_MARK if glyphs == ASCII else MARK, "in that line: a compaction"),
         (control, "control characters in session text, shown as marks, never sent to the terminal"),
     ]
     return rows

@@ -76,9 +76,11 @@ class MainScreen(Screen[None]):
         current_cwd: str | None = None,
         cache_dir: str | None = None,
         notices: Sequence[str] = (),
+        pi_agent_dir: str | None = None,
     ) -> None:
         super().__init__()
         self.settings = settings
+        self.pi_agent_dir = pi_agent_dir  # pi's models.json and settings (None: pi's default folder)
         self.notices = list(notices)  # shown once the sessions are listed (status line and a notice)
         self.root = root
         self.open_path = open_path
@@ -100,7 +102,7 @@ class MainScreen(Screen[None]):
         with Panes(PANES, id="panes"):
             yield SessionSidebar(self.current_cwd, self.activity, id="sidebar")
             yield TreePane(id="tree-pane")
-            yield ContextView(id="context")
+            yield ContextView(id="context", agent_dir=self.pi_agent_dir)
         yield FitStatic("", id="status")
         yield KeyFooter()
 
@@ -590,6 +592,12 @@ class MainScreen(Screen[None]):
 
     def action_export_tree(self) -> None:
         self.run_flow(self.actions.export_into("tree"))
+
+    def action_compaction_audit(self) -> None:
+        self.run_flow(self.actions.compaction_audit())
+
+    def action_size_doctor(self) -> None:
+        self.run_flow(self.actions.size_doctor())
 
     def action_demo(self) -> None:
         if self.scanned and not self.store.entries:

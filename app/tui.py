@@ -109,6 +109,7 @@ class PiSessionsApp(App[None]):
         self.open_path = open_path
         self.current_cwd = current_cwd
         self.cache_dir = cache_dir
+        self.pi_agent_dir = pi_agent_dir
         # Chosen once: every widget draws with these (widgets/glyphs.py looks them up).
         self.glyphs = glyphs_for(settings.ascii)
 
@@ -131,6 +132,7 @@ class PiSessionsApp(App[None]):
             current_cwd=self.current_cwd,
             cache_dir=self.cache_dir,
             notices=notices,
+            pi_agent_dir=self.pi_agent_dir,
         )
 
     def notify(

@@ -118,6 +118,22 @@ class BranchTotals:
             return []
         return [ForkBranch(kid, SubtreeTotals(*self._below[kid])) for kid in kids if kid in self._below]
 
+    def branch(self, entry_id: str) -> ForkBranch | None:
+        """The branch `entry_id` is on: the nearest entry at or above it that is a child of a
+        fork point (or a root), with everything below that (None when the entry is unknown).
+        A tree row that starts a branch may be a descendant of it when a view hides the rest."""
+        session = self._session()
+        if session is None:
+            return None
+        record = session.by_id.get(entry_id)
+        while record is not None:
+            parent = session.parent_of(record)
+            if parent is None or len(session.children.get(parent.id, ())) > 1:
+                totals = self._below.get(record.id)
+                return ForkBranch(record.id, SubtreeTotals(*totals)) if totals is not None else None
+            record = parent
+        return None
+
     def forks(self) -> list[str]:
         """Every fork point (an entry with two or more children), in tree preorder."""
         session = self._session()

@@ -162,10 +162,6 @@ class Projection:
         """Tokens and cost spent on the way to this leaf (every entry of the path)."""
         return session.totals_along(self.path)
 
-    def estimated_tokens(self) -> int:
-        """A cheap estimate (bytes / 4) of the context size, without reading bodies."""
-        return self.estimated_bytes // 4
-
     @property
     def fates(self) -> list[Fate]:
         """For every entry of the path (root first): in or out, and why."""

@@ -17,6 +17,7 @@ from .jsvalues import js_string
 from .outline import outline_rows
 from .problems import SessionError
 from .session import Session
+from .tokens import context_tokens
 
 
 def context_json(session: Session, projection: Projection) -> dict[str, Any]:
@@ -87,7 +88,8 @@ def context_markdown(session: Session, projection: Projection) -> str:
         f"- session: `{session.path}` ({session.session_id})",
         f"- model: {js_string(model.get('provider'))}/{js_string(model.get('modelId'))}",
         f"- thinking: {js_string(projection.thinking_level)}",
-        f"- {projection.message_count} messages, ~{projection.estimated_tokens()} tokens",
+        f"- {projection.message_count} messages, {context_tokens(session, projection):,} tokens of context"
+        " (pi's estimate)",
         "",
     ]
     prompt = projection.system_prompt(session)

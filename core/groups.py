@@ -20,11 +20,11 @@ class SortOrder(StrEnum):
     RECENT = "recent"
     NAME = "name"
     SIZE = "size"
-    COST = "cost"  # most expensive first (not in the `s` cycle until the sidebar shows cost)
+    COST = "cost"  # most expensive first
 
     def next(self) -> SortOrder:
-        order = [SortOrder.RECENT, SortOrder.NAME, SortOrder.SIZE]
-        return order[(order.index(self) + 1) % len(order)] if self in order else SortOrder.RECENT
+        order = list(SortOrder)
+        return order[(order.index(self) + 1) % len(order)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -111,6 +111,15 @@ def size_report(session: Session, leaf_id: str | None = None) -> SizeReport:
     return report
 
 
+def fork_drops(session: Session, leaf_id: str) -> int:
+    """About how many bytes fewer a fork at `leaf_id` (a clone, at the default leaf) would
+    have: what `size_report(session, leaf_id).clone_drops` says, from line lengths alone.
+    Raises UnknownEntryError for an unknown leaf."""
+    header = session.records[0].offset if session.records else session.end_offset
+    kept = header + sum(r.length + 1 for r in session.path_to(leaf_id) if r.type != "label")
+    return max(_file_size(session) - kept, 0)
+
+
 def _file_size(session: Session) -> int:
     if session.path is not None:
         try:

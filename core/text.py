@@ -188,6 +188,31 @@ def human_count(value: float) -> str:
     return f"{value:.0f}"
 
 
+def human_bytes(size: int) -> str:
+    """512 B, 49.8 kB, 85.1 MB, 1.0 GB (powers of 1024)."""
+    for limit, unit in ((1 << 30, "GB"), (1 << 20, "MB"), (1 << 10, "kB")):
+        if size >= limit:
+            return f"{size / limit:.1f} {unit}"
+    return f"{size} B"
+
+
+def short_cost(cost: float) -> str:
+    """A cost in at most five cells: $0.63, $12.3, $123, $4567, $12k, $99k+, <$.01 ("" for nothing spent)."""
+    if not cost > 0:
+        return ""
+    if cost < 0.005:
+        return "<$.01"
+    if cost < 9.995:
+        return f"${cost:.2f}"
+    if cost < 99.95:
+        return f"${cost:.1f}"
+    if cost < 9999.5:
+        return f"${cost:.0f}"
+    if cost < 99_500:
+        return f"${cost / 1000:.0f}k"
+    return "$99k+"
+
+
 def age(seconds: float) -> str:
     """How long ago, in pi's session-selector buckets: now, 5m, 3h, 2d, 1w, 4mo, 1y.
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 import math
 import weakref
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -95,20 +95,41 @@ def context_timeline(session: Session, path: Sequence[EntryRecord]) -> ContextTi
     extends or shortens the previous one (a cursor move along a branch) costs only the
     difference."""
     last = _last.get(session)
+    known = _known_length(session, path, last)
     timeline: ContextTimeline | None = None
-    if last is not None and (last.generation, last.tree_version) == (
-        session.generation,
-        session.tree_version,
-    ):
-        old, n = last.path, len(path)
-        if n and n <= len(old) and old[n - 1] is path[-1]:
-            timeline = _prefix(last.timeline, n)
-        elif old and n > len(old) and path[len(old) - 1] is old[-1]:
-            timeline = _extend(session, path, len(old), last.timeline)
+    if last is not None and known == len(path) and path:
+        timeline = _prefix(last.timeline, len(path))
+    elif last is not None and known:
+        timeline = _extend(session, path, known, last.timeline)
     if timeline is None:
         timeline = _extend(session, path, 0, ContextTimeline((), ()))
     _last[session] = _Last(session.generation, session.tree_version, path, timeline)
     return timeline
+
+
+def _known_length(session: Session, path: Sequence[EntryRecord], last: _Last | None) -> int:
+    """How many entries of `path` the last timeline built for the session already covers."""
+    if last is None or (last.generation, last.tree_version) != (session.generation, session.tree_version):
+        return 0
+    old, n = last.path, len(path)
+    if n and n <= len(old) and old[n - 1] is path[-1]:
+        return n
+    if old and n > len(old) and path[len(old) - 1] is old[-1]:
+        return len(old)
+    return 0
+
+
+def timeline_steps(
+    session: Session, path: Sequence[EntryRecord], step: int = 2000
+) -> Iterator[ContextTimeline | None]:
+    """`context_timeline(session, path)` a piece at a time, for a caller that must not block
+    (the browser's event loop): None after each `step` entries not read yet, then the timeline.
+    What a step built is kept, so the next call (a move) goes on from there."""
+    done = _known_length(session, path, _last.get(session))
+    for end in range(done + step, len(path), step):
+        context_timeline(session, path[:end])
+        yield None
+    yield context_timeline(session, path)
 
 
 def _prefix(timeline: ContextTimeline, length: int) -> ContextTimeline:
@@ -179,18 +200,14 @@ def sparkline(
     count = len(values)
     if count <= cells:
         buckets = [[v] for v in values]
-        bucket_of = list(range(count + 1))
+        marked = list(wanted)
     else:
+        # Bucket i holds values[bounds[i]:bounds[i + 1]]; a mark before value m sits before
+        # the bucket holding m (one at len(values): after the last bucket).
         bounds = [i * count // cells for i in range(cells + 1)]
         buckets = [list(values[bounds[i] : bounds[i + 1]]) for i in range(cells)]
-        bucket_of = []
-        b = 0
-        for index in range(count + 1):
-            while b < cells and index >= bounds[b + 1]:
-                b += 1
-            bucket_of.append(b)
+        marked = [bisect.bisect_right(bounds, m) - 1 for m in wanted]
     top = ceiling if ceiling is not None and ceiling > 0 else max(values, default=0)
-    marked = [bucket_of[m] for m in wanted]
     marked = sorted(set(marked))[-mark_cells:] if mark_cells else []
     out: list[str] = []
     for index, bucket in enumerate(buckets):

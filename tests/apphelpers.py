@@ -68,12 +68,18 @@ async def loaded(pilot: Pilot[Any]) -> MainScreen:
 
 
 async def settled(pilot: Pilot[Any]) -> None:
-    """Wait until no pane has a scroll waiting for the next refresh."""
+    """Wait until no pane has a scroll waiting for the next refresh, and the figures read in
+    the background (the context sparkline, the tree's branch costs) are in."""
     screen = main(pilot)
     await until(
         pilot,
         lambda: not screen.branch_tree.scroll_pending and not screen.context_view.body.scroll_pending,
         "scrolling",
+    )
+    await until(
+        pilot,
+        lambda: not screen.context_view.header.sparkline.pending and not screen.branch_tree.costs_pending,
+        "the context sparkline and the branch costs",
     )
 
     def thumbs_caught_up() -> bool:

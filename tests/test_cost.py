@@ -221,7 +221,12 @@ def test_sort_by_cost_puts_the_most_expensive_first() -> None:
     dear = SessionSummary(path="/p/b.jsonl", cwd="/p", cost=2.5, modified_ms=1)
     rows = build_rows([cheap, dear], order=SortOrder.COST)
     assert [r.summary.path for r in rows if isinstance(r, SessionRow)] == ["/p/b.jsonl", "/p/a.jsonl"]
-    assert SortOrder.SIZE.next() is SortOrder.RECENT  # the `s` key's cycle is unchanged
+    # The `s` key's cycle: recent, name, size, cost, and round again.
+    assert [SortOrder.RECENT.next(), SortOrder.SIZE.next(), SortOrder.COST.next()] == [
+        SortOrder.NAME,
+        SortOrder.COST,
+        SortOrder.RECENT,
+    ]
 
 
 # ---------------------------------------------------------------------------- compaction audit
@@ -275,3 +280,27 @@ def test_images_are_counted(tmp_path: Path) -> None:
     report = size_report(session)
     assert report.images.count == 5  # one, two in a message, one in a tool result, one custom
     assert report.images.bytes == 5 * len("iVBORw0KGgo=")
+
+
+def test_the_timeline_read_in_steps_is_the_timeline() -> None:
+    """The browser reads a long path's replies a piece at a time: the pieces add up to the same
+    timeline, and what a piece read is kept for the next move."""
+    from pi_sessions.core.timeline import timeline_steps
+
+    session = Session.open(TWO_COMPACTIONS)
+    whole = session.path_to(session.default_leaf)
+    fresh = Session.open(TWO_COMPACTIONS)
+    steps = list(timeline_steps(fresh, fresh.path_to(fresh.default_leaf), 3))
+    assert steps[:-1] == [None] * ((len(whole) - 1) // 3) and steps[-1] is not None
+    assert steps[-1] == context_timeline(session, whole)
+    # A move up the same branch: nothing left to read, the answer at once.
+    shorter = fresh.path_to(fresh.default_leaf)[:-1]
+    assert [s is None for s in timeline_steps(fresh, shorter, 3)] == [False]
+
+
+def test_a_fork_drops_what_the_size_doctor_says() -> None:
+    from pi_sessions.core.sizes import fork_drops
+
+    session = Session.open(DEMO)
+    for leaf in session.by_id:
+        assert fork_drops(session, leaf) == size_report(session, leaf).clone_drops, leaf

@@ -120,3 +120,27 @@ def test_wide_terminal_files_the_model_knew(snap_compare: Any, demo_app: Any) ->
         await pilot.pause()
 
     assert snap_compare(demo_app(KITCHEN_SINK), terminal_size=(160, 48), run_before=files)
+
+
+API_WITH_COMPACTION = "--srv-my-api--/2025-03-12T09-04-49-453Z_01958999-712d-71e5-b35b-1b7130a4d54a.jsonl"
+
+
+def _report(key: str) -> Any:
+    async def report(pilot: Any) -> None:
+        await _ready(pilot)
+        await pilot.press(key)
+        await until(pilot, lambda: getattr(pilot.app.screen, "ready", False), "the report")
+        await pilot.pause()
+
+    return report
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+def test_compaction_audit(snap_compare: Any, demo_app: Any, size: tuple[int, int]) -> None:
+    """Behind the audit: the header's sparkline with the compaction's mark."""
+    assert snap_compare(demo_app(API_WITH_COMPACTION), terminal_size=size, run_before=_report("A"))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+def test_size_doctor(snap_compare: Any, demo_app: Any, size: tuple[int, int]) -> None:
+    assert snap_compare(demo_app(KITCHEN_SINK), terminal_size=size, run_before=_report("S"))

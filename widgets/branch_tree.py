@@ -4,22 +4,29 @@ Rows come from `core.outline` (what each says from `core.describe`); this widget
 the ones in view (excerpts are read back lazily and cached) and handles the keys: move, fold,
 jump between fork points and branch segments (pi's keys, core/tree_moves.py), jump to the
 active leaf, set or cycle the view filter, walk search matches. A live change is applied as
-core decides (`take_delta`: `outline.extend_rows` or a rebuild).
+core decides (`take_delta`: `outline.extend_rows` or a rebuild). The first row of each branch
+below a fork point ends with what that branch spent (core/branch_costs.py: built once per tree,
+in a worker thread for a big session, the first time such a row is drawn).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from rich.cells import cell_len
 from rich.style import Style
+from textual import work
 from textual.message import Message
 from textual.strip import Strip
+from textual.worker import get_current_worker
 
+from ..core.branch_costs import BranchTotals, branch_totals
 from ..core.describe import excerpt, kind_label
+from ..core.models import format_tokens
 from ..core.outline import OutlineRow, RowFilter, RowInsert, ViewFilter, extend_rows, outline_rows, row_filter
 from ..core.records import EntryRecord
 from ..core.session import Session, SessionDelta
-from ..core.text import one_line
+from ..core.text import one_line, short_cost
 from ..core.tree_moves import can_fold, segment_start_above, segment_start_below
 from .keys import bindings
 from .rowlist import RowList
@@ -34,6 +41,8 @@ KIND_STYLES = {
     "compaction": "tree--compaction",
     "branch": "tree--compaction",
 }
+WIDE_ROW = 48  # from this many cells a branch's first row shows its tokens besides its cost
+SYNC_COSTS = 5000  # entries: up to this many, branch totals are built as the tree is drawn
 
 
 class BranchTree(RowList):
@@ -53,6 +62,7 @@ class BranchTree(RowList):
         "tree--dim",
         "tree--match",
         "tree--mark",
+        "tree--cost",
     }
 
     BINDINGS = bindings("tree")
@@ -107,6 +117,8 @@ class BranchTree(RowList):
         self.marked: str | None = None  # the entry marked to compare with another (`m`)
         self._excerpts: dict[int, str] = {}
         self.scroll_pending = False  # a scroll to the cursor waits for the next refresh
+        self.costs: BranchTotals | None = None  # what each subtree spent, once built
+        self.costs_pending = False  # being built in a worker thread
 
     # ------------------------------------------------------------------ data in
     def show_session(
@@ -121,6 +133,7 @@ class BranchTree(RowList):
         self.matches = []
         self.match_set = set()
         self._excerpts = {}
+        self.costs = None
         self.rebuild(select=select or (session.default_leaf if session else None), center=True, notify=notify)
 
     def rebuild(
@@ -296,11 +309,69 @@ class BranchTree(RowList):
             text.add(marker + " ", self.style("tree--marker"), raw=True)
         body_style = self.style("tree--match") if record.id in self.match_set else None
         text.add(self.excerpt_of(record), body_style)
+        mark = ""
         if row.folded:
-            text.right(f"+{row.hidden_count}", self.style("tree--dim"))
+            mark = f"+{row.hidden_count}"
         elif row.is_fork_point:
-            text.right(f"{g.branches}{row.child_count}", self.style("tree--dim"))
+            mark = f"{g.branches}{row.child_count}"
+        spent = (
+            self.branch_spent(record.id, width, width // 2 - cell_len(mark) - 1) if row.branch_start else ""
+        )
+        text.right(mark, self.style("tree--dim"))
+        if spent:
+            text.right((" " if mark else "") + spent, self.style("tree--cost"), raw=True)
         return text.strip(width)
+
+    def branch_spent(self, entry_id: str, width: int, room: int) -> str:
+        """What the branch starting at this row spent, in at most `room` cells: tokens and cost
+        on a wide row, the cost alone ("" until the totals are built, or when nothing was spent)."""
+        costs = self._costs()
+        branch = costs.branch(entry_id) if costs is not None else None
+        if branch is None or not (branch.totals.cost > 0 or branch.totals.tokens > 0):
+            return ""
+        cost, tokens = short_cost(branch.totals.cost), format_tokens(branch.totals.tokens)
+        # A narrow row keeps its room for the entry's text: the cost alone.
+        forms = (f"{tokens} {cost}".strip(), cost) if width >= WIDE_ROW else (cost or tokens,)
+        for text in forms:
+            if text and cell_len(text) <= room:
+                return text
+        return ""
+
+    def _costs(self) -> BranchTotals | None:
+        """The session's subtree totals, current; built here for a small session, else asked
+        for from a worker thread (None until it is done)."""
+        session = self.session
+        if session is None:
+            return None
+        costs = self.costs
+        if costs is not None and (costs.generation, costs.tree_version) == (
+            session.generation,
+            session.tree_version,
+        ):
+            return costs.current(session)  # entries appended since: added in place
+        if len(session.records) <= SYNC_COSTS:
+            self.costs = branch_totals(session)
+            return self.costs
+        if not self.costs_pending:
+            self.costs_pending = True
+            self._build_costs(session)
+        return None
+
+    @work(thread=True, exclusive=True, group="branch-costs", exit_on_error=False)
+    def _build_costs(self, session: Session) -> None:
+        """One walk over the tree's structure in memory (no file is read)."""
+        try:
+            costs: BranchTotals | None = branch_totals(session)
+        except (RuntimeError, KeyError):  # the loop changed the tree meanwhile: next time
+            costs = None
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._costs_built, session, costs)
+
+    def _costs_built(self, session: Session, costs: BranchTotals | None) -> None:
+        self.costs_pending = False
+        if session is self.session and costs is not None:
+            self.costs = costs
+            self.refresh()
 
     def _markers(self, row: OutlineRow) -> Iterable[str]:
         record = row.record

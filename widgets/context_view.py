@@ -1,9 +1,10 @@
 """The context pane: exactly what the model saw at the chosen entry, and why the rest did not.
 
-A title, the header (widgets/context_header.py: model, thinking level, messages, tokens,
-cost on the path) and the body: one block per projected message, the replayed system prompt
-first (widgets/context_blocks.py), laid out by a virtual scroller (widgets/blockscroll.py)
-from the paragraphs widgets/message_text.py makes. With the excluded entries shown (`x`),
+A title, the header (widgets/context_header.py: model, thinking level, messages, pi's context
+size against the model's window, tokens and cost on the path, the context over time) and the
+body: one block per projected message, the replayed system prompt first
+(widgets/context_blocks.py), laid out by a virtual scroller (widgets/blockscroll.py) from the
+paragraphs widgets/message_text.py makes. With the excluded entries shown (`x`),
 entries that are not in context appear in place, dimmed, with the reason: summarized by a
 compaction, omitted or replaced by a context edit, or a system prompt folded into a
 compaction's checkpoint. The screen hands the pane a session and a projection (core/live.py
@@ -21,8 +22,10 @@ from textual.strip import Strip
 from ..core.context import Projection
 from ..core.glyphs import Glyphs
 from ..core.live import ContextAction, ContextChange
-from ..core.problems import StaleFileError
+from ..core.models import ContextGauge
+from ..core.problems import SessionError, StaleFileError
 from ..core.session import Session
+from ..core.stats import context_gauge
 from ..core.text import one_line
 from . import plain
 from .blockscroll import BlockScroll
@@ -129,11 +132,12 @@ class ContextBody(BlockScroll[Block]):
 class ContextView(Vertical):
     """Title, header and body; the screen hands it a session and a projection."""
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, *, id: str | None = None, agent_dir: str | None = None) -> None:
         super().__init__(id=id)
         self.session: Session | None = None
         self.projection: Projection | None = None
         self.show_excluded = False
+        self.agent_dir = agent_dir  # pi's agent folder (models.json, settings); None: pi's default
         self._blocks: dict[BlockKey, Block] = {}
         self._blocks_for: tuple[int, int] | None = None  # (session, generation) the cache is for
 
@@ -215,7 +219,15 @@ class ContextView(Vertical):
         title = f"Context at {projection.leaf_id}" + (f"  {live_note}" if live_note else "")
         self.query_one("#context-title", PlainStatic).update(one_line(title, 200, glyphs=glyphs_of(self)))
         totals = projection.path_totals(session)
-        self.header.show(projection, totals, show_excluded=self.show_excluded)
+        gauge: ContextGauge | None = None
+        problem = ""
+        try:
+            gauge = context_gauge(session, projection, agent=self.agent_dir)
+        except (SessionError, OSError, ValueError) as e:
+            problem = str(e)
+        self.header.show(
+            session, projection, totals, gauge, show_excluded=self.show_excluded, problem=problem
+        )
 
     def toggle_excluded(self) -> None:
         self.show_excluded = not self.show_excluded

@@ -209,6 +209,22 @@ SPECS: tuple[KeySpec, ...] = (
         "read the sessions folder again",
         palette="Rescan sessions",
     ),
+    KeySpec(
+        "context.compactionAudit",
+        "main",
+        _k("A"),
+        "compaction_audit",
+        "compaction audit: what each compaction on the path kept, summarized and left out of its summary",
+        palette="Compaction audit of the path",
+    ),
+    KeySpec(
+        "sessions.sizeDoctor",
+        "main",
+        _k("S"),
+        "size_doctor",
+        "size doctor: what makes the session file big, and what a clone would drop",
+        palette="Size doctor: what makes the file big",
+    ),
     KeySpec("ui.demo", "main", _k("d"), "demo", "open the bundled demo sessions (when there are none)"),
     # ------------------------------------------------------------------ the sessions list
     KeySpec(
@@ -252,7 +268,7 @@ SPECS: tuple[KeySpec, ...] = (
         "sessions",
         _k("s"),
         "cycle_sort",
-        "sort: recent, name, size",
+        "sort: recent, name, size, cost",
         footer="Sort",
         rank=10,
         palette="Sessions: sort order",
@@ -262,7 +278,7 @@ SPECS: tuple[KeySpec, ...] = (
         "sessions",
         _k("ctrl+s"),
         "cycle_sort",
-        "sort: recent, name, size",
+        "sort: recent, name, size, cost",
         footer="Sort",
         rank=10,
         pi=True,
@@ -469,9 +485,27 @@ SPECS: tuple[KeySpec, ...] = (
         "the files view: a later read or edit of the file",
     ),
     KeySpec("files.close", "files", _k("escape", "q"), "close", "close the files view"),
+    KeySpec("audit.close", "audit", _k("escape", "q", "A"), "close", "close the compaction audit"),
+    KeySpec("sizeDoctor.close", "sizeDoctor", _k("escape", "q", "S"), "close", "close the size doctor"),
+    KeySpec(
+        "sizeDoctor.clone",
+        "sizeDoctor",
+        _k("C"),
+        "choose('clone')",
+        "the size doctor: clone the session (a fork at its active leaf keeps only that path)",
+    ),
+    KeySpec(
+        "sizeDoctor.fork",
+        "sizeDoctor",
+        _k("f"),
+        "choose('fork')",
+        "the size doctor: fork at the selected entry (keeps only the path to it)",
+    ),
 )
 
 SPEC_BY_ID = {spec.id: spec for spec in SPECS}
+
+DIALOGS = ("help", "rawJson", "confirm", "prompt", "menu", "forkPreview", "text", "audit", "sizeDoctor")
 
 # Where keys are looked up together (innermost first); a widget's inherited keys share its namespace.
 PLACES = Places(
@@ -491,24 +525,21 @@ PLACES = Places(
         "text": "the text view",
         "compare": "the comparison",
         "files": "the files view",
+        "audit": "the compaction audit",
+        "sizeDoctor": "the size doctor",
     },
     chains={
         "sessions": (("list",), ("sessions",), ("main",), ("app",)),
         "tree": (("list", "tree"), ("main",), ("app",)),
         "context": (("context",), ("main",), ("app",)),
-        **{
-            dialog: ((dialog,),)
-            for dialog in ("help", "rawJson", "confirm", "prompt", "menu", "forkPreview", "text")
-        },
+        **{dialog: ((dialog,),) for dialog in DIALOGS},
         # Views over a list: the list's keys first, then the view's own.
         "compare": (("list",), ("compare",)),
         "files": (("list",), ("files",)),
     },
 )
 
-DIALOG_PLACES = frozenset(
-    {"help", "rawJson", "confirm", "prompt", "menu", "forkPreview", "text", "compare", "files"}
-)
+DIALOG_PLACES = frozenset({*DIALOGS, "compare", "files"})
 
 # The help's sections: a heading and the places it lists.
 SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -518,7 +549,7 @@ SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Branch tree", ("tree",)),
     ("Context", ("context",)),
     ("Compare and files", ("compare", "files")),
-    ("Dialogs", ("help", "rawJson", "confirm", "prompt", "menu", "forkPreview", "text")),
+    ("Dialogs", DIALOGS),
 )
 
 

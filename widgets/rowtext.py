@@ -36,11 +36,11 @@ class RowText:
             self._left.append((shown, self.base + style if style else self.base))
         return self
 
-    def right(self, text: str, style: Style | None = None) -> RowText:
+    def right(self, text: str, style: Style | None = None, *, raw: bool = False) -> RowText:
+        """Append to the right-aligned tail (`raw`: our own text, its spacing kept)."""
         if text:
-            self._right.append(
-                (one_line(text, 80, glyphs=self.glyphs), self.base + style if style else self.base)
-            )
+            shown = inline(text, glyphs=self.glyphs) if raw else one_line(text, 80, glyphs=self.glyphs)
+            self._right.append((shown, self.base + style if style else self.base))
         return self
 
     def strip(self, width: int) -> Strip:

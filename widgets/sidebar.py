@@ -1,9 +1,10 @@
 """The sessions sidebar: every session grouped by working directory, searchable as you type.
 
-The rows come from core/groups.py; which sessions are live from core/activity.py (the screen
-records growth there); what a search matched from core/sidebar_search.py (the screen answers
-`SearchChanged` with `show_matches`). The sidebar draws, keeps its toggles and says what the
-user did.
+Each session row ends with its marks, age, messages, cost and (where there is room) tokens;
+`s` sorts by recent, name, size or cost. The rows come from core/groups.py; which sessions are
+live from core/activity.py (the screen records growth there); what a search matched from
+core/sidebar_search.py (the screen answers `SearchChanged` with `show_matches`). The sidebar
+draws, keeps its toggles and says what the user did.
 """
 
 from __future__ import annotations
@@ -23,12 +24,15 @@ from textual.strip import Strip
 from ..core.activity import Activity
 from ..core.groups import GroupRow, SessionRow, SidebarRow, SortOrder, build_rows
 from ..core.listing import SessionSummary
-from ..core.text import age, human_count
+from ..core.models import format_tokens
+from ..core.text import age, human_count, short_cost
 from .glyphs import glyphs_of
 from .keys import bindings
 from .plain import FitStatic, PlainInput, PlainStatic
 from .rowlist import RowList
 from .rowtext import RowText
+
+WIDE_ROW = 44  # from this many cells a session row shows its tokens besides its cost
 
 
 def clock() -> float:
@@ -122,6 +126,12 @@ class SessionList(RowList):
             flags += g.problem
         seconds = self.now - summary.modified_ms / 1000
         meta = f"{flags} {age(seconds):>3} {human_count(summary.message_count):>4}"
+        # What the session spent: its cost, and its tokens where the row has room for them.
+        spent = short_cost(summary.cost)
+        if width >= WIDE_ROW:
+            meta += f" {format_tokens(summary.tokens) if summary.tokens else '':>4} {spent:>5}"
+        else:
+            meta += f" {spent:>5}"
         text.right(
             meta,
             self.style("sessionlist--problem")
