@@ -9,11 +9,11 @@ date from (`outline.extend_rows` for the tree rows, `live.context_change` for th
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .growth import ReadMark
 from .lines import ReadResult
-from .records import EntryRecord
+from .records import EntryRecord, HeaderLine
 
 if TYPE_CHECKING:
     from .session import Session
@@ -74,6 +74,6 @@ class SessionUpdate:
 
     based_on: tuple[int, int]  # (generation, end offset) of the session it was read for
     mark: ReadMark | None = None  # where the session stops reading once this is applied
-    lines: ReadResult[EntryRecord | dict[str, Any]] | None = None  # appended lines, decoded
+    lines: ReadResult[EntryRecord | HeaderLine] | None = None  # appended lines, decoded
     fresh: Session | None = None  # the whole file read again (it was replaced or truncated)
     truncated: bool = False

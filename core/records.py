@@ -11,6 +11,7 @@ The name a `session_info` entry gives (`session_name_of`) is read the same way e
 from __future__ import annotations
 
 import math
+from sys import intern
 from typing import Any
 
 import msgspec
@@ -154,19 +155,6 @@ class EntryRecord(msgspec.Struct, gc=False, kw_only=True):
         return value
 
 
-def _counted_usage(record: EntryRecord) -> UsageHead | None:
-    """The usage an entry adds to the totals: an assistant reply's, a usage entry's (any
-    kind), or a compaction's / branch summary's own generation cost."""
-    if record.type == "message":
-        m = record.message
-        if isinstance(m, MessageHead) and m.role == "assistant":
-            return m.usage
-        return None
-    if record.type in ("usage", "compaction", "branch_summary"):
-        return record.usage
-    return None
-
-
 _record_decoder = msgspec.json.Decoder(EntryRecord)
 
 
@@ -193,25 +181,100 @@ def decode_record(data: bytes | memoryview) -> EntryRecord | dict[str, Any]:
     return record
 
 
+class HeaderLine:
+    """A session header line (the first, or a later one pi ignores), decoded in full."""
+
+    __slots__ = ("length", "line", "offset", "value")
+
+    def __init__(self, value: dict[str, Any], offset: int, length: int, line: int) -> None:
+        self.value = value
+        self.offset = offset
+        self.length = length
+        self.line = line
+
+
+def decode_entry_at(data: bytes, offset: int, number: int) -> EntryRecord | HeaderLine:
+    """One line at `offset` (line `number`) -> its record, placed; or its header."""
+    value = decode_record(data)
+    if isinstance(value, dict):
+        return HeaderLine(value, offset, len(data), number)
+    value.offset, value.length, value.line = offset, len(data), number
+    return value
+
+
+def decode_entries(lines: list[bytes], offset: int, number: int) -> list[EntryRecord | HeaderLine]:
+    """`decode_entry_at` for a run of lines in one go; raises ValueError (or RecursionError)
+    when some line needs the lenient path, so the run is read line by line instead."""
+    records: list[EntryRecord | HeaderLine] = list(map(_record_decoder.decode, lines))
+    position = offset
+    for i, record in enumerate(records):
+        length = len(lines[i])
+        if record.type == "session":  # type: ignore[union-attr]
+            records[i] = HeaderLine(decode_json(lines[i]), position, length, number + i)
+        else:
+            record.offset, record.length, record.line = position, length, number + i
+            _finish(record)  # type: ignore[arg-type]
+        position += length + 1
+    return records
+
+
 def _finish(record: EntryRecord) -> None:
-    usage = _counted_usage(record)
-    if usage is not None:
-        record.tokens = usage.tokens()
-        record.cost = usage.cost_total()
-    record.usage = None  # the two numbers above are all we keep
+    """Keep of the decoded line what the session needs: the usage's two numbers, the
+    content's kind and size; the repeated short strings shared (a session holds thousands
+    of "message", "assistant" and model names)."""
+    kind = record.type
+    if kind.__class__ is str:
+        record.type = kind = intern(kind)
     m = record.message
     if isinstance(m, MessageHead):
-        m.usage = None
-        if m.content is not UNSET:
-            record.content_kind = _raw_kind(m.content)
-            record.content_size = len(memoryview(m.content))
+        usage = m.usage
+        if usage is not None:
+            if kind == "message" and m.role == "assistant":
+                record.tokens, record.cost = _usage_numbers(usage)
+            m.usage = None
+        content = m.content
+        if content is not UNSET:
+            record.content_kind = _raw_kind(content)
+            record.content_size = len(content)
             m.content = UNSET
+        value = m.role
+        if value.__class__ is str:
+            m.role = intern(value)
+        value = m.provider
+        if value.__class__ is str:
+            m.provider = intern(value)
+        value = m.model
+        if value.__class__ is str:
+            m.model = intern(value)
+        value = m.stopReason
+        if value.__class__ is str:
+            m.stopReason = intern(value)
+        value = m.toolName
+        if value.__class__ is str:
+            m.toolName = intern(value)
+    usage = record.usage
+    if usage is not None:
+        if kind in ("usage", "compaction", "branch_summary"):
+            record.tokens, record.cost = _usage_numbers(usage)
+        record.usage = None  # the two numbers are all we keep
     if record.replacement is not UNSET:
         record.replacement_kind = _raw_kind(record.replacement)
         record.replacement = UNSET
     if record.systemMessage is not UNSET:
         record.has_system_message = _raw_truthy(record.systemMessage)
         record.systemMessage = UNSET
+
+
+def _usage_numbers(usage: UsageHead) -> tuple[float, float]:
+    """(tokens, cost) of a usage, as `UsageHead.tokens()` and `cost_total()` give them."""
+    total = usage.totalTokens
+    exact = total.__class__ is int and -(2**53) < total < 2**53
+    tokens = float(total) if exact else usage.tokens()
+    cost = usage.cost
+    spent = cost.total if cost is not None else None
+    if spent.__class__ is float and spent - spent == 0.0:  # finite
+        return tokens, spent
+    return tokens, usage.cost_total()
 
 
 def _js_type(value: Any) -> str:
