@@ -418,9 +418,17 @@ def _defined(**fields: Any) -> dict[str, Any]:
     return {k: v for k, v in fields.items() if v is not UNSET}
 
 
-def entry_messages(session: Session, record: EntryRecord, first: bool, edit: EntryRecord | None) -> list[Any]:
-    """pi's `projectContextEntry`: the messages one context entry contributes."""
-    entry = session.entry_dict(record)
+def entry_messages(
+    session: Session,
+    record: EntryRecord,
+    first: bool,
+    edit: EntryRecord | None,
+    entry: dict[str, Any] | None = None,
+) -> list[Any]:
+    """pi's `projectContextEntry`: the messages one context entry contributes (`entry`: the
+    record's `entry_dict`, when the caller read it already)."""
+    if entry is None:
+        entry = session.entry_dict(record)
     kind = entry.get("type")
     messages: list[Any]
     if kind == "message":

@@ -31,12 +31,14 @@ TAIL_BYTES = 64
 T = TypeVar("T")
 
 
-class ByteSource(Protocol):
+class ByteReader(Protocol):
+    def read(self, offset: int, length: int) -> bytes: ...
+
+
+class ByteSource(ByteReader, Protocol):
     """Where session bytes come from: a file on disk or bytes in memory (tests, demos)."""
 
     def size(self) -> int: ...
-
-    def read(self, offset: int, length: int) -> bytes: ...
 
 
 class FileSource:
@@ -65,7 +67,7 @@ class BytesSource:
         return self.data[offset : offset + length]
 
 
-class _OpenFileReader:
+class OpenReader:
     """Keeps one descriptor open for a whole scan (FileSource.read opens per call)."""
 
     def __init__(self, source: ByteSource) -> None:
@@ -191,7 +193,7 @@ def read_values(
     out = result.lines
     problems = result.problems
     number = first_line
-    reader = _OpenFileReader(source)
+    reader = OpenReader(source)
     try:
         for offset, lines, partial in _chunks(reader, start, size):
             if partial is not None:
@@ -245,7 +247,7 @@ def _is_blank(data: bytes | memoryview) -> bool:
     return not bytes(data).strip()
 
 
-def _chunks(reader: _OpenFileReader, start: int, end: int) -> Iterator[tuple[int, list[bytes], bytes | None]]:
+def _chunks(reader: OpenReader, start: int, end: int) -> Iterator[tuple[int, list[bytes], bytes | None]]:
     """The lines in [start, end), a read at a time: (offset of the first, complete lines
     without their newline, None), and last (offset, [], the line without a newline) if any."""
     pos = start
@@ -279,7 +281,7 @@ def _chunks(reader: _OpenFileReader, start: int, end: int) -> Iterator[tuple[int
         yield carry_start, [], b"".join(carry)
 
 
-def read_span(source: ByteSource, offset: int, length: int) -> bytes:
+def read_span(source: ByteReader, offset: int, length: int) -> bytes:
     data = source.read(offset, length)
     if len(data) != length:
         from .problems import StaleFileError

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .bodies import BodyCache, read_body
+from .bodies import BodyCache, read_bodies, read_body
 from .delta import AppendResult, SessionDelta, SessionUpdate
+from .gcpause import paused_gc
 from .growth import Growth, GrowthSource, ReadMark, Stamp, Verdict, mark_of, read_growth
 from .jsvalues import js_truthy
 from .lines import (
@@ -55,6 +56,10 @@ class Totals:
     def add(self, record: EntryRecord) -> None:
         self.tokens += record.tokens
         self.cost += record.cost
+
+
+# Totals are remembered at path positions p with p & TOTALS_EVERY == TOTALS_EVERY (every 64th).
+TOTALS_EVERY = 63
 
 
 class Session:
@@ -125,16 +130,17 @@ class Session:
         elif isinstance(self.source, FileSource):
             st = os.stat(self.source.path)  # before reading: a later look sees what came after
             stamp = Stamp(st.st_ino, st.st_size, st.st_mtime_ns)
-        result = read_values(
-            source,
-            decode_entry_at,
-            end=stamp.size if stamp is not None else None,
-            decode_chunk=decode_entries,
-        )
-        try:
-            self._read_all(result)
-        finally:
-            self._mark = self._mark_after_load(data, stamp)
+        with paused_gc():
+            result = read_values(
+                source,
+                decode_entry_at,
+                end=stamp.size if stamp is not None else None,
+                decode_chunk=decode_entries,
+            )
+            try:
+                self._read_all(result)
+            finally:
+                self._mark = self._mark_after_load(data, stamp)
 
     def _read_all(self, result: ReadResult[EntryRecord | HeaderLine]) -> None:
         self.end_offset, self.end_line, self.pending_bytes = (
@@ -468,6 +474,24 @@ class Session:
             self._bodies.put(record.index, value, record.length)
         return value
 
+    def entry_dicts(self, records: Sequence[EntryRecord]) -> Iterator[dict[str, Any]]:
+        """`entry_dict` of each of `records`, in their order, for walking many at once: those
+        that lie together in the file are read together, and what is read is not cached (a
+        walk over a whole path would push out what the panes keep)."""
+        run: list[EntryRecord] = []
+        for record in records:
+            current = record.index < len(self.records) and self.records[record.index] is record
+            cached = self._bodies.get(record.index) if current else None
+            if cached is None:
+                run.append(record)
+                continue
+            if run:
+                yield from read_bodies(self.source, run, self._migration)
+                run = []
+            yield cached
+        if run:
+            yield from read_bodies(self.source, run, self._migration)
+
     # ------------------------------------------------------------------ queries
     def get(self, entry_id: str) -> EntryRecord:
         record = self.by_id.get(entry_id)
@@ -486,17 +510,21 @@ class Session:
     def totals_along(self, path: list[EntryRecord]) -> Totals:
         """Tokens and cost spent from the root to the end of `path` (a `path_to` result).
 
-        Remembered per entry, so moving the selection along a conversation costs a step or
-        two instead of a walk over the whole path."""
+        Remembered for every 64th entry of a path (and its end), so moving the selection
+        along a conversation costs a few dozen steps instead of a walk over the whole path."""
         memo = self._totals_to
         start = len(path)
         while start > 0 and path[start - 1].index not in memo:
             start -= 1
         tokens, cost = memo[path[start - 1].index] if start > 0 else (0.0, 0.0)
-        for record in path[start:]:
+        for position in range(start, len(path)):
+            record = path[position]
             tokens += record.tokens
             cost += record.cost
-            memo[record.index] = (tokens, cost)
+            if position & TOTALS_EVERY == TOTALS_EVERY:
+                memo[record.index] = (tokens, cost)
+        if path:
+            memo[path[-1].index] = (tokens, cost)
         return Totals(tokens, cost)
 
     def preorder(self) -> list[str]:

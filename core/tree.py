@@ -42,14 +42,27 @@ class SessionTree:
         self._orphans = {}
         self._cut = set()
         self._unsortable = set()
-        children = self.children
+        children, by_id = self.children, self.by_id
         problems: list[Problem] = []
         missing_parents: list[Problem] = []
-        for record in self.winners(records):
-            parent = self._parent_in_tree(record)
-            if parent is not None:
-                children.setdefault(parent, []).append(record.id)
-                continue
+        # A cycle needs a parent later in the file than its child: without one, none to look for.
+        later_parent = False
+        for record in records:
+            rid = record.id
+            if by_id.get(rid) is not record:
+                continue  # shadowed by a later entry with the same id
+            parent = record.parentId
+            if parent.__class__ is str and parent != rid:
+                above = by_id.get(parent)
+                if above is not None:
+                    kids = children.get(parent)
+                    if kids is None:
+                        children[parent] = [rid]
+                    else:
+                        kids.append(rid)
+                    if above.index > record.index:
+                        later_parent = True
+                    continue
             problem = self._add_root(record)
             if problem is None:
                 continue
@@ -60,7 +73,8 @@ class SessionTree:
         for kids in children.values():
             if len(kids) > 1:
                 self._sort_children(kids)
-        problems.extend(self._break_cycles(records))
+        if later_parent:
+            problems.extend(self._break_cycles(records))
         problems.extend(missing_parents)
         return problems
 

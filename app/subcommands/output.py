@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable
 
 from ...core.text import inline
 
@@ -18,6 +19,15 @@ from ...core.text import inline
 def write_line(data: bytes) -> None:
     """One encoded line (JSON output stays exact)."""
     sys.stdout.buffer.write(data + b"\n")
+
+
+def write_pieces(pieces: Iterable[bytes]) -> None:
+    """One encoded line given in pieces, written as they come (a big line never needs to
+    be held whole), then its newline."""
+    out = sys.stdout.buffer
+    for piece in pieces:
+        out.write(piece)
+    out.write(b"\n")
 
 
 def text(line: str) -> None:
