@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from sys import intern
-from typing import Any
+from typing import TYPE_CHECKING, Any, Union
 
 import msgspec
 from msgspec import UNSET, Raw, UnsetType
@@ -61,7 +61,6 @@ class MessageHead(msgspec.Struct, gc=False):
     role: Any = None
     provider: Any = UNSET
     model: Any = UNSET
-    timestamp: Any = None
     usage: UsageHead | None = None
     stopReason: Any = None
     toolName: Any = None
@@ -97,12 +96,99 @@ def _raw_truthy(raw: Raw | UnsetType) -> bool:
 
 
 class EntryRecord(msgspec.Struct, gc=False, kw_only=True):
-    """One non-header line of a session, as far as structure goes (fields named as in the file)."""
+    """One non-header line of a session, as far as structure goes (fields named as in the file).
 
-    type: Any = None
+    Nine lines in ten are plain messages: they are `MessageRecord`s, which hold only the
+    fields every line has; every other line is a `FullRecord`. Both answer for every field
+    (a message record's type-specific fields are their defaults, as a message line has none)."""
+
     id: Any = None
     parentId: Any = None
     timestamp: Any = None
+    message: MessageHead | UnsetType | None = UNSET
+
+    # --- set by the reader, never from the file ---------------------------------------------
+    index: int = msgspec.field(default=-1, name=_INTERNAL + "index")  # position among records
+    line: int = msgspec.field(default=0, name=_INTERNAL + "line")  # 1-based physical line
+    offset: int = msgspec.field(default=0, name=_INTERNAL + "offset")
+    length: int = msgspec.field(default=0, name=_INTERNAL + "length")
+    parsed_index: int = msgspec.field(default=0, name=_INTERNAL + "parsed")  # in pi's parsed array
+    content_kind: int = msgspec.field(default=CONTENT_ABSENT, name=_INTERNAL + "ck")
+    content_size: int = msgspec.field(default=0, name=_INTERNAL + "cs")
+    tokens: float = msgspec.field(default=0.0, name=_INTERNAL + "tok")  # what this entry adds to totals
+    cost: float = msgspec.field(default=0.0, name=_INTERNAL + "cost")
+
+    if TYPE_CHECKING:
+        type: Any
+        # label, context_edit
+        targetId: Any
+        label: Any
+        # session_info
+        name: Any
+        # compaction / branch_summary
+        firstKeptEntryId: Any
+        firstKeptEntryIndex: Any
+        tokensBefore: Any
+        summary: Any
+        fromId: Any
+        # model_change / thinking_level_change / usage
+        provider: Any
+        modelId: Any
+        model: Any
+        thinkingLevel: Any
+        kind: Any
+        customType: Any
+        display: Any
+        usage: UsageHead | None
+        replacement: Raw | UnsetType
+        systemMessage: Raw | UnsetType
+        replacement_kind: int
+        has_system_message: bool
+    else:
+        # What a record without these fields (a message record) answers for them.
+        type = None
+        targetId = None
+        label = None
+        name = None
+        firstKeptEntryId = None
+        firstKeptEntryIndex = UNSET
+        tokensBefore = None
+        summary = None
+        fromId = UNSET
+        provider = UNSET
+        modelId = UNSET
+        model = UNSET
+        thinkingLevel = UNSET
+        kind = None
+        customType = None
+        display = None
+        usage = None
+        replacement = UNSET
+        systemMessage = UNSET
+        replacement_kind = CONTENT_ABSENT
+        has_system_message = False
+
+    # --- derived views ----------------------------------------------------------------------
+    @property
+    def role(self) -> Any:
+        m = self.message
+        return m.role if isinstance(m, MessageHead) else None
+
+    def ts_ms(self) -> float | None:
+        """`new Date(timestamp).getTime()`, None for NaN."""
+        return date_ms(self.timestamp)
+
+
+class MessageRecord(EntryRecord, tag_field="type", tag="message", forbid_unknown_fields=True):
+    """A message line holding the keys pi writes on one and nothing else."""
+
+    if not TYPE_CHECKING:
+        type = "message"
+
+
+class _RareFields(EntryRecord):
+    """Every structural field a line may have besides the common ones."""
+
     # label, context_edit
     targetId: Any = None
     label: Any = None
@@ -123,39 +209,53 @@ class EntryRecord(msgspec.Struct, gc=False, kw_only=True):
     customType: Any = None
     display: Any = None
     usage: UsageHead | None = None
-    message: MessageHead | UnsetType | None = UNSET
     replacement: Raw | UnsetType = UNSET
     systemMessage: Raw | UnsetType = UNSET
-
-    # --- set by the reader, never from the file ---------------------------------------------
-    index: int = msgspec.field(default=-1, name=_INTERNAL + "index")  # position among records
-    line: int = msgspec.field(default=0, name=_INTERNAL + "line")  # 1-based physical line
-    offset: int = msgspec.field(default=0, name=_INTERNAL + "offset")
-    length: int = msgspec.field(default=0, name=_INTERNAL + "length")
-    parsed_index: int = msgspec.field(default=0, name=_INTERNAL + "parsed")  # in pi's parsed array
-    content_kind: int = msgspec.field(default=CONTENT_ABSENT, name=_INTERNAL + "ck")
-    content_size: int = msgspec.field(default=0, name=_INTERNAL + "cs")
     replacement_kind: int = msgspec.field(default=CONTENT_ABSENT, name=_INTERNAL + "rk")
     has_system_message: bool = msgspec.field(default=False, name=_INTERNAL + "sm")
-    tokens: float = msgspec.field(default=0.0, name=_INTERNAL + "tok")  # what this entry adds to totals
-    cost: float = msgspec.field(default=0.0, name=_INTERNAL + "cost")
-    ts_cache: Any = msgspec.field(default=UNSET, name=_INTERNAL + "ts")
-
-    # --- derived views ----------------------------------------------------------------------
-    @property
-    def role(self) -> Any:
-        m = self.message
-        return m.role if isinstance(m, MessageHead) else None
-
-    def ts_ms(self) -> float | None:
-        """`new Date(timestamp).getTime()`, None for NaN (cached: only sorting needs it)."""
-        if self.ts_cache is UNSET:
-            self.ts_cache = date_ms(self.timestamp)
-        value: float | None = self.ts_cache
-        return value
 
 
-_record_decoder = msgspec.json.Decoder(EntryRecord)
+class FullRecord(_RareFields):
+    """Any line: every structural field, the type whatever it is."""
+
+    type: Any = None
+
+
+# The types pi writes, each a tagged record (the type is its class's), so one decoder tells
+# them apart on the first key; a line of another type is read as a FullRecord.
+KNOWN_TYPES = (
+    "session",
+    "thinking_level_change",
+    "model_change",
+    "compaction",
+    "branch_summary",
+    "custom",
+    "custom_message",
+    "label",
+    "session_info",
+    "context_edit",
+    "usage",
+)
+
+
+def _typed_record(kind: str) -> type[EntryRecord]:
+    made: type[EntryRecord] = msgspec.defstruct(  # type: ignore[assignment]
+        "TypedRecord",
+        [],
+        bases=(_RareFields,),
+        namespace={"type": kind, "__doc__": f"A {kind} line."},
+        tag_field="type",
+        tag=kind,
+        gc=False,
+        kw_only=True,
+    )
+    return made
+
+
+_TYPED_RECORDS = tuple(_typed_record(kind) for kind in KNOWN_TYPES)
+_full_decoder = msgspec.json.Decoder(FullRecord)
+
+_record_decoder = msgspec.json.Decoder(Union[MessageRecord, *_TYPED_RECORDS])
 
 
 def decode_record(data: bytes | memoryview) -> EntryRecord | dict[str, Any]:
@@ -164,7 +264,23 @@ def decode_record(data: bytes | memoryview) -> EntryRecord | dict[str, Any]:
     Raises LineDecodeError for a line that is not JSON or not an object.
     """
     try:
-        record = _record_decoder.decode(data)
+        record: EntryRecord = _record_decoder.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        other = _decode_other(data)
+        if isinstance(other, dict):
+            return other
+        record = other
+    if record.type == "session":
+        # Headers are decoded in full: they are small and shown as they are.
+        return decode_json(data)  # type: ignore[no-any-return]
+    _finish(record)
+    return record
+
+
+def _decode_other(data: bytes | memoryview) -> EntryRecord | dict[str, Any]:
+    """A line of a type pi does not write, or with keys of odd shapes (the lenient path)."""
+    try:
+        return _full_decoder.decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
         value = decode_json(data)
         if not isinstance(value, dict):
@@ -173,12 +289,7 @@ def decode_record(data: bytes | memoryview) -> EntryRecord | dict[str, Any]:
             ) from None
         if value.get("type") == "session":
             return value
-        record = _record_from_dict(value)
-    if record.type == "session":
-        # Headers are decoded in full: they are small and shown as they are.
-        return decode_json(data)  # type: ignore[no-any-return]
-    _finish(record)
-    return record
+        return _record_from_dict(value)
 
 
 class HeaderLine:
@@ -223,7 +334,7 @@ def _finish(record: EntryRecord) -> None:
     content's kind and size; the repeated short strings shared (a session holds thousands
     of "message", "assistant" and model names)."""
     kind = record.type
-    if kind.__class__ is str:
+    if record.__class__ is FullRecord and kind.__class__ is str:
         record.type = kind = intern(kind)
     m = record.message
     if isinstance(m, MessageHead):
@@ -309,7 +420,7 @@ def _record_from_dict(value: dict[str, Any]) -> EntryRecord:
         encoded = msgspec.json.encode(clean)
     except (msgspec.EncodeError, UnicodeEncodeError, OverflowError, ValueError):
         encoded = msgspec.json.encode(_without_surrogates(clean))
-    record = _record_decoder.decode(encoded)
+    record = _full_decoder.decode(encoded)
     for key in _STRUCTURAL_STRINGS:
         # Cleaning lone surrogates must not change what links entries together.
         original = value.get(key)

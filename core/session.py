@@ -217,8 +217,8 @@ class Session:
                     Problem(ProblemKind.EXTRA_HEADER, "extra session header ignored", record.line)
                 )
                 continue
-            record.parsed_index = parsed_index
-            if migration is not None:
+            if migration is not None:  # (only migration needs where pi's parser holds it)
+                record.parsed_index = parsed_index
                 migration.migrate(record, parsed_index, records[-1].id if records else None)
             rid = record.id
             if not isinstance(rid, str):
