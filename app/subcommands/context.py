@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ...core.context import Projection
@@ -23,7 +23,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(ns: argparse.Namespace) -> int:
-    return cmd_context(ns.path, ns.leaf, ns.all, ns.json)
+    from ...core.gcpause import paused_gc
+
+    with paused_gc():  # it allocates a body per entry and makes no cycles
+        return cmd_context(ns.path, ns.leaf, ns.all, ns.json)
 
 
 class _MessageCache:
@@ -36,10 +39,10 @@ class _MessageCache:
         self.cache: dict[tuple[int, bool, int], list[bytes]] = {}
 
     def encoded(self, projection: Projection) -> Iterator[bytes]:
-        """The projection's messages, encoded, in order; the bodies they need read in one
-        pass over the file."""
+        """The projection's messages, encoded, in order, in comma-joined groups (none empty);
+        the bodies they need read in one pass over the file."""
         from ...core.context import entry_messages
-        from ...core.jsonout import encode_json
+        from ...core.jsonout import encode_json, encode_json_items
 
         session, cache, keep, edits = self.session, self.cache, self.keep, projection.edits
         context, counts = projection.context, projection.counts
@@ -57,25 +60,36 @@ class _MessageCache:
         else:
             todo = [r for r, n in zip(context, counts, strict=True) if n]
         bodies = session.entry_dicts(todo)
+        pending: list[Any] = []  # messages not encoded yet (one leaf: encoded many at a time)
         for index, (record, count) in enumerate(zip(context, counts, strict=True)):
             if not count:
                 continue
-            found = cache.get(key(index, record)) if cache else None
+            if not keep:
+                edit = edits.get(record.id) if edits else None
+                pending += entry_messages(session, record, index == 0, edit, entry=next(bodies))
+                if len(pending) >= ENCODE_MANY:
+                    if group := encode_json_items(pending):
+                        yield group
+                    pending = []
+                continue
+            found = cache.get(key(index, record))
             if found is None:
                 edit = edits.get(record.id) if edits else None
                 messages = entry_messages(session, record, index == 0, edit, entry=next(bodies))
-                found = [encode_json(m) for m in messages]
-                if keep:
-                    cache[key(index, record)] = found
-            yield from found
+                found = cache[key(index, record)] = [encode_json(m) for m in messages]
+            if found:
+                yield b",".join(found)
+        if pending and (group := encode_json_items(pending)):
+            yield group
 
 
-# Pieces of a line are joined up to this many bytes before they are written.
+# Messages encoded in one call (for one leaf), and the bytes joined before a write.
+ENCODE_MANY = 2048
 WRITE_BYTES = 1 << 20
 
 
-def _context_line(session: Session, projection: Projection, messages: Iterator[bytes]) -> Iterator[bytes]:
-    """The JSON line of one leaf, in pieces (the messages stream from `messages`)."""
+def _context_line(session: Session, projection: Projection, groups: Iterator[bytes]) -> Iterator[bytes]:
+    """The JSON line of one leaf, in pieces (the messages stream from `groups`, comma-joined)."""
     from ...core.jsonout import encode_json
     from ...core.tokens import estimate_context
 
@@ -97,11 +111,11 @@ def _context_line(session: Session, projection: Projection, messages: Iterator[b
     }
     batch = [encode_json(head)[:-1] + b',"messages":[']
     size = 0
-    for i, message in enumerate(messages):
+    for i, group in enumerate(groups):
         if i:
             batch.append(b",")
-        batch.append(message)
-        size += len(message)
+        batch.append(group)
+        size += len(group)
         if size >= WRITE_BYTES:
             yield b"".join(batch)
             batch, size = [], 0
