@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any
 
@@ -16,6 +15,8 @@ def encode_json(value: Any) -> bytes:
     try:
         return _encoder.encode(value)
     except (msgspec.EncodeError, UnicodeEncodeError, OverflowError, TypeError, ValueError):
+        import json
+
         # ASCII escapes keep lone surrogates as \udXXXX, the way JSON.stringify writes them.
         return json.dumps(_js_safe(value), ensure_ascii=True, separators=(",", ":")).encode()
 

@@ -12,15 +12,17 @@ lone surrogate escapes and out-of-range numbers are accepted, `NaN` is not.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 import msgspec
 
 from .problems import Problem, ProblemKind
+
+if TYPE_CHECKING:
+    import json
 
 CHUNK_SIZE = 4 * 1024 * 1024
 # What is kept of a file read so far to tell, later, a file that only grew from one that was
@@ -115,7 +117,15 @@ def _reject_constant(name: str) -> Any:
 
 
 # JSON.parse turns 1e400 into Infinity (written back as null); float() does the same.
-_std_decoder = json.JSONDecoder(parse_constant=_reject_constant)
+_std_decoders: list[json.JSONDecoder] = []  # made when first needed (a rare line)
+
+
+def _std_decoder() -> json.JSONDecoder:
+    if not _std_decoders:
+        import json
+
+        _std_decoders.append(json.JSONDecoder(parse_constant=_reject_constant))
+    return _std_decoders[0]
 
 
 def decode_json(data: bytes | memoryview) -> Any:
@@ -138,7 +148,7 @@ def _decode_slow(data: bytes | memoryview) -> Any:
         text = raw.decode("utf-8", errors="replace")
         bad_utf8 = True
     try:
-        value, end = _std_decoder.raw_decode(text.lstrip(" \t\r\n"))
+        value, end = _std_decoder().raw_decode(text.lstrip(" \t\r\n"))
     except (ValueError, RecursionError) as e:
         kind = ProblemKind.INVALID_UTF8 if bad_utf8 else ProblemKind.MALFORMED_LINE
         raise LineDecodeError(kind, f"not valid JSON ({_short_reason(e)})") from None

@@ -22,10 +22,10 @@ from typing import Any
 import msgspec
 from msgspec import UNSET, Raw, UnsetType
 
+from .heads import CostHead, UsageHead, session_name_of
 from .jsvalues import NotAnArray, date_ms, iso_from_ms, js_number, js_string, js_truthy, text_of_blocks
 from .lines import HEAD_BYTES, TAIL_BYTES, BytesSource, LineDecodeError, decode_json, read_lines
 from .problems import ProblemKind
-from .records import CostHead, UsageHead, session_name_of
 
 NO_MESSAGES = "(no messages)"
 NULL_BLOCK = "a message has a null content block"

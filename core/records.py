@@ -5,11 +5,11 @@ type-specific fields and a head of the message (role, model, usage). Message bod
 outputs, system prompts and extension data are validated but not kept: they are read back by
 byte offset when someone looks at them (see `Session.entry_dict`). This keeps a 100 MB
 session at a few MB of memory and makes opening it a matter of scanning its bytes once.
-The name a `session_info` entry gives (`session_name_of`) is read the same way everywhere.
+The usage and name heads (core/heads.py) are decoded the same way by the listing.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: msgspec would evaluate the annotation strings of
+# every Struct here (a dozen) at import, which costs more than the rest of the module.
 import math
 from sys import intern
 from typing import TYPE_CHECKING, Any, Union
@@ -17,44 +17,13 @@ from typing import TYPE_CHECKING, Any, Union
 import msgspec
 from msgspec import UNSET, Raw, UnsetType
 
-from .jsvalues import date_ms, is_finite_number, js_number, js_trim, js_truthy
+from .heads import CostHead, UsageHead, session_name_of
+from .jsvalues import date_ms, js_truthy
 from .lines import LineDecodeError, decode_json
 from .problems import ProblemKind
 
-
-def session_name_of(value: Any) -> str | None:
-    """pi's `entry.name?.trim() || undefined` (a non-string name counts as cleared)."""
-    if not isinstance(value, str):
-        return None
-    return js_trim(value) or None
-
-
 # Internal fields carry JSON names no session line uses, and are always set after decoding.
 _INTERNAL = "§pi-sessions§"
-
-
-class CostHead(msgspec.Struct, gc=False):
-    total: Any = None
-
-
-class UsageHead(msgspec.Struct, gc=False):
-    input: Any = None
-    output: Any = None
-    cacheRead: Any = None
-    cacheWrite: Any = None
-    totalTokens: Any = None
-    cost: CostHead | None = None
-
-    def tokens(self) -> float:
-        if is_finite_number(self.totalTokens):
-            return js_number(self.totalTokens)
-        parts = (self.input, self.output, self.cacheRead, self.cacheWrite)
-        return sum(js_number(v) for v in parts if is_finite_number(v))
-
-    def cost_total(self) -> float:
-        if self.cost is not None and is_finite_number(self.cost.total):
-            return js_number(self.cost.total)
-        return 0.0
 
 
 class MessageHead(msgspec.Struct, gc=False):
@@ -463,3 +432,23 @@ def _without_surrogates(value: Any) -> Any:
     if isinstance(value, float) and not math.isfinite(value):
         return None
     return value
+
+
+__all__ = [
+    "CONTENT_ABSENT",
+    "CONTENT_ARRAY",
+    "CONTENT_NULL",
+    "CONTENT_OTHER",
+    "CONTENT_STRING",
+    "CostHead",
+    "EntryRecord",
+    "FullRecord",
+    "HeaderLine",
+    "MessageHead",
+    "MessageRecord",
+    "UsageHead",
+    "decode_entries",
+    "decode_entry_at",
+    "decode_record",
+    "session_name_of",
+]

@@ -361,6 +361,8 @@ def _bytes_to_read(cached: dict[str, IndexEntry], stats: dict[str, os.stat_resul
     total = 0
     for path, st in stats.items():
         entry = cached.get(path)
+        if entry is not None and entry.matches(st):
+            continue  # taken as it is
         if (
             entry is None
             or entry.builder is None
@@ -368,7 +370,7 @@ def _bytes_to_read(cached: dict[str, IndexEntry], stats: dict[str, os.stat_resul
             or st.st_size < entry.builder.offset
         ):
             total += st.st_size
-        elif not entry.matches(st):
+        else:
             total += st.st_size - entry.builder.offset
     return total
 

@@ -13,8 +13,6 @@ import os
 import sys
 from collections.abc import Iterable
 
-from ...core.text import inline
-
 
 def write_line(data: bytes) -> None:
     """One encoded line (JSON output stays exact)."""
@@ -30,19 +28,31 @@ def write_pieces(pieces: Iterable[bytes]) -> None:
     out.write(b"\n")
 
 
+def write_lines(many: list[bytes]) -> None:
+    """Encoded lines, in one write."""
+    if many:
+        sys.stdout.buffer.write(b"\n".join(many) + b"\n")
+
+
 def text(line: str) -> None:
     """One readable line for people."""
+    from ...core.text import inline
+
     sys.stdout.buffer.write(inline(line).encode("utf-8", "replace") + b"\n")
 
 
 def lines(many: list[str]) -> None:
     """Readable lines, in one write."""
+    from ...core.text import inline
+
     if many:
         sys.stdout.buffer.write("\n".join(map(inline, many)).encode("utf-8", "replace") + b"\n")
 
 
 def warn(line: str) -> None:
     """One readable line on stderr (errors, skipped files)."""
+    from ...core.text import inline
+
     sys.stderr.write(inline(line) + "\n")
 
 
