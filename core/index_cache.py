@@ -131,18 +131,7 @@ def load_index(path: Path, root: str) -> tuple[dict[str, IndexEntry] | None, str
         return None, "cache corrupt; rebuilt"
     if index.version != CACHE_VERSION or index.root != root:
         return None, "cache from another version; rebuilt"
-    entries = {}
-    for file, stored in index.entries.items():
-        state = bytes(stored.builder)
-        entries[file] = IndexEntry(
-            stored.size,
-            stored.mtime_ns,
-            stored.inode,
-            summary=stored.summary,
-            skipped=stored.skipped,
-            state=None if state == _NIL else state,
-        )
-    return entries, None
+    return {file: _entry(stored) for file, stored in index.entries.items()}, None
 
 
 def save_index(path: Path, root: str, entries: dict[str, IndexEntry]) -> str | None:
@@ -166,6 +155,70 @@ def save_index(path: Path, root: str, entries: dict[str, IndexEntry]) -> str | N
     return None
 
 
+class _Result(msgspec.Struct, array_like=True, gc=False):
+    """One file read by a helper process: its path, its entry (none: it vanished), bytes read."""
+
+    path: str
+    entry: _StoredEntry | None
+    read: int
+
+
+def encode_results(results: list[tuple[str, IndexEntry | None, int]]) -> bytes:
+    """Files read in another process, for `decode_results` here (their states stay encoded)."""
+    rows = []
+    for path, entry, read in results:
+        try:
+            rows.append(_Result(path, _stored(entry) if entry is not None else None, read))
+        except _UNENCODABLE:
+            rows.append(_Result(path, None, -1))  # (read again there: see decode_results)
+    try:
+        return msgspec.msgpack.encode(rows)
+    except _UNENCODABLE:
+        pass
+    for i, row in enumerate(rows):
+        try:
+            msgspec.msgpack.encode(row)
+        except _UNENCODABLE:
+            rows[i] = _Result(row.path, None, -1)
+    return msgspec.msgpack.encode(rows)
+
+
+def decode_results(data: bytes) -> list[tuple[str, IndexEntry | None, int]]:
+    """The files `encode_results` sent; one it could not encode is read again here."""
+    out: list[tuple[str, IndexEntry | None, int]] = []
+    for row in msgspec.msgpack.decode(data, type=list[_Result]):
+        if row.read < 0:
+            from .store import read_file_state
+
+            out.append((row.path, *read_file_state(row.path)))
+        else:
+            out.append((row.path, _entry(row.entry) if row.entry is not None else None, row.read))
+    return out
+
+
+def _stored(entry: IndexEntry) -> _StoredEntry:
+    return _StoredEntry(
+        size=entry.size,
+        mtime_ns=entry.mtime_ns,
+        inode=entry.inode,
+        builder=msgspec.Raw(entry.encoded_builder()),
+        summary=entry.summary,
+        skipped=entry.skipped,
+    )
+
+
+def _entry(stored: _StoredEntry) -> IndexEntry:
+    state = bytes(stored.builder)
+    return IndexEntry(
+        stored.size,
+        stored.mtime_ns,
+        stored.inode,
+        summary=stored.summary,
+        skipped=stored.skipped,
+        state=None if state == _NIL else state,
+    )
+
+
 _UNENCODABLE = (msgspec.EncodeError, UnicodeEncodeError, OverflowError, ValueError, TypeError)
 
 
@@ -175,17 +228,9 @@ def _encode_index(root: str, entries: dict[str, IndexEntry]) -> bytes:
     stored = {}
     for file, entry in entries.items():
         try:
-            state = entry.encoded_builder()
+            stored[file] = _stored(entry)
         except _UNENCODABLE:
             continue
-        stored[file] = _StoredEntry(
-            size=entry.size,
-            mtime_ns=entry.mtime_ns,
-            inode=entry.inode,
-            builder=msgspec.Raw(state),
-            summary=entry.summary,
-            skipped=entry.skipped,
-        )
     try:
         return msgspec.msgpack.encode(IndexFile(version=CACHE_VERSION, root=root, entries=stored))
     except _UNENCODABLE:

@@ -504,7 +504,8 @@ class Session:
         return self.tree.parent_of(record)
 
     def path_to(self, leaf_id: str) -> list[EntryRecord]:
-        """Root-to-leaf path (pi's buildSessionPath), finite even on a parent cycle."""
+        """Root-to-leaf path (pi's buildSessionPath), finite even on a parent cycle. Shared
+        with the tree (it starts the next walk from there): read it, never change it."""
         return self.tree.path_to(leaf_id)
 
     def totals_along(self, path: list[EntryRecord]) -> Totals:
