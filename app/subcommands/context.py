@@ -61,16 +61,18 @@ class _MessageCache:
             todo = [r for r, n in zip(context, counts, strict=True) if n]
         bodies = session.entry_dicts(todo)
         pending: list[Any] = []  # messages not encoded yet (one leaf: encoded many at a time)
+        pending_bytes = 0  # the size of their lines
         for index, (record, count) in enumerate(zip(context, counts, strict=True)):
             if not count:
                 continue
             if not keep:
                 edit = edits.get(record.id) if edits else None
                 pending += entry_messages(session, record, index == 0, edit, entry=next(bodies))
-                if len(pending) >= ENCODE_MANY:
+                pending_bytes += record.length
+                if len(pending) >= ENCODE_MANY or pending_bytes >= WRITE_BYTES:
                     if group := encode_json_items(pending):
                         yield group
-                    pending = []
+                    pending, pending_bytes = [], 0
                 continue
             found = cache.get(key(index, record))
             if found is None:
@@ -83,7 +85,8 @@ class _MessageCache:
             yield group
 
 
-# Messages encoded in one call (for one leaf), and the bytes joined before a write.
+# Messages encoded in one call (for one leaf: at most so many, or from so many bytes of lines),
+# and the bytes joined before a write.
 ENCODE_MANY = 2048
 WRITE_BYTES = 1 << 20
 
