@@ -53,9 +53,10 @@ class SessionTree:
         missing_parents: list[Problem] = []
         # A cycle needs a parent later in the file than its child: without one, none to look for.
         later_parent = False
+        shadowing = len(by_id) != len(records)  # some id is used twice: only its last entry counts
         for record in records:
             rid = record.id
-            if by_id.get(rid) is not record:
+            if shadowing and by_id.get(rid) is not record:
                 continue  # shadowed by a later entry with the same id
             parent = record.parentId
             if parent.__class__ is str and parent != rid:
