@@ -102,6 +102,7 @@ class Projection:
         "__weakref__",
         "_fates",
         "_grown_from",
+        "_message_count",
         "_settings_at",
         "compaction",
         "context",
@@ -150,6 +151,7 @@ class Projection:
         # Path positions of the entries that set the thinking level and the model (-1: none;
         # None: not known, as for a projection grown by `extend_projection`).
         self._settings_at: tuple[int, int] | None = None
+        self._message_count: int | None = None
 
     @property
     def grown_from(self) -> Projection | None:
@@ -159,7 +161,9 @@ class Projection:
 
     @property
     def message_count(self) -> int:
-        return sum(self.counts)
+        if self._message_count is None:
+            self._message_count = sum(self.counts)
+        return self._message_count
 
     def path_totals(self, session: Session) -> Totals:
         """Tokens and cost spent on the way to this leaf (every entry of the path)."""
@@ -345,6 +349,8 @@ def _moved(
         dropped,
     )
     projection._settings_at = (thinking_at, model_at)
+    if previous._message_count is not None:
+        projection._message_count = previous._message_count - sum(previous.counts[kept:]) + sum(counts[kept:])
     if previous._fates is not None:
         fates = previous._fates[:shared]
         compaction_id = previous.compaction.id if previous.compaction is not None else None

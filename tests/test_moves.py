@@ -81,6 +81,7 @@ def same_projection(got: Projection, want: Projection) -> None:
     assert len(got.context) == len(want.context)
     assert all(a is b for a, b in zip(got.context, want.context, strict=True))
     assert got.counts == want.counts
+    assert got.message_count == want.message_count
     assert got.compaction is want.compaction
     assert list(got.edits.items()) == list(want.edits.items())
     assert got.model == want.model and got.thinking_level == want.thinking_level
