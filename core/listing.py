@@ -16,16 +16,15 @@ the rules, the summary they fill and the decoding they rely on are read best sid
 from __future__ import annotations
 
 import math
-import re
 from typing import Any
 
 import msgspec
 from msgspec import UNSET, Raw, UnsetType
 
+from .heads import CostHead, UsageHead, session_name_of
 from .jsvalues import NotAnArray, date_ms, iso_from_ms, js_number, js_string, js_truthy, text_of_blocks
 from .lines import HEAD_BYTES, TAIL_BYTES, BytesSource, LineDecodeError, decode_json, read_lines
 from .problems import ProblemKind
-from .records import CostHead, UsageHead, session_name_of
 
 NO_MESSAGES = "(no messages)"
 NULL_BLOCK = "a message has a null content block"
@@ -33,14 +32,16 @@ NULL_BLOCK = "a message has a null content block"
 
 class _Block(msgspec.Struct, gc=False):
     type: Any = None
-    text: Any = None
+    text: Raw = Raw(b"null")  # decoded only when the text is wanted (a first message, search)
 
 
 class _ListMessage(msgspec.Struct, gc=False):
     role: Any = UNSET
     timestamp: Any = None
     usage: UsageHead | None = None
-    content: Raw | UnsetType = UNSET
+    # A string, or the blocks (a null block is None: pi's text extraction throws on it).
+    # Content of another shape makes the line odd (read by the exact path).
+    content: str | list[_Block | None] | UnsetType | None = UNSET
 
 
 class _ListLine(msgspec.Struct, gc=False):
@@ -54,7 +55,6 @@ class _ListLine(msgspec.Struct, gc=False):
 
 
 _line_decoder = msgspec.json.Decoder(_ListLine)
-_blocks_decoder = msgspec.json.Decoder(str | list[_Block | None])
 
 
 def _plain_usage(usage: Any) -> UsageHead | None:
@@ -95,26 +95,24 @@ def _list_line_of(value: dict[str, Any]) -> _ListLine:
     )
 
 
-# A null block in a content array makes pi's text extraction throw; a block array without the
-# bytes `null` cannot hold one (with them, it is decoded to be sure).
-find_null = re.compile(rb"null").search
+# Lines are decoded one by one (a line holding two values or none is then never mistaken for
+# one); up to this many bytes they are split off in one call (a copy), past it viewed in place.
+SPLIT_BYTES = 4 * 1024 * 1024
 
 
-def _newlines_are(data: bytes, start: int, stop: int, expected: int) -> bool:
-    """`data[start:stop]` holds exactly `expected` newlines. Counting is a byte loop; for
-    long lines (a big file is mostly long tool outputs) jumping from newline to newline
-    (memchr) is several times faster."""
-    if stop - start < expected * 2048:
-        return data.count(b"\n", start, stop) == expected
+def _line_views(data: bytes, start: int, stop: int) -> list[memoryview]:
+    """The lines of `data[start:stop]` (`stop` after a newline) without copying them: a big
+    file is mostly long lines (tool outputs), found newline to newline (memchr)."""
+    view = memoryview(data)
     find = data.find
-    found = 0
-    pos = find(b"\n", start, stop)
-    while pos >= 0:
-        found += 1
-        if found > expected:
-            return False
-        pos = find(b"\n", pos + 1, stop)
-    return found == expected
+    lines: list[memoryview] = []
+    append = lines.append
+    pos = start
+    while pos < stop:
+        newline = find(b"\n", pos, stop)
+        append(view[pos:newline])
+        pos = newline + 1
+    return lines
 
 
 class _Odd:
@@ -293,15 +291,20 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
         return pos
 
     def _feed_fast(self, data: bytes, start: int, stop: int) -> bool:
-        """All complete lines in one msgspec call; False when any line needs the exact path."""
+        """All complete lines (`data[start:stop]`, `stop` after a newline) decoded at C speed;
+        False when any line needs the exact path (a blank one, an odd shape...)."""
+        lines: list[bytes] | list[memoryview]
+        if stop - start <= SPLIT_BYTES:
+            lines = data.split(b"\n")
+            del lines[: data.count(b"\n", 0, start)]  # before `start` (the header)
+            lines.pop()  # what follows the last newline
+        else:
+            lines = _line_views(data, start, stop)
         try:
-            values = _line_decoder.decode_lines(memoryview(data)[start:stop])
+            values = list(map(_line_decoder.decode, lines))
         except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
             return False
-        lines = len(values)
-        if not _newlines_are(data, start, stop, lines):
-            return False  # blank lines, or two values on one line: be exact instead
-        self.line_number += lines
+        self.line_number += len(values)
         self._feed_many(values)
         return True
 
@@ -375,10 +378,8 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
             else:
                 # Without the text: would pi's extraction throw? A string never does, an
                 # array only with a null block in it; anything else does.
-                if content.__class__ is Raw:
-                    view = memoryview(content)
-                    if len(view) and (view[0] == 0x22 or (view[0] == 0x5B and find_null(view) is None)):
-                        continue
+                if isinstance(content, str) or (isinstance(content, list) and None not in content):
+                    continue
                 self._text(content)
         self.tokens += tokens
         self.cost += cost
@@ -434,28 +435,21 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
             self.last_activity = max(self.last_activity if self.last_activity is not None else 0.0, t)
 
     def _text(self, content: Any) -> str:
-        """pi's extractTextContent of a message's content (Raw, or a plain decoded value);
+        """pi's extractTextContent of a message's content (typed, or a plain decoded value);
         where pi would throw, the session is marked as one pi's list leaves out."""
-        if content.__class__ is Raw:
-            try:
-                decoded = _blocks_decoder.decode(content)
-            except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-                try:
-                    content = decode_json(content)
-                except LineDecodeError as e:
-                    self._drop(f"a message has unreadable content ({e})")
+        if content.__class__ is list and content and content[0].__class__ is _Block:
+            parts: list[str] = []
+            for block in content:
+                if block is None:
+                    self._drop(NULL_BLOCK)
                     return ""
-            else:
-                if isinstance(decoded, str):
-                    return decoded
-                parts: list[str] = []
-                for block in decoded:
-                    if block is None:
-                        self._drop(NULL_BLOCK)
+                if block.type == "text":
+                    try:
+                        parts.append(js_string(decode_json(block.text)))
+                    except LineDecodeError as e:
+                        self._drop(f"a message has unreadable content ({e})")
                         return ""
-                    if block.type == "text":
-                        parts.append(js_string(block.text))
-                return " ".join(parts)
+            return " ".join(parts)
         try:
             return text_of_blocks(content, " ")
         except NotAnArray as e:

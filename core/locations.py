@@ -10,7 +10,6 @@ directly in a custom session dir; we read both layouts.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -40,6 +39,8 @@ def agent_dir(env: Mapping[str, str] | None = None) -> str:
 
 
 def _setting_session_dir(path: str) -> str | None:
+    import json
+
     try:
         with open(path, encoding="utf-8") as f:
             data = json.load(f)

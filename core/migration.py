@@ -10,7 +10,6 @@ back by offset.
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from .jsvalues import js_number
@@ -77,6 +76,8 @@ class Migration:
 
     def _v1_id(self, parsed_index: int) -> str:
         # pi draws random ids here; ours are derived from the session id so every read agrees.
+        import hashlib  # (only legacy v1 files need it)
+
         seed = f"{self._seed}:{parsed_index}"
         salt = 0
         while True:

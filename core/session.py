@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .bodies import BodyCache, read_body
+from .bodies import BodyCache, read_bodies, read_body
 from .delta import AppendResult, SessionDelta
+from .gcpause import paused_gc
 from .growth import Growth, GrowthSource, ReadMark, Stamp, Verdict, mark_of, read_growth
 from .jsvalues import js_truthy
 from .lines import (
@@ -29,13 +30,20 @@ from .lines import (
     ByteSource,
     BytesSource,
     FileSource,
-    Line,
     ReadResult,
-    read_lines,
+    read_values,
 )
 from .migration import CURRENT_VERSION, Migration, header_version, needs_migration
 from .problems import Problem, ProblemKind, SessionError, UnknownEntryError
-from .records import CONTENT_ABSENT, EntryRecord, MessageHead, decode_record, session_name_of
+from .records import (
+    CONTENT_ABSENT,
+    EntryRecord,
+    HeaderLine,
+    MessageHead,
+    decode_entries,
+    decode_entry_at,
+    session_name_of,
+)
 from .tree import TREE_PROBLEMS, SessionTree
 
 __all__ = ["AppendResult", "Session", "SessionDelta", "SessionUpdate", "Totals", "session_name_of"]
@@ -57,9 +65,13 @@ class SessionUpdate:
 
     based_on: tuple[int, int]  # (generation, end offset) of the session it was read for
     mark: ReadMark | None = None  # where the session stops reading once this is applied
-    lines: ReadResult[EntryRecord | dict[str, Any]] | None = None  # appended lines, decoded
+    lines: ReadResult[EntryRecord | HeaderLine] | None = None  # appended lines, decoded
     fresh: Session | None = None  # the whole file read again (it was replaced or truncated)
     truncated: bool = False
+
+
+# Totals are remembered at path positions p with p & TOTALS_EVERY == TOTALS_EVERY (every 64th).
+TOTALS_EVERY = 63
 
 
 class Session:
@@ -130,13 +142,19 @@ class Session:
         elif isinstance(self.source, FileSource):
             st = os.stat(self.source.path)  # before reading: a later look sees what came after
             stamp = Stamp(st.st_ino, st.st_size, st.st_mtime_ns)
-        result = read_lines(source, decode_record, end=stamp.size if stamp is not None else None)
-        try:
-            self._read_all(result)
-        finally:
-            self._mark = self._mark_after_load(data, stamp)
+        with paused_gc():
+            result = read_values(
+                source,
+                decode_entry_at,
+                end=stamp.size if stamp is not None else None,
+                decode_chunk=decode_entries,
+            )
+            try:
+                self._read_all(result)
+            finally:
+                self._mark = self._mark_after_load(data, stamp)
 
-    def _read_all(self, result: ReadResult[EntryRecord | dict[str, Any]]) -> None:
+    def _read_all(self, result: ReadResult[EntryRecord | HeaderLine]) -> None:
         self.end_offset, self.end_line, self.pending_bytes = (
             result.end_offset,
             result.end_line,
@@ -150,8 +168,7 @@ class Session:
                 raise SessionError("not a pi session: no line of it is valid JSON")
             return  # empty (or still being written): a session without a header yet
         self._take_header(first)
-        for line in values:
-            self._ingest(line)
+        self._ingest_many(result.lines[1:])
         if self._migration is not None:
             self._migration.finish(self.parsed_count)
         self._build_tree()
@@ -169,21 +186,17 @@ class Session:
     def _only_blank(self) -> bool:
         return not any(p.kind != ProblemKind.PARTIAL_LAST_LINE for p in self.problems)
 
-    def _take_header(self, line: Line[EntryRecord | dict[str, Any]]) -> None:
-        value = line.value
-        if (
-            not isinstance(value, dict)
-            or value.get("type") != "session"
-            or not isinstance(value.get("id"), str)
-        ):
-            what = value.get("type") if isinstance(value, dict) else getattr(value, "type", None)
+    def _take_header(self, line: EntryRecord | HeaderLine) -> None:
+        value = line.value if isinstance(line, HeaderLine) else None
+        if value is None or value.get("type") != "session" or not isinstance(value.get("id"), str):
+            what = value.get("type") if value is not None else getattr(line, "type", None)
             raise SessionError(
-                f"not a pi session: the first entry (line {line.number}) is "
+                f"not a pi session: the first entry (line {line.line}) is "
                 + (f"of type {what!r}" if isinstance(what, str) else "not a session header")
                 + ", not a session header"
             )
         self.header = dict(value)
-        self.header_line = line.number
+        self.header_line = line.line
         self.parsed_count = 1
         version = header_version(value.get("version"))
         if needs_migration(version):
@@ -191,73 +204,109 @@ class Session:
             self.header["version"] = CURRENT_VERSION
 
     # ------------------------------------------------------------------ ingesting records
-    def _ingest(self, line: Line[EntryRecord | dict[str, Any]]) -> EntryRecord | None:
-        value = line.value
-        parsed_index = self.parsed_count
-        self.parsed_count += 1
-        if isinstance(value, dict):
-            # A second "session" line: pi ignores it everywhere except when counting v1 indexes.
-            if self._migration is not None:
-                self._migration.skip(parsed_index)
-            self.problems.append(
-                Problem(ProblemKind.EXTRA_HEADER, "extra session header ignored", line.number)
-            )
-            return None
-        record = value
-        record.line, record.offset, record.length = line.number, line.offset, line.length
-        record.parsed_index = parsed_index
-        if self._migration is not None:
-            self._migration.migrate(record, parsed_index, self.records[-1].id if self.records else None)
-        if not isinstance(record.id, str):
-            self.problems.append(
-                Problem(
-                    ProblemKind.MISSING_ID, f"{record.type!s} entry without a string id skipped", line.number
+    def _ingest(self, line: EntryRecord | HeaderLine) -> EntryRecord | None:
+        """Take in one decoded line; the record it adds (None: none)."""
+        added = self._ingest_many([line])
+        return added[0] if added else None
+
+    def _ingest_many(self, lines: list[EntryRecord | HeaderLine]) -> list[EntryRecord]:
+        """Take in decoded lines in file order; the records they add. One loop for a whole
+        file (the hot state in locals): opening a session spends its Python time here."""
+        records, by_id, problems, migration = self.records, self.by_id, self.problems, self._migration
+        type_counts = self.type_counts
+        tokens, cost = self.totals.tokens, self.totals.cost
+        parsed_index = self.parsed_count - 1
+        system_prompts = 0
+        added: list[EntryRecord] = []
+        previous: EntryRecord | None = None
+        for record in lines:
+            parsed_index += 1
+            if isinstance(record, HeaderLine):
+                # A second "session" line: pi ignores it everywhere except when counting v1 indexes.
+                if migration is not None:
+                    migration.skip(parsed_index)
+                problems.append(
+                    Problem(ProblemKind.EXTRA_HEADER, "extra session header ignored", record.line)
                 )
-            )
-            return None
-        if record.type == "context_edit" and record.replacement_kind == CONTENT_ABSENT:
-            self.problems.append(
-                Problem(
-                    ProblemKind.BAD_EDIT,
-                    "context edit without a replacement: ignored (pi would stop with an error)",
-                    line.number,
-                    record.id,
+                continue
+            if migration is not None:  # (only migration needs where pi's parser holds it)
+                record.parsed_index = parsed_index
+                migration.migrate(record, parsed_index, records[-1].id if records else None)
+            rid = record.id
+            if not isinstance(rid, str):
+                problems.append(
+                    Problem(
+                        ProblemKind.MISSING_ID,
+                        f"{record.type!s} entry without a string id skipped",
+                        record.line,
+                    )
                 )
-            )
-        if record.type == "message" and not isinstance(record.message, MessageHead):
-            self.problems.append(
-                Problem(
-                    ProblemKind.BAD_MESSAGE, "message entry without a message object", line.number, record.id
+                continue
+            kind = record.type
+            system = record.has_system_message
+            if kind == "message":
+                m = record.message
+                if not isinstance(m, MessageHead):
+                    problems.append(
+                        Problem(
+                            ProblemKind.BAD_MESSAGE,
+                            "message entry without a message object",
+                            record.line,
+                            rid,
+                        )
+                    )
+                elif m.role == "system":
+                    system = True
+            elif kind == "context_edit" and record.replacement_kind == CONTENT_ABSENT:
+                problems.append(
+                    Problem(
+                        ProblemKind.BAD_EDIT,
+                        "context edit without a replacement: ignored (pi would stop with an error)",
+                        record.line,
+                        rid,
+                    )
                 )
-            )
-        record.index = len(self.records)
-        self.records.append(record)
-        previous = self.by_id.get(record.id)
-        self.last_was_duplicate = previous is not None
-        if previous is not None:
-            self.problems.append(
-                Problem(
-                    ProblemKind.DUPLICATE_ID,
-                    f"id {record.id} also used on line {previous.line}; the later entry wins",
-                    line.number,
-                    record.id,
+            if system:
+                system_prompts += 1
+            record.index = len(records)
+            records.append(record)
+            added.append(record)
+            parent = record.parentId
+            if parent.__class__ is str:
+                above = by_id.get(parent)
+                if above is not None:
+                    record.parentId = above.id  # the same string, kept once
+            previous = by_id.get(rid)
+            if previous is not None:
+                problems.append(
+                    Problem(
+                        ProblemKind.DUPLICATE_ID,
+                        f"id {rid} also used on line {previous.line}; the later entry wins",
+                        record.line,
+                        rid,
+                    )
                 )
-            )
-        self.by_id[record.id] = record
-        self.default_leaf = record.id
-        self.totals.add(record)
-        if record.has_system_message or (record.type == "message" and record.role == "system"):
-            self.system_prompt_entries += 1
-        with contextlib.suppress(TypeError):  # an unhashable "type" value: nothing to count
-            self.type_counts[record.type] = self.type_counts.get(record.type, 0) + 1
-        kind = record.type
-        if kind == "label":
-            self._apply_label(record)
-        elif kind == "session_info":
-            self.name = session_name_of(record.name)
-        elif kind == "context_edit" and isinstance(record.targetId, str):
-            self.edit_counts[record.targetId] = self.edit_counts.get(record.targetId, 0) + 1
-        return record
+            by_id[rid] = record
+            tokens += record.tokens
+            cost += record.cost
+            if kind.__class__ is str:
+                type_counts[kind] = type_counts.get(kind, 0) + 1
+            else:
+                with contextlib.suppress(TypeError):  # an unhashable "type" value: nothing to count
+                    type_counts[kind] = type_counts.get(kind, 0) + 1
+            if kind == "label":
+                self._apply_label(record)
+            elif kind == "session_info":
+                self.name = session_name_of(record.name)
+            elif kind == "context_edit" and isinstance(record.targetId, str):
+                self.edit_counts[record.targetId] = self.edit_counts.get(record.targetId, 0) + 1
+        self.parsed_count = parsed_index + 1
+        self.totals.tokens, self.totals.cost = tokens, cost
+        self.system_prompt_entries += system_prompts
+        if added:
+            self.default_leaf = added[-1].id
+            self.last_was_duplicate = previous is not None
+        return added
 
     def _apply_label(self, record: EntryRecord) -> None:
         target = record.targetId
@@ -344,8 +393,13 @@ class Session:
         if verdict is Verdict.UNCHANGED:
             return SessionUpdate(self._version, mark=mark.advanced(b"", growth.stamp))
         if verdict is Verdict.GREW:
-            lines = read_lines(
-                GrowthSource(growth), decode_record, self.end_offset, self.end_line, growth.size
+            lines = read_values(
+                GrowthSource(growth),
+                decode_entry_at,
+                self.end_offset,
+                self.end_line,
+                growth.size,
+                decode_chunk=decode_entries,
             )
             consumed = growth.span(self.end_offset, lines.end_offset)
             return SessionUpdate(self._version, mark.advanced(consumed, growth.stamp), lines)
@@ -432,6 +486,24 @@ class Session:
             self._bodies.put(record.index, value, record.length)
         return value
 
+    def entry_dicts(self, records: Sequence[EntryRecord]) -> Iterator[dict[str, Any]]:
+        """`entry_dict` of each of `records`, in their order, for walking many at once: those
+        that lie together in the file are read together, and what is read is not cached (a
+        walk over a whole path would push out what the panes keep)."""
+        run: list[EntryRecord] = []
+        for record in records:
+            current = record.index < len(self.records) and self.records[record.index] is record
+            cached = self._bodies.get(record.index) if current else None
+            if cached is None:
+                run.append(record)
+                continue
+            if run:
+                yield from read_bodies(self.source, run, self._migration)
+                run = []
+            yield cached
+        if run:
+            yield from read_bodies(self.source, run, self._migration)
+
     # ------------------------------------------------------------------ queries
     def get(self, entry_id: str) -> EntryRecord:
         record = self.by_id.get(entry_id)
@@ -444,23 +516,28 @@ class Session:
         return self.tree.parent_of(record)
 
     def path_to(self, leaf_id: str) -> list[EntryRecord]:
-        """Root-to-leaf path (pi's buildSessionPath), finite even on a parent cycle."""
+        """Root-to-leaf path (pi's buildSessionPath), finite even on a parent cycle. Shared
+        with the tree (it starts the next walk from there): read it, never change it."""
         return self.tree.path_to(leaf_id)
 
     def totals_along(self, path: list[EntryRecord]) -> Totals:
         """Tokens and cost spent from the root to the end of `path` (a `path_to` result).
 
-        Remembered per entry, so moving the selection along a conversation costs a step or
-        two instead of a walk over the whole path."""
+        Remembered for every 64th entry of a path (and its end), so moving the selection
+        along a conversation costs a few dozen steps instead of a walk over the whole path."""
         memo = self._totals_to
         start = len(path)
         while start > 0 and path[start - 1].index not in memo:
             start -= 1
         tokens, cost = memo[path[start - 1].index] if start > 0 else (0.0, 0.0)
-        for record in path[start:]:
+        for position in range(start, len(path)):
+            record = path[position]
             tokens += record.tokens
             cost += record.cost
-            memo[record.index] = (tokens, cost)
+            if position & TOTALS_EVERY == TOTALS_EVERY:
+                memo[record.index] = (tokens, cost)
+        if path:
+            memo[path[-1].index] = (tokens, cost)
         return Totals(tokens, cost)
 
     def preorder(self) -> list[str]:

@@ -10,15 +10,15 @@ threads, one at a time (`lock`). Nothing in the sessions folder is ever written.
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import os
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import partial
 from pathlib import Path
 
+from .gcpause import paused_gc
 from .growth import Growth, ReadMark, Stamp, Verdict, read_growth
 from .index_cache import IndexEntry, cache_file_path, default_cache_dir, load_index, save_index
 from .listing import NotASession, SessionSummary, SummaryBuilder
@@ -58,19 +58,6 @@ class ScanReport:
 def sort_newest_first(summaries: list[SessionSummary]) -> None:
     """pi's order: `modified` newest first; ties by file mtime, then file name, both descending."""
     summaries.sort(key=lambda s: (s.modified_ms, s.mtime_ns, os.path.basename(s.path)), reverse=True)
-
-
-@contextlib.contextmanager
-def paused_gc() -> Iterator[None]:
-    """Bulk reads allocate many small objects that are never cyclic: collecting during them
-    only burns time (measured: 40% of a cold listing)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def read_file_state(path: str, keep_text: bool = False) -> tuple[IndexEntry | None, int]:
@@ -133,7 +120,7 @@ def _unreadable(error: OSError) -> IndexEntry:
     return IndexEntry(size=0, mtime_ns=0, inode=0, skipped=f"cannot read: {error.strerror or error}")
 
 
-def _read_many(paths: Sequence[str], keep_text: bool) -> list[tuple[str, IndexEntry | None, int]]:
+def _read_many(paths: Sequence[str], keep_text: bool = False) -> list[tuple[str, IndexEntry | None, int]]:
     with paused_gc():
         return [(p, *read_file_state(p, keep_text)) for p in paths]
 
@@ -252,35 +239,14 @@ class SessionStore:
         total = sum(sizes.values())
         if workers < 2 or total < PARALLEL_MIN_BYTES or len(paths) < 8:
             return _read_many(paths, self.keep_text)
-        # Two halves of about the same cost: one here, one in a second process.
-        ordered = sorted(paths, key=lambda p: _read_cost(sizes[p]), reverse=True)
-        mine: list[str] = []
-        theirs: list[str] = []
-        mine_cost = theirs_cost = 0.0
-        for p in ordered:
-            if mine_cost <= theirs_cost:
-                mine.append(p)
-                mine_cost += _read_cost(sizes[p])
-            else:
-                theirs.append(p)
-                theirs_cost += _read_cost(sizes[p])
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
+        from .index_cache import decode_results, encode_results
+        from .sharedwork import share_work
 
         # fork is cheap but unsafe with other threads running (the app's workers): spawn then.
         method = "fork" if threading.active_count() == 1 and hasattr(os, "fork") else "spawn"
-        try:
-            pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context(method))
-        except (OSError, ValueError):
-            return _read_many(paths, self.keep_text)
-        with pool:
-            future = pool.submit(_read_many, theirs, self.keep_text)
-            results = _read_many(mine, self.keep_text)
-            try:
-                results.extend(future.result())
-            except Exception:  # a broken worker must not break the listing
-                results.extend(_read_many(theirs, self.keep_text))
-        return results
+        work = partial(_read_many, keep_text=self.keep_text)
+        decode = partial(decode_results, reread=partial(read_file_state, keep_text=self.keep_text))
+        return share_work(_pieces(paths, sizes), work, encode_results, decode, method)
 
     def _refresh(self, path: str, entry: IndexEntry) -> tuple[FileChange, IndexEntry | None, int]:
         """One known file brought up to date, reading only what it gained."""
@@ -375,6 +341,8 @@ def _bytes_to_read(cached: dict[str, IndexEntry], stats: dict[str, os.stat_resul
     total = 0
     for path, st in stats.items():
         entry = cached.get(path)
+        if entry is not None and entry.matches(st):
+            continue  # taken as it is
         if (
             entry is None
             or entry.builder is None
@@ -382,9 +350,32 @@ def _bytes_to_read(cached: dict[str, IndexEntry], stats: dict[str, os.stat_resul
             or st.st_size < entry.builder.offset
         ):
             total += st.st_size
-        elif not entry.matches(st):
+        else:
             total += st.st_size - entry.builder.offset
     return total
+
+
+# The work of a cold scan comes in this many pieces or so (the biggest files one each).
+PIECES = 64
+
+
+def _pieces(paths: list[str], sizes: dict[str, int]) -> list[list[str]]:
+    """Groups of files of about the same cost, the costliest first (so the last pieces to
+    share out are small ones)."""
+    ordered = sorted(paths, key=lambda p: _read_cost(sizes[p]), reverse=True)
+    share = sum(_read_cost(sizes[p]) for p in paths) / PIECES
+    pieces: list[list[str]] = []
+    piece: list[str] = []
+    cost = 0.0
+    for path in ordered:
+        piece.append(path)
+        cost += _read_cost(sizes[path])
+        if cost >= share:
+            pieces.append(piece)
+            piece, cost = [], 0.0
+    if piece:
+        pieces.append(piece)
+    return pieces
 
 
 def _read_cost(size: int) -> float:

@@ -10,6 +10,7 @@ order, and reported.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cmp_to_key
 
@@ -23,7 +24,7 @@ TREE_PROBLEMS = frozenset({ProblemKind.PARENT_CYCLE, ProblemKind.MISSING_PARENT,
 class SessionTree:
     """Roots and children of the entries in `by_id` (the session's dict, shared, not copied)."""
 
-    __slots__ = ("_cut", "_orphans", "_unsortable", "by_id", "children", "roots")
+    __slots__ = ("_cut", "_depth", "_last_path", "_orphans", "_unsortable", "by_id", "children", "roots")
 
     def __init__(self, by_id: dict[str, EntryRecord]) -> None:
         self.by_id = by_id
@@ -32,6 +33,10 @@ class SessionTree:
         self._orphans: dict[str, list[str]] = {}  # missing parent id -> ids waiting for it
         self._cut: set[str] = set()  # entries whose parent link was cut (a cycle, a self parent)
         self._unsortable: set[str] = set()  # parents with a child whose timestamp is not a date
+        # The last path walked, and each record's depth once known (by record index; -1: not
+        # yet): the next walk stops where it meets that path (see `path_to`).
+        self._last_path: list[EntryRecord] = []
+        self._depth = array("i")
 
     # ------------------------------------------------------------------ building
     def build(self, records: Sequence[EntryRecord]) -> list[Problem]:
@@ -42,14 +47,29 @@ class SessionTree:
         self._orphans = {}
         self._cut = set()
         self._unsortable = set()
-        children = self.children
+        self._last_path, self._depth = [], array("i")  # paths may change with a new build
+        children, by_id = self.children, self.by_id
         problems: list[Problem] = []
         missing_parents: list[Problem] = []
-        for record in self.winners(records):
-            parent = self._parent_in_tree(record)
-            if parent is not None:
-                children.setdefault(parent, []).append(record.id)
-                continue
+        # A cycle needs a parent later in the file than its child: without one, none to look for.
+        later_parent = False
+        shadowing = len(by_id) != len(records)  # some id is used twice: only its last entry counts
+        for record in records:
+            rid = record.id
+            if shadowing and by_id.get(rid) is not record:
+                continue  # shadowed by a later entry with the same id
+            parent = record.parentId
+            if parent.__class__ is str and parent != rid:
+                above = by_id.get(parent)
+                if above is not None:
+                    kids = children.get(parent)
+                    if kids is None:
+                        children[parent] = [rid]
+                    else:
+                        kids.append(rid)
+                    if above.index > record.index:
+                        later_parent = True
+                    continue
             problem = self._add_root(record)
             if problem is None:
                 continue
@@ -60,7 +80,8 @@ class SessionTree:
         for kids in children.values():
             if len(kids) > 1:
                 self._sort_children(kids)
-        problems.extend(self._break_cycles(records))
+        if later_parent:
+            problems.extend(self._break_cycles(records))
         problems.extend(missing_parents)
         return problems
 
@@ -207,26 +228,56 @@ class SessionTree:
         return self.by_id.get(parent)
 
     def path_to(self, leaf_id: str) -> list[EntryRecord]:
-        """Root-to-leaf path (pi's buildSessionPath), finite even on a parent cycle."""
+        """Root-to-leaf path (pi's buildSessionPath), finite even on a parent cycle. The list
+        is shared (it is also the tree's last path, and a projection's): never change it.
+
+        The walk up from the leaf stops at the first entry of the last path walked (an
+        entry's depth is its place on any path to it), so moving the selection by an entry
+        costs a step or two and a copy, not a walk over a conversation 100,000 entries deep."""
         get = self.by_id.get
         current = get(leaf_id)
         if current is None:
             raise UnknownEntryError(f"no entry with id {leaf_id!r} in this session")
-        path: list[EntryRecord] = []
-        append = path.append
+        last, depth = self._last_path, self._depth
+        known = len(depth)
+        tail: list[EntryRecord] = []
+        append = tail.append
         cut = self._cut
         limit = len(self.by_id)  # more steps than entries means a cycle
+        joined = -1  # where the walk met the last path
         while current is not None:
+            index = current.index
+            if index < known:
+                at = depth[index]
+                if 0 <= at < len(last) and last[at] is current:
+                    joined = at
+                    break
             append(current)
             if cut and current.id in cut:
                 break
-            if len(path) > limit:
-                path = _until_repeat(path)
-                break
+            if len(tail) > limit:
+                tail = _until_repeat(tail)
+                tail.reverse()
+                return tail  # (a cycle no build broke: nothing to remember of it)
             parent = current.parentId
             current = get(parent) if parent.__class__ is str and parent else None
-        path.reverse()
+        tail.reverse()
+        path = last[: joined + 1] + tail if joined >= 0 else tail
+        self._remember(path, joined + 1)
         return path
+
+    def _remember(self, path: list[EntryRecord], start: int) -> None:
+        """`path` is the last path walked; its entries from `start` on get their depth."""
+        self._last_path = path
+        depth = self._depth
+        if path:
+            top = max(r.index for r in path[start:]) if start < len(path) else -1
+            if top >= len(depth):
+                depth.extend([-1] * (top + 1 - len(depth)))
+        for position in range(start, len(path)):
+            index = path[position].index
+            if index >= 0:
+                depth[index] = position
 
     def preorder(self) -> list[str]:
         out: list[str] = []

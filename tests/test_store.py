@@ -104,6 +104,24 @@ def test_one_rule_set_whatever_the_line_or_the_reader(
     assert (summary.message_count, summary.first_message, summary.entry_count) == (2, "hello", 2)
 
 
+@pytest.mark.parametrize("big", [False, True], ids=["split", "viewed"])
+def test_a_line_holding_two_entries_is_one_malformed_line(
+    tmp_path: Path, big: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # pi parses line by line: two entries on one line are not JSON, so neither counts; a blank
+    # line elsewhere (which evens out a count of newlines against entries) changes nothing.
+    if big:
+        monkeypatch.setattr("pi_sessions.core.listing.SPLIT_BYTES", 0)  # the path of files over 4 MB
+    two = jsonl(user("b", "a", "second"))[:-1] + b" " + jsonl(user("c", "b", "third"))
+    data = jsonl(header(), user("a", None, "first")) + two + b"\n" + jsonl(assistant("d", "a", "x", 1))
+    (tmp_path / "s.jsonl").write_bytes(data)
+    store = SessionStore(tmp_path, use_cache=False)
+    store.scan()
+    [s] = store.listing().summaries
+    assert (s.entry_count, s.message_count, s.tip_count) == (2, 2, 1)
+    assert s.problems == ["1 malformed line(s) skipped"]
+
+
 def test_extras_branches_compaction_tokens(tmp_path: Path) -> None:
     write(
         tmp_path / "s.jsonl",

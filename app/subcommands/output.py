@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
-
-from ...core.text import inline
+from collections.abc import Iterable
 
 
 def write_line(data: bytes) -> None:
@@ -20,19 +19,40 @@ def write_line(data: bytes) -> None:
     sys.stdout.buffer.write(data + b"\n")
 
 
+def write_pieces(pieces: Iterable[bytes]) -> None:
+    """One encoded line given in pieces, written as they come (a big line never needs to
+    be held whole), then its newline."""
+    out = sys.stdout.buffer
+    for piece in pieces:
+        out.write(piece)
+    out.write(b"\n")
+
+
+def write_lines(many: list[bytes]) -> None:
+    """Encoded lines, in one write."""
+    if many:
+        sys.stdout.buffer.write(b"\n".join(many) + b"\n")
+
+
 def text(line: str) -> None:
     """One readable line for people."""
+    from ...core.text import inline
+
     sys.stdout.buffer.write(inline(line).encode("utf-8", "replace") + b"\n")
 
 
 def lines(many: list[str]) -> None:
     """Readable lines, in one write."""
+    from ...core.text import inline
+
     if many:
         sys.stdout.buffer.write("\n".join(map(inline, many)).encode("utf-8", "replace") + b"\n")
 
 
 def warn(line: str) -> None:
     """One readable line on stderr (errors, skipped files)."""
+    from ...core.text import inline
+
     sys.stderr.write(inline(line) + "\n")
 
 
