@@ -4,12 +4,16 @@ Groups follow the header's `cwd` (the folder name is only pi's encoding of it), 
 their latest activity, with the current directory first when it has sessions. Inside a group
 sessions are newest first (or by name, by size, or by cost); a fork whose parent is in the same group
 is listed right under it, one level deeper.
+
+A search filters those rows (`filter_rows`) instead of grouping again: as you type, groups and
+sessions keep their places, and each result gets a `HitRow` under it (the sidebar draws there
+where the session matched, cut to the row's width when it is drawn).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -39,10 +43,23 @@ class GroupRow:
 class SessionRow:
     summary: SessionSummary
     depth: int  # 0, or 1+ when nested under the session it was forked from
-    matched: str = ""  # which fields a search matched (empty without a search)
 
 
-SidebarRow = GroupRow | SessionRow
+class HitRow:
+    """The line under a search result: where that session matched (one per result and
+    keystroke: a plain slotted class, the cheapest to make)."""
+
+    __slots__ = ("depth", "summary")
+
+    def __init__(self, summary: SessionSummary, depth: int) -> None:
+        self.summary = summary
+        self.depth = depth
+
+    def __repr__(self) -> str:
+        return f"HitRow({self.summary.path!r}, {self.depth})"
+
+
+SidebarRow = GroupRow | SessionRow | HitRow
 
 
 def home_relative(path: str, home: str | None = None) -> str:
@@ -69,15 +86,12 @@ def build_rows(
     only_current: bool = False,
     named_only: bool = False,
     order: SortOrder = SortOrder.RECENT,
-    matches: Mapping[str, str] | None = None,
     home: str | None = None,
 ) -> list[SidebarRow]:
-    """Rows to draw. `matches` (path -> matched fields) restricts to search results."""
+    """Rows to draw (`filter_rows` keeps a search's results of them)."""
     current = os.path.abspath(current_cwd) if current_cwd else None
     groups: dict[str, list[SessionSummary]] = {}
     for summary in summaries:
-        if matches is not None and summary.path not in matches:
-            continue
         if named_only and not summary.name:
             continue
         if only_current and (current is None or _norm(summary.cwd) != current):
@@ -93,15 +107,65 @@ def build_rows(
     for cwd in ordered:
         members = sorted(groups[cwd], key=key)
         rows.append(GroupRow(cwd, home_relative(cwd, home), len(members), cwd == current))
-        rows.extend(_nested(members, matches or {}))
+        rows.extend(_nested(members))
     return rows
+
+
+def filter_rows(rows: Sequence[SidebarRow], keep: Container[str]) -> list[SidebarRow]:
+    """The rows of the sessions whose path is in `keep`, each followed by its `HitRow`, under
+    their group's header (counted again; a group with none goes); a kept fork whose parent
+    is not kept moves up to its nearest kept ancestor's level. Linear in the rows: fit for
+    every keystroke."""
+    out: list[SidebarRow] = []
+    append = out.append
+    header: GroupRow | None = None
+    header_at = count = 0
+    top_kept = False  # the last top-level session row: kept?
+    kept_above: list[bool] | None = None  # the rows above a nested one, per depth: kept?
+    for row in rows:
+        if type(row) is SessionRow:
+            summary, depth = row.summary, row.depth
+            kept = summary.path in keep
+            if not depth:
+                top_kept, kept_above = kept, None
+                if kept:
+                    append(row)
+                    append(HitRow(summary, 0))
+                    count += 1
+                continue
+            if kept_above is None:
+                kept_above = [top_kept]
+            del kept_above[depth:]
+            kept_above.extend([False] * (depth - len(kept_above)))
+            shown = sum(kept_above)
+            kept_above.append(kept)
+            if kept:
+                append(row if shown == depth else SessionRow(summary, shown))
+                append(HitRow(summary, shown))
+                count += 1
+        elif type(row) is GroupRow:
+            if header is not None:
+                _close_group(out, header, header_at, count)
+            header, count, header_at = row, 0, len(out)
+            append(row)
+    if header is not None:
+        _close_group(out, header, header_at, count)
+    return out
+
+
+def _close_group(out: list[SidebarRow], header: GroupRow, at: int, count: int) -> None:
+    """The group's header says how many sessions were kept; without any, it goes."""
+    if count:
+        out[at] = GroupRow(header.cwd, header.title, count, header.is_current)
+    else:
+        del out[at:]
 
 
 def _norm(cwd: str) -> str:
     return os.path.normpath(cwd) if cwd else ""
 
 
-def _nested(members: list[SessionSummary], matches: Mapping[str, str]) -> list[SessionRow]:
+def _nested(members: list[SessionSummary]) -> list[SessionRow]:
     by_path = {s.path: s for s in members}
     children: dict[str, list[SessionSummary]] = {}
     tops: list[SessionSummary] = []
@@ -119,10 +183,10 @@ def _nested(members: list[SessionSummary], matches: Mapping[str, str]) -> list[S
         if summary.path in placed:
             continue  # a parent cycle between files: show each once
         placed.add(summary.path)
-        out.append(SessionRow(summary, depth, matches.get(summary.path, "")))
+        out.append(SessionRow(summary, depth))
         for child in reversed(children.get(summary.path, ())):
             stack.append((child, depth + 1))
     for summary in members:  # members only reachable through a cycle
         if summary.path not in placed:
-            out.append(SessionRow(summary, 0, matches.get(summary.path, "")))
+            out.append(SessionRow(summary, 0))
     return out
