@@ -193,6 +193,14 @@ SPECS: tuple[KeySpec, ...] = (
         "read the sessions folder again",
         palette="Rescan sessions",
     ),
+    KeySpec(
+        "ui.labels",
+        "main",
+        _k("number_sign"),
+        "labels",
+        "every label of every session, filterable; enter lands on the labelled entry",
+        palette="Every label (all sessions)",
+    ),
     KeySpec("ui.demo", "main", _k("d"), "demo", "open the bundled demo sessions (when there are none)"),
     # ------------------------------------------------------------------ the sessions list
     KeySpec(
@@ -200,11 +208,21 @@ SPECS: tuple[KeySpec, ...] = (
         "sessions",
         _k("slash"),
         "search",
-        'search as you type: words, "a phrase", re:regex',
+        'search as you type: words, "a phrase", re:regex, @7d (active within 7 days)',
         footer="Search",
         rank=4,
     ),
     KeySpec("sessions.clearSearch", "sessions", _k("escape"), "clear_search", "clear the search"),
+    KeySpec(
+        "sessions.deepSearch",
+        "sessions",
+        _k("ctrl+f"),
+        "toggle_deep",
+        "deep search on / off: also tool output, bash, thinking, custom messages, summaries, labels",
+        footer="Deep",
+        rank=9,
+        palette="Search: deep scope on or off",
+    ),
     KeySpec(
         "sessions.scope",
         "sessions",
@@ -380,8 +398,8 @@ SPECS: tuple[KeySpec, ...] = (
         "copy the selected entry's text, as pi's tree does",
         pi=True,
     ),
-    KeySpec("tree.nextMatch", "tree", _k("n"), "next_match", "next search match"),
-    KeySpec("tree.prevMatch", "tree", _k("N"), "prev_match", "previous search match"),
+    KeySpec("tree.nextMatch", "tree", _k("n"), "next_match", "next search hit in this session"),
+    KeySpec("tree.prevMatch", "tree", _k("N"), "prev_match", "previous search hit in this session"),
     # ------------------------------------------------------------------ the context pane
     KeySpec("context.up", "context", _k("up", "k"), "scroll_lines(-1)", "scroll up"),
     KeySpec("context.down", "context", _k("down", "j"), "scroll_lines(1)", "scroll down"),
@@ -426,6 +444,7 @@ SPECS: tuple[KeySpec, ...] = (
         "forkPreview.cancel", "forkPreview", _k("escape", "n"), "choose(None)", "the fork preview: cancel"
     ),
     KeySpec("text.close", "text", _k("escape", "q"), "close", "close the text view"),
+    KeySpec("labels.close", "labels", _k("escape"), "close", "close the labels list"),
 )
 
 SPEC_BY_ID = {spec.id: spec for spec in SPECS}
@@ -446,11 +465,13 @@ PLACES = Places(
         "menu": "a menu",
         "forkPreview": "the fork preview",
         "text": "the text view",
+        "labels": "the labels list",
     },
     chains={
         "sessions": (("list",), ("sessions",), ("main",), ("app",)),
         "tree": (("list", "tree"), ("main",), ("app",)),
         "context": (("context",), ("main",), ("app",)),
+        "labels": (("list",), ("labels",), ("app",)),
         **{
             dialog: ((dialog,),)
             for dialog in ("help", "rawJson", "confirm", "prompt", "menu", "forkPreview", "text")
@@ -467,6 +488,7 @@ SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Sessions and tree", ("list",)),
     ("Branch tree", ("tree",)),
     ("Context", ("context",)),
+    ("Every label", ("labels",)),
     ("Dialogs", ("help", "rawJson", "confirm", "prompt", "menu", "forkPreview", "text")),
 )
 

@@ -2,15 +2,17 @@
 
 The rows come from core/groups.py; which sessions are live from core/activity.py (the screen
 records growth there); what a search matched from core/sidebar_search.py (the screen answers
-`SearchChanged` with `show_matches`). The sidebar draws, keeps its toggles and says what the
-user did.
+`SearchChanged` with `show_matches`, and `PlacesWanted` with `show_places`). Under each result
+a hit line says where it matched (the field, on the active path or a branch) with the matched
+text highlighted, cut to the row's width when drawn. The sidebar draws, keeps its toggles
+(the deep scope among them) and says what the user did.
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from rich.style import Style
 from textual import events
@@ -21,8 +23,12 @@ from textual.reactive import reactive
 from textual.strip import Strip
 
 from ..core.activity import Activity
-from ..core.groups import GroupRow, SessionRow, SidebarRow, SortOrder, build_rows
+from ..core.excerpt import cell_width
+from ..core.groups import GroupRow, HitRow, SessionRow, SidebarRow, SortOrder, build_rows, filter_rows
+from ..core.landing import place_words
 from ..core.listing import SessionSummary
+from ..core.session_search import HitPlace, Scope
+from ..core.sidebar_search import SidebarResults, describe_window, field_words
 from ..core.text import age, human_count
 from .glyphs import glyphs_of
 from .keys import bindings
@@ -46,14 +52,31 @@ class SessionList(RowList):
         "sessionlist--live",
         "sessionlist--problem",
         "sessionlist--match",
+        "sessionlist--highlight",
         "sessionlist--open",
     }
+
+    class PlacesWanted(Message):
+        """Hit lines in view whose place (entry, path or branch) is not known yet: answer
+        with `SessionSidebar.show_places`."""
+
+        def __init__(self, session_list: SessionList, results: SidebarResults, paths: list[str]) -> None:
+            super().__init__()
+            self.session_list = session_list
+            self.results = results
+            self.paths = paths
+
+        @property
+        def control(self) -> SessionList:
+            return self.session_list
 
     def __init__(self, activity: Activity, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.rows: list[SidebarRow] = []
         self.activity = activity  # which sessions are being written (kept by the screen)
         self.open_path: str | None = None
+        self.results: SidebarResults | None = None  # what the hit lines show
+        self._places_check = False  # a look at the hit lines in view is scheduled
         self.now = clock()
 
     def is_selectable(self, index: int) -> bool:
@@ -63,6 +86,7 @@ class SessionList(RowList):
         self.rows = rows
         self.now = clock()
         self.set_row_count(len(rows))
+        self.check_places()
         if keep_path is not None:
             index = self.index_of(keep_path)
             if index is not None:
@@ -72,6 +96,33 @@ class SessionList(RowList):
             first = next((i for i in range(len(rows)) if self.is_selectable(i)), -1)
             self.cursor = first
         self.refresh()
+
+    # ------------------------------------------------------------------ hit lines in view
+    def check_places(self) -> None:
+        """Soon (once per refresh), ask for the places of the hit lines in view."""
+        if self.results is not None and not self._places_check:
+            self._places_check = True
+            self.call_after_refresh(self._want_places)
+
+    def _want_places(self) -> None:
+        self._places_check = False
+        results = self.results
+        if results is None:
+            return
+        top = int(self.scroll_offset.y)
+        view = self.rows[top : top + max(self.scrollable_content_region.height, 1)]
+        wanted = [
+            r.summary.path for r in view if isinstance(r, HitRow) and results.place(r.summary.path) is None
+        ]
+        if wanted:
+            self.post_message(self.PlacesWanted(self, results, wanted))
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        super().watch_scroll_y(old, new)
+        self.check_places()
+
+    def on_resize(self, event: events.Resize) -> None:  # RowList's handler runs too
+        self.check_places()
 
     def index_of(self, path: str) -> int | None:
         for index, row in enumerate(self.rows):
@@ -99,6 +150,9 @@ class SessionList(RowList):
             text.add(row.title, style)
             text.right(str(row.count), self.style("sessionlist--dim"))
             return text.strip(width)
+        if isinstance(row, HitRow):
+            # Drawn as part of the result above it (selected with it).
+            return self._render_hit(row, width, RowText(self.row_style(index - 1 == self.cursor), g))
         summary = row.summary
         if row.depth:
             text.add(" " + "  " * (row.depth - 1) + g.child, self.style("sessionlist--dim"), raw=True)
@@ -110,9 +164,6 @@ class SessionList(RowList):
             text.add(g.active + " ", self.style("sessionlist--open"), raw=True)
         dim = not summary.name and not selected
         text.add(summary.title, self.style("sessionlist--dim") if dim else None)
-        if row.matched:
-            text.add("  ", raw=True)
-            text.add(row.matched, self.style("sessionlist--match"))
         flags = ""
         if summary.is_fork and not row.depth:
             flags += g.fork
@@ -130,6 +181,37 @@ class SessionList(RowList):
         )
         return text.strip(width)
 
+    def _render_hit(self, row: HitRow, width: int, text: RowText) -> Strip:
+        """`   tool result: …the matched words…      branch from 1a2b3c4d`: the field, the
+        excerpt centred on the match (its width recomputed for every width), the place."""
+        results = self.results
+        hit = results.hit(row.summary.path) if results is not None else None
+        indent = "   " + "  " * row.depth
+        text.add(indent, raw=True)
+        if hit is None:
+            return text.strip(width)
+        where = field_words(hit.field)
+        dim = self.style("sessionlist--dim")
+        tag = place_words(results.place(row.summary.path) if results is not None else None)
+        label = f"{where}: " if where else ""
+        room = width - cell_width(indent) - cell_width(label) - (cell_width(tag) + 1 if tag else 0)
+        excerpt = hit.excerpt(max(room, 8))
+        text.add(label, self.style("sessionlist--match"), raw=True)
+        if excerpt is not None:
+            excerpt = excerpt.marked(self.glyphs.ellipsis)
+            highlight = self.style("sessionlist--highlight")
+            at = 0
+            for start, end in sorted(excerpt.spans):
+                if start < at or end <= start:
+                    continue
+                text.add(excerpt.text[at:start], raw=True)
+                text.add(excerpt.text[start:end], highlight, raw=True)
+                at = end
+            text.add(excerpt.text[at:], raw=True)
+        if tag:
+            text.right(tag, dim)
+        return text.strip(width)
+
 
 class SessionSidebar(Vertical):
     """Search box, toggles and the session list. Posts `SessionHighlighted` as the cursor
@@ -140,6 +222,7 @@ class SessionSidebar(Vertical):
     only_current: reactive[bool] = reactive(False)
     named_only: reactive[bool] = reactive(False)
     order: reactive[SortOrder] = reactive(SortOrder.RECENT)
+    deep: reactive[bool] = reactive(False)  # search tool output, thinking, labels... too
 
     class SessionMessage(Message):
         def __init__(self, sidebar: SessionSidebar, summary: SessionSummary) -> None:
@@ -158,12 +241,14 @@ class SessionSidebar(Vertical):
         """Enter on a session."""
 
     class SearchChanged(Message):
-        """The search line holds a new query: answer with `show_matches`."""
+        """The search line holds a new query, or the scope changed: answer with
+        `show_matches` (a blank query: the search is over)."""
 
-        def __init__(self, sidebar: SessionSidebar, query: str) -> None:
+        def __init__(self, sidebar: SessionSidebar, query: str, scope: Scope) -> None:
             super().__init__()
             self.sidebar = sidebar
             self.query = query
+            self.scope = scope
 
         @property
         def control(self) -> SessionSidebar:
@@ -174,12 +259,13 @@ class SessionSidebar(Vertical):
         self.current_cwd = current_cwd
         self.activity = activity
         self.summaries: list[SessionSummary] = []
-        self.matches: Mapping[str, str] | None = None
+        self.full_rows: list[SidebarRow] = []  # every row, before a search keeps its results
+        self.matches: SidebarResults | None = None
         self.status = ""
 
     def compose(self) -> ComposeResult:
         yield FitStatic("", id="sidebar-title", classes="pane-title")
-        yield PlainInput(placeholder='search: words, "a phrase", re:regex', id="sidebar-search")
+        yield PlainInput(placeholder='search: words, "a phrase", re:regex, @7d', id="sidebar-search")
         yield SessionList(self.activity, id="session-list")
 
     def focus_target(self) -> SessionList:
@@ -208,18 +294,32 @@ class SessionSidebar(Vertical):
             self.only_current = False
         self.rebuild(keep_current=keep_current)
 
+    @property
+    def scope(self) -> Scope:
+        return "deep" if self.deep else "default"
+
     def rebuild(self, *, keep_current: bool = True) -> None:
-        current = self.session_list.current() if keep_current else None
-        rows = build_rows(
+        self.full_rows = build_rows(
             self.summaries,
             current_cwd=self.current_cwd,
             only_current=self.only_current,
             named_only=self.named_only,
             order=self.order,
-            matches=self.matches,
         )
+        self._show_rows(keep_current=keep_current)
+
+    def _show_rows(self, rows: list[SidebarRow] | None = None, *, keep_current: bool = True) -> None:
+        """The full rows, or a search's results of them (`rows`: made from `full_rows` already)."""
+        current = self.session_list.current() if keep_current else None
+        if rows is None:
+            rows = self.full_rows if self.matches is None else filter_rows(self.full_rows, self.matches.paths)
+        self.session_list.results = self.matches
         self.session_list.set_rows(rows, keep_path=current.path if current else None)
         self._update_title()
+
+    def shown_summaries(self) -> list[SessionSummary]:
+        """The listed sessions in the order shown (what a deep search reads, top first)."""
+        return [row.summary for row in self.full_rows if isinstance(row, SessionRow)]
 
     def _update_title(self) -> None:
         shown = sum(1 for r in self.session_list.rows if isinstance(r, SessionRow))
@@ -230,6 +330,11 @@ class SessionSidebar(Vertical):
             bits.append("named")
         if self.order is not SortOrder.RECENT:
             bits.append(f"by {self.order}")
+        if self.deep:
+            bits.append("deep search")
+        window = self.matches.query.window_ms if self.matches is not None else None
+        if window is not None:
+            bits.append(f"active within {describe_window(window)}")
         if self.status:
             bits.append(self.status)
         self.query_one("#sidebar-title", PlainStatic).update(f" {glyphs_of(self).dot} ".join(bits))
@@ -246,6 +351,7 @@ class SessionSidebar(Vertical):
         index = self.session_list.index_of(path)
         if index is None and (self.matches is not None or self.only_current or self.named_only):
             self.matches = None
+            self.post_message(self.SearchChanged(self, "", self.scope))
             self.only_current = self.named_only = False
             self.search_input.value = ""
             self.rebuild()
@@ -277,6 +383,16 @@ class SessionSidebar(Vertical):
     def action_cycle_sort(self) -> None:
         self.order = self.order.next()
 
+    def watch_deep(self) -> None:
+        if not self.is_mounted:
+            return
+        self._update_title()
+        if self.search_input.value.strip():
+            self.post_message(self.SearchChanged(self, self.search_input.value, self.scope))
+
+    def action_toggle_deep(self) -> None:
+        self.deep = not self.deep
+
     def action_search(self) -> None:
         self.search_input.display = True
         self.search_input.focus()
@@ -284,31 +400,63 @@ class SessionSidebar(Vertical):
     def action_clear_search(self) -> None:
         self.search_input.value = ""
         self.search_input.display = False
-        self.matches = None
-        self.rebuild()
+        self._search_over()
         self.session_list.focus()
+
+    def _search_over(self) -> None:
+        had = self.matches is not None or self.status
+        self.matches = None
+        self.status = ""
+        if had:
+            self._show_rows(keep_current=True)
+        self.post_message(self.SearchChanged(self, "", self.scope))
 
     def on_input_changed(self, event: PlainInput.Changed) -> None:
         if event.input is not self.search_input:
             return
         event.stop()
         if not event.value.strip():
-            self.matches = None
-            self.status = ""
-            self.rebuild(keep_current=True)
+            self._search_over()
         else:
-            self.post_message(self.SearchChanged(self, event.value))
+            self.post_message(self.SearchChanged(self, event.value, self.scope))
 
-    def show_matches(self, query: str, found: Mapping[str, str] | None) -> None:
-        """What `query` matched (path -> where), or None when it is not a valid query."""
-        if query != self.search_input.value:
+    def is_current(self, results: SidebarResults) -> bool:
+        """Is this the answer to what the search line holds now (else typed on since)?"""
+        return results.text == self.search_input.value and results.scope == self.scope
+
+    def show_matches(
+        self,
+        results: SidebarResults,
+        rows: list[SidebarRow] | None = None,
+        based_on: list[SidebarRow] | None = None,
+    ) -> None:
+        """What the query matched (or why nothing can). `rows`: its rows, filtered already
+        from `based_on` (used if those are still the rows shown)."""
+        if not self.is_current(results):
             return  # typed on since: a newer answer is on its way
-        if found is None:
+        if results.error is not None:
             self.set_status("invalid search")
             return
-        self.matches = found
-        self.status = f"{len(found)} found"
-        self.rebuild(keep_current=True)
+        self.matches = results
+        self.status = self._found_words(results)
+        self._show_rows(rows if based_on is self.full_rows else None, keep_current=True)
+
+    def show_progress(self, results: SidebarResults) -> None:
+        """A deep search read more files (and maybe found more: `show_matches` again)."""
+        if results is self.matches:
+            self.set_status(self._found_words(results))
+
+    def show_places(self, results: SidebarResults, places: dict[str, HitPlace]) -> None:
+        if results is self.matches:
+            results.places.update(places)
+            self.session_list.refresh()
+
+    def _found_words(self, results: SidebarResults) -> str:
+        found = f"{len(results)} found"
+        if results.done:
+            return found
+        progress = results.progress
+        return f"{found}, {progress.scanned:,}/{progress.total:,} files read{glyphs_of(self).ellipsis}"
 
     def on_input_submitted(self, event: PlainInput.Submitted) -> None:
         if event.input is self.search_input:
