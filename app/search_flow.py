@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import partial
 from typing import Protocol
 
@@ -21,7 +22,7 @@ from textual.dom import DOMNode
 from textual.worker import get_current_worker
 
 from ..core.deep_search import DeepHit
-from ..core.groups import SidebarRow, filter_rows
+from ..core.groups import ResultRows, SessionRow, SidebarRow
 from ..core.listing import SessionSummary
 from ..core.matching import PatternTooSlow, SearchCancelled
 from ..core.session_search import HitPlace, Scope
@@ -29,6 +30,32 @@ from ..core.sidebar_search import DeepProgress, SidebarResults, SidebarSearch
 from ..widgets.sidebar import SessionSidebar
 
 HAND_OVER_SECONDS = 0.1  # a deep search's hits (and places) reach the loop about this often
+PLACE_WITH_ANSWER_SECONDS = 0.02  # the rows in view are placed with the answer for this long at most
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """Where the sessions list is when a query starts: what will be in view of its answer."""
+
+    top: int
+    height: int
+    current: str | None  # the session under the cursor (kept there if it is a result)
+
+    def cursor(self, rows: Sequence[SidebarRow]) -> int | None:
+        """Where the current session is in `rows` (None: not there)."""
+        current = self.current
+        return next(
+            (i for i, r in enumerate(rows) if type(r) is SessionRow and r.summary.path == current), None
+        )
+
+    def paths(self, rows: Sequence[SidebarRow], cursor: int | None) -> list[str]:
+        """The results whose hit lines will be in view (as `SessionList.set_rows` scrolls)."""
+        if cursor is None:
+            cursor = next((i for i, r in enumerate(rows) if type(r) is SessionRow), 0)
+        top = min(max(self.top, cursor - self.height + 1), cursor)
+        top = max(0, min(top, len(rows) - self.height))
+        shown = rows[top : top + self.height + 1]
+        return [r.summary.path for r in shown if type(r) is SessionRow]
 
 
 class SearchHost(Protocol):
@@ -59,15 +86,25 @@ class SearchFlow:
             workers.cancel_group(self.node, "search")
             return
         sidebar = self.host.sidebar
-        rows = sidebar.full_rows
+        rows = sidebar.result_rows
         summaries = sidebar.shown_summaries() if scope == "deep" else sidebar.summaries
-        run = partial(self._run, self.generation, text, scope, summaries, rows)
-        self.node.run_worker(run, group="search", exclusive=True, thread=True, exit_on_error=False)
+        shown = sidebar.session_list
+        current = shown.current()
+        path = current.path if current is not None else None
+        view = View(int(shown.scroll_offset.y), shown.scrollable_content_region.height, path)
+        run = partial(self._run, self.generation, text, scope, summaries, rows, view)
+        self._run_worker(run, "search", text)
 
     def place(self, results: SidebarResults, paths: list[str]) -> None:
         """Find where the hits of `paths` sit (the hit lines in view asked)."""
         run = partial(self._place, results, paths)
-        self.node.run_worker(run, group="place", exclusive=True, thread=True, exit_on_error=False)
+        self._run_worker(run, "place", results.text)
+
+    def _run_worker(self, run: Callable[[], None], group: str, text: str) -> None:
+        # Named here: Textual would describe the worker by the repr of its callable, whose
+        # arguments are the whole listing (25 ms a keystroke at 2,000 sessions).
+        description = f"{group} {text[:80]!r}"
+        self.node.run_worker(run, group, group, description, exit_on_error=False, exclusive=True, thread=True)
 
     def _placed(self, results: SidebarResults, places: dict[str, HitPlace]) -> None:
         self.host.sidebar.show_places(results, places)
@@ -80,13 +117,14 @@ class SearchFlow:
         generation: int,
         results: SidebarResults,
         rows: list[SidebarRow] | None,
-        based_on: list[SidebarRow],
+        based_on: ResultRows,
+        at: int | None = None,
     ) -> None:
         if not self._current(generation):
             return  # typed on since
         if results.error is not None:
             self.host.set_status(results.error, error=True)
-        self.host.sidebar.show_matches(results, rows, based_on)
+        self.host.sidebar.show_matches(results, rows, based_on, at)
 
     def _more(
         self,
@@ -120,7 +158,8 @@ class SearchFlow:
         text: str,
         scope: Scope,
         summaries: Sequence[SessionSummary],
-        rows: list[SidebarRow],
+        rows: ResultRows,
+        view: View,
     ) -> None:
         worker = get_current_worker()
 
@@ -133,9 +172,20 @@ class SearchFlow:
         except SearchCancelled:
             return
         if scope == "default" or results.error is not None:
-            filtered = filter_rows(rows, results.paths) if results.error is None else None
+            filtered = rows.keep(results.paths) if results.error is None else None
+            at = view.cursor(filtered) if filtered is not None else None
+            if filtered is not None:
+                # The rows in view come placed (one frame, not two): nobody sees them yet.
+                deadline = time.monotonic() + PLACE_WITH_ANSWER_SECONDS
+                try:
+                    for path, place in self.search.place(
+                        results, view.paths(filtered, at), cancelled=cancelled, deadline=deadline
+                    ):
+                        results.places[path] = place
+                except SearchCancelled:
+                    return
             if not cancelled():
-                call(self._answer, generation, results, filtered, rows)
+                call(self._answer, generation, results, filtered, rows, at)
             return
         call(self._answer, generation, results, None, rows)
         self._stream(generation, results, summaries, cancelled)
@@ -164,11 +214,13 @@ class SearchFlow:
             if time.monotonic() - last >= HAND_OVER_SECONDS:
                 hand_over()
 
+        first = True
         try:
             for hit in self.search.deep_hits(results, summaries, read, cancelled=cancelled):
                 found.append(hit)
-                if time.monotonic() - last >= HAND_OVER_SECONDS:
-                    hand_over()
+                if first or time.monotonic() - last >= HAND_OVER_SECONDS:
+                    hand_over()  # the first hit at once: the next file may take long
+                    first = False
         except SearchCancelled:
             return
         except PatternTooSlow as e:

@@ -23,14 +23,40 @@ from .hits import SearchHit
 from .listing import SessionSummary
 from .problems import SessionError
 from .query import DURATION_UNITS_MS, ParsedQuery
-from .search import PatternTooSlow, SearchCancelled, SearchIndex, SessionText, parse_query
+from .search import FIELD_MESSAGE, PatternTooSlow, SearchCancelled, SearchIndex, SessionText, parse_query
 from .session import Session
-from .session_search import HitPlace, Scope, TreePlaces, locate_hit
+from .session_search import HitPlace, Scope, TreePlaces, locate_hit, message_text
 
 __all__ = ["DeepProgress", "SidebarResults", "SidebarSearch", "describe_window", "field_words"]
 
 TextsOf = Callable[[str], Sequence[str]]  # path -> the store's message texts of that file
-PLACES_KEPT = 20_000  # places remembered at most (then forgotten all at once)
+FILES_PLACED = 4096  # files whose places are remembered at most (then forgotten all at once)
+PLACE_EVERY_MESSAGE_BYTES = 8 * 2**20  # a bigger file has only the hit asked for placed
+
+
+# Where one message is: (entry id, on the active path, the fork its branch leaves from). A
+# plain tuple: thousands are remembered, and the garbage collector does not track these.
+_Place = tuple[str | None, bool | None, str | None]
+
+
+@dataclass(frozen=True, slots=True)
+class _FilePlaces:
+    """Where each message of one file is: the n-th of the index's texts is `places[n]`
+    (None for a big file: each hit is placed on its own)."""
+
+    stamp: tuple[int, int]  # the summary's size and mtime it was read for
+    places: list[_Place] | None
+
+
+def _open(path: str) -> Session | None:
+    try:
+        with open(path, "rb") as f:
+            data = f.read(PLACE_EVERY_MESSAGE_BYTES + 1)
+            if len(data) > PLACE_EVERY_MESSAGE_BYTES:
+                return Session.open(path)  # bodies read back when asked, not all held
+        return Session.from_bytes(data, path)
+    except (SessionError, OSError):
+        return None
 
 
 def field_words(field: str) -> str:
@@ -131,8 +157,8 @@ class SidebarSearch:
         self.index: SearchIndex[SessionText] | None = None
         # path -> (the summary it was made from, its search text)
         self._texts: dict[str, tuple[SessionSummary, SessionText]] = {}
-        # (path, size, mtime, segment) -> where that message is
-        self._places: dict[tuple[str, int, int, int], HitPlace] = {}
+        # path -> where each message of the file is (as of its size and mtime)
+        self._files: dict[str, _FilePlaces] = {}
 
     def prepare(self, summaries: Sequence[SessionSummary]) -> SearchIndex[SessionText]:
         """A new index of `summaries` (nothing else changes: fit for a worker thread)."""
@@ -214,34 +240,56 @@ class SidebarSearch:
         paths: Sequence[str],
         *,
         cancelled: Callable[[], bool] | None = None,
+        deadline: float | None = None,
     ) -> Iterator[tuple[str, HitPlace]]:
-        """Where the hits of `paths` sit, reading each file not read since it changed
-        (for a worker thread; the loop stores what it gets). Raises `SearchCancelled`."""
+        """Where the hits of `paths` sit (for a worker thread; the loop stores what it gets).
+        A file is read once until it changes: where each of its messages is, is remembered.
+        Stops at `deadline` (time.monotonic()); raises `SearchCancelled`."""
         for path in paths:
             if cancelled is not None and cancelled():
                 raise SearchCancelled()
+            if deadline is not None and time.monotonic() > deadline:
+                return
             hit = results.hit(path)
             if hit is None:
                 continue
-            known = results.place(path)
-            if known is not None:
-                yield path, known
-                continue
-            pair = self._texts.get(path)
-            segment = hit.segment
-            key = (path, pair[0].size, pair[0].mtime_ns, segment) if pair and segment is not None else None
-            place = self._places.get(key) if key is not None else None
-            if place is None:
-                try:
-                    session = Session.open(path)
-                except (SessionError, OSError):
-                    continue
-                place = locate_hit(session, hit, results.query, TreePlaces(session))
-                if key is not None:
-                    if len(self._places) >= PLACES_KEPT:
-                        self._places = {}
-                    self._places[key] = place
-            yield path, place
+            place = results.place(path) or self._place_in_file(path, hit, results.query)
+            if place is not None:
+                yield path, place
+
+    def _place_in_file(self, path: str, hit: SearchHit[Any], query: ParsedQuery) -> HitPlace | None:
+        pair = self._texts.get(path)
+        segment = hit.segment
+        if pair is None or segment is None:
+            return None
+        stamp = (pair[0].size, pair[0].mtime_ns)
+        known = self._files.get(path)
+        session = None
+        if known is None or known.stamp != stamp:
+            session = _open(path)
+            if session is None:
+                return None
+            known = self._remember(path, stamp, session)
+        places = known.places
+        if places is not None and len(places) == len(pair[1].message_texts) and segment < len(places):
+            entry_id, on_path, fork = places[segment]
+            return HitPlace(entry_id, FIELD_MESSAGE, on_path, fork)
+        # A file too big to place every message, or not what the index read: this hit only.
+        session = session or _open(path)
+        return locate_hit(session, hit, query, TreePlaces(session)) if session is not None else None
+
+    def _remember(self, path: str, stamp: tuple[int, int], session: Session) -> _FilePlaces:
+        places = None
+        if session.end_offset <= PLACE_EVERY_MESSAGE_BYTES:
+            tree = TreePlaces(session)
+            places = []
+            for owner in message_text(session).owners or ():
+                place = tree.hit_place(owner.entry_id, owner.field)
+                places.append((place.entry_id, place.on_active_path, place.branch_from))
+        if len(self._files) >= FILES_PLACED:
+            self._files = {}
+        known = self._files[path] = _FilePlaces(stamp, places)
+        return known
 
     def _items(
         self, summaries: Sequence[SessionSummary], known: dict[str, tuple[SessionSummary, SessionText]]

@@ -11,7 +11,7 @@ from pi_sessions.app.demo import prepare_demo
 from pi_sessions.app.help_screen import HelpScreen
 from pi_sessions.app.screens import ConfirmScreen, MenuScreen, RawJsonScreen
 from pi_sessions.core.context import Reason, project
-from pi_sessions.core.groups import HitRow, SessionRow
+from pi_sessions.core.groups import HIT_LINE, SessionRow
 from pi_sessions.core.outline import ViewFilter
 from pi_sessions.widgets.context_blocks import BlockKind, build_blocks
 from pi_sessions.widgets.plain import FitStatic
@@ -134,7 +134,7 @@ async def test_search_sessions_as_you_type_says_where_it_matched(demo: Path, tmp
         sessions = [r for r in rows if isinstance(r, SessionRow)]
         assert 0 < len(sessions) < total
         # every result has a line under it that says where it matched
-        assert all(isinstance(rows[rows.index(r) + 1], HitRow) for r in sessions)
+        assert all(rows[rows.index(r) + 1] is HIT_LINE for r in sessions)
         assert all(r.summary.path in screen.sidebar.matches for r in sessions)
         assert any("fetchData" in line for line in lines_of(screen.sidebar.session_list))
         screen.sidebar.search_input.value = "re:("

@@ -24,9 +24,10 @@ from textual.strip import Strip
 
 from ..core.activity import Activity
 from ..core.excerpt import cell_width
-from ..core.groups import GroupRow, HitRow, SessionRow, SidebarRow, SortOrder, build_rows, filter_rows
+from ..core.groups import HIT_LINE, GroupRow, ResultRows, SessionRow, SidebarRow, SortOrder, build_rows
 from ..core.landing import place_words
 from ..core.listing import SessionSummary
+from ..core.searchtext import FIELD_MESSAGE
 from ..core.session_search import HitPlace, Scope
 from ..core.sidebar_search import SidebarResults, describe_window, field_words
 from ..core.text import age, human_count
@@ -82,19 +83,21 @@ class SessionList(RowList):
     def is_selectable(self, index: int) -> bool:
         return isinstance(self.rows[index], SessionRow)
 
-    def set_rows(self, rows: list[SidebarRow], keep_path: str | None = None) -> None:
+    def set_rows(self, rows: list[SidebarRow], keep_path: str | None = None, at: int | None = None) -> None:
+        """New rows, the cursor kept on `keep_path` if it is there (`at`: where, if known)."""
         self.rows = rows
         self.now = clock()
         self.set_row_count(len(rows))
         self.check_places()
         if keep_path is not None:
-            index = self.index_of(keep_path)
+            index = at if at is not None and self._is_row_of(at, keep_path) else self.index_of(keep_path)
             if index is not None:
                 self.move_cursor(index, notify=False)
                 return
         if self.cursor < 0 or self.cursor >= len(rows) or not self.is_selectable(self.cursor):
             first = next((i for i in range(len(rows)) if self.is_selectable(i)), -1)
             self.cursor = first
+            self.scroll_to_cursor()
         self.refresh()
 
     # ------------------------------------------------------------------ hit lines in view
@@ -110,9 +113,13 @@ class SessionList(RowList):
         if results is None:
             return
         top = int(self.scroll_offset.y)
-        view = self.rows[top : top + max(self.scrollable_content_region.height, 1)]
+        rows = self.rows
+        end = min(len(rows), top + max(self.scrollable_content_region.height, 1))
+        results_in_view = [rows[i - 1] for i in range(max(top, 1), end) if rows[i] is HIT_LINE]
         wanted = [
-            r.summary.path for r in view if isinstance(r, HitRow) and results.place(r.summary.path) is None
+            r.summary.path
+            for r in results_in_view
+            if isinstance(r, SessionRow) and results.place(r.summary.path) is None
         ]
         if wanted:
             self.post_message(self.PlacesWanted(self, results, wanted))
@@ -123,6 +130,10 @@ class SessionList(RowList):
 
     def on_resize(self, event: events.Resize) -> None:  # RowList's handler runs too
         self.check_places()
+
+    def _is_row_of(self, index: int, path: str) -> bool:
+        row = self.rows[index] if 0 <= index < len(self.rows) else None
+        return isinstance(row, SessionRow) and row.summary.path == path
 
     def index_of(self, path: str) -> int | None:
         for index, row in enumerate(self.rows):
@@ -150,9 +161,15 @@ class SessionList(RowList):
             text.add(row.title, style)
             text.right(str(row.count), self.style("sessionlist--dim"))
             return text.strip(width)
-        if isinstance(row, HitRow):
-            # Drawn as part of the result above it (selected with it).
-            return self._render_hit(row, width, RowText(self.row_style(index - 1 == self.cursor), g))
+        if row is HIT_LINE:
+            # Where the result above matched, drawn as part of it (selected with it).
+            above = self.rows[index - 1] if index > 0 else None
+            text = RowText(self.row_style(index - 1 == self.cursor), g)
+            return (
+                self._render_hit(above, width, text) if isinstance(above, SessionRow) else text.strip(width)
+            )
+        if not isinstance(row, SessionRow):
+            return text.strip(width)
         summary = row.summary
         if row.depth:
             text.add(" " + "  " * (row.depth - 1) + g.child, self.style("sessionlist--dim"), raw=True)
@@ -181,9 +198,10 @@ class SessionList(RowList):
         )
         return text.strip(width)
 
-    def _render_hit(self, row: HitRow, width: int, text: RowText) -> Strip:
-        """`   tool result: …the matched words…      branch from 1a2b3c4d`: the field, the
-        excerpt centred on the match (its width recomputed for every width), the place."""
+    def _render_hit(self, row: SessionRow, width: int, text: RowText) -> Strip:
+        """`   tool result: …the matched words…      branch from 1a2b3c4d`: the field (but
+        for a message, the usual), the excerpt centred on the match (cut again for every
+        width), the place."""
         results = self.results
         hit = results.hit(row.summary.path) if results is not None else None
         indent = "   " + "  " * row.depth
@@ -193,7 +211,7 @@ class SessionList(RowList):
         where = field_words(hit.field)
         dim = self.style("sessionlist--dim")
         tag = place_words(results.place(row.summary.path) if results is not None else None)
-        label = f"{where}: " if where else ""
+        label = f"{where}: " if where and hit.field != FIELD_MESSAGE else ""  # a message says nothing
         room = width - cell_width(indent) - cell_width(label) - (cell_width(tag) + 1 if tag else 0)
         excerpt = hit.excerpt(max(room, 8))
         text.add(label, self.style("sessionlist--match"), raw=True)
@@ -260,6 +278,7 @@ class SessionSidebar(Vertical):
         self.activity = activity
         self.summaries: list[SessionSummary] = []
         self.full_rows: list[SidebarRow] = []  # every row, before a search keeps its results
+        self.result_rows = ResultRows(self.full_rows)  # those rows, ready for searches
         self.matches: SidebarResults | None = None
         self.status = ""
 
@@ -299,22 +318,26 @@ class SessionSidebar(Vertical):
         return "deep" if self.deep else "default"
 
     def rebuild(self, *, keep_current: bool = True) -> None:
-        self.full_rows = build_rows(
+        self.full_rows = rows = build_rows(
             self.summaries,
             current_cwd=self.current_cwd,
             only_current=self.only_current,
             named_only=self.named_only,
             order=self.order,
         )
+        self.result_rows = ResultRows(rows)
         self._show_rows(keep_current=keep_current)
 
-    def _show_rows(self, rows: list[SidebarRow] | None = None, *, keep_current: bool = True) -> None:
-        """The full rows, or a search's results of them (`rows`: made from `full_rows` already)."""
+    def _show_rows(
+        self, rows: list[SidebarRow] | None = None, *, keep_current: bool = True, at: int | None = None
+    ) -> None:
+        """The full rows, or a search's results of them (`rows`: made from `result_rows` already,
+        the current session at `at` if known)."""
         current = self.session_list.current() if keep_current else None
         if rows is None:
-            rows = self.full_rows if self.matches is None else filter_rows(self.full_rows, self.matches.paths)
+            rows = self.full_rows if self.matches is None else self.result_rows.keep(self.matches.paths)
         self.session_list.results = self.matches
-        self.session_list.set_rows(rows, keep_path=current.path if current else None)
+        self.session_list.set_rows(rows, keep_path=current.path if current else None, at=at)
         self._update_title()
 
     def shown_summaries(self) -> list[SessionSummary]:
@@ -322,7 +345,9 @@ class SessionSidebar(Vertical):
         return [row.summary for row in self.full_rows if isinstance(row, SessionRow)]
 
     def _update_title(self) -> None:
-        shown = sum(1 for r in self.session_list.rows if isinstance(r, SessionRow))
+        rows = self.session_list.rows
+        # A search's rows: one hit line per session (counted at C speed, 20,000 of them).
+        shown = rows.count(HIT_LINE) if self.matches is not None else sum(type(r) is SessionRow for r in rows)
         scope = "this folder" if self.only_current else "all folders"
         bits = [f"Sessions {shown}" + (f"/{len(self.summaries)}" if shown != len(self.summaries) else "")]
         bits.append(scope)
@@ -428,10 +453,12 @@ class SessionSidebar(Vertical):
         self,
         results: SidebarResults,
         rows: list[SidebarRow] | None = None,
-        based_on: list[SidebarRow] | None = None,
+        based_on: ResultRows | None = None,
+        at: int | None = None,
     ) -> None:
         """What the query matched (or why nothing can). `rows`: its rows, filtered already
-        from `based_on` (used if those are still the rows shown)."""
+        from `based_on` (used if those are still the rows shown), the current session at
+        `at` if known."""
         if not self.is_current(results):
             return  # typed on since: a newer answer is on its way
         if results.error is not None:
@@ -439,7 +466,8 @@ class SessionSidebar(Vertical):
             return
         self.matches = results
         self.status = self._found_words(results)
-        self._show_rows(rows if based_on is self.full_rows else None, keep_current=True)
+        fresh = based_on is self.result_rows
+        self._show_rows(rows if fresh else None, keep_current=True, at=at if fresh else None)
 
     def show_progress(self, results: SidebarResults) -> None:
         """A deep search read more files (and maybe found more: `show_matches` again)."""
@@ -459,9 +487,13 @@ class SessionSidebar(Vertical):
         return f"{found}, {progress.scanned:,}/{progress.total:,} files read{glyphs_of(self).ellipsis}"
 
     def on_input_submitted(self, event: PlainInput.Submitted) -> None:
+        """Enter in the search line: the result under the cursor is chosen (as in pi)."""
         if event.input is self.search_input:
             event.stop()
             self.session_list.focus()
+            summary = self.session_list.current()
+            if self.matches is not None and summary is not None:
+                self.post_message(self.SessionChosen(self, summary))
 
     def on_key(self, event: events.Key) -> None:
         if event.key in ("down", "up") and self.search_input.has_focus:
