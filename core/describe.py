@@ -3,8 +3,7 @@
 Each description is computed from the entry read back by offset (`Session.entry_dict`), only
 for the entries someone looks at (the rows in view, a CLI line), and is safe to print: session
 text comes out of `text.one_line` with its controls shown as placeholders. The few glyphs it
-puts in (an arrow, quotes, a dot, the ellipsis) come from the `Glyphs` it is given. Also here:
-`search_entries`, the tree's word search over that same text.
+puts in (an arrow, quotes, a dot, the ellipsis) come from the `Glyphs` it is given.
 """
 
 from __future__ import annotations
@@ -206,25 +205,3 @@ def entry_text(entry: dict[str, Any], *, glyphs: Glyphs = UNICODE) -> str:
     if entry.get("type") == "custom_message":
         parts.append(content_text(entry.get("content"), glyphs=glyphs))
     return "\n".join(p for p in parts if p)
-
-
-def search_entries(session: Session, query: str) -> list[str]:
-    """Ids of entries whose text holds every word of `query` (case-insensitive), in tree
-    order. Reads every body back: run it off the UI thread for big sessions."""
-    words = [w.casefold() for w in query.split()]
-    if not words:
-        return []
-    order = {entry_id: i for i, entry_id in enumerate(session.preorder())}
-    found: list[str] = []
-    for record in session.winners():
-        if record.id == words[0]:
-            found.append(record.id)
-            continue
-        try:
-            text = entry_text(session.entry_dict(record)).casefold()
-        except (StaleFileError, OSError, ValueError):
-            continue
-        if all(w in text for w in words):
-            found.append(record.id)
-    found.sort(key=lambda i: order.get(i, 0))
-    return found

@@ -4,7 +4,8 @@ Labels resolve as pi resolves them (`labelsById`): label entries apply in file o
 all branches; a later one on the same target replaces the label, and an empty or missing
 label clears it. Only labels on entries the session holds are listed (pi's getLabel). Files
 are read on demand; a file without the bytes `"label"` cannot hold a label entry and is
-skipped unread (unless it spells ASCII with `\\u` escapes).
+skipped unread (unless it spells ASCII with `\\u` escapes). `LabelIndex` remembers each file's
+labels until its summary changes (the browser's labels list opens again at once).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from .query import collapse_whitespace
 from .session import Session
 from .session_search import TreePlaces, entry_segments
 
-__all__ = ["LabelRow", "all_labels", "filter_labels", "session_labels"]
+__all__ = ["LabelIndex", "LabelRow", "all_labels", "filter_labels", "session_labels"]
 
 EXCERPT_CHARS = 200
 _ESCAPED_ASCII = re.compile(rb"\\u00[2-7][0-9a-fA-F]")
@@ -116,6 +117,38 @@ def all_labels(
         except SessionError:
             continue
         yield from session_labels(session, summary)
+
+
+class LabelIndex:
+    """Every label of the listed sessions, each file's read once until it changes (a summary
+    object is new exactly when its file changed). For one worker thread at a time."""
+
+    def __init__(self) -> None:
+        self._files: dict[str, tuple[SessionSummary, list[LabelRow]]] = {}
+
+    def read(
+        self,
+        summaries: Sequence[SessionSummary],
+        cancelled: Callable[[], bool] | None = None,
+    ) -> Iterator[tuple[int, list[LabelRow]]]:
+        """(files read so far, the labels of the last one) for every file, in the order given.
+        Raises `SearchCancelled` when `cancelled()` says so (looked at before each file)."""
+        files = self._files
+        for count, summary in enumerate(summaries, 1):
+            if cancelled is not None and cancelled():
+                raise SearchCancelled()
+            known = files.get(summary.path)
+            if known is None or known[0] is not summary:
+                known = files[summary.path] = (summary, list(all_labels([summary])))
+            yield count, known[1]
+        listed = {summary.path for summary in summaries}
+        for path in [p for p in files if p not in listed]:
+            del files[path]  # not listed any more
+
+    def labels_of(self, path: str) -> list[LabelRow]:
+        """The labels of one file as last read (none if it was not read)."""
+        known = self._files.get(path)
+        return known[1] if known is not None else []
 
 
 def filter_labels(rows: Sequence[LabelRow], query: str) -> list[LabelRow]:

@@ -164,7 +164,9 @@ def _field_value(entry: PreparedSession[T], field: str) -> str:
 
 # What matching one session gives, before a hit is made of it (hits are made for the rows
 # that are looked at): (score, fields, the field shown, where in the text)
-RawMatch = tuple[float, tuple[str, ...], str, TextMatch | None]
+# (score, fields, the field shown, where in the text: a TextMatch, or (start, end) in the
+# normalized text)
+RawMatch = tuple[float, tuple[str, ...], str, TextMatch | tuple[int, int] | None]
 
 
 def _match_regex(entry: PreparedSession[T], pattern: regex.Pattern[str], deadline: float) -> RawMatch | None:
@@ -220,6 +222,8 @@ def match_prepared(
 def make_hit(entry: PreparedSession[T], raw: RawMatch, needles: tuple[str, ...]) -> SearchHit[T]:
     score, fields, shown, match = raw
     if match is not None:
+        if type(match) is not TextMatch:
+            match = TextMatch(match[0], match[1])
         return SearchHit(entry.item, score, fields, shown, entry.text, match, "", needles)
     value = _field_value(entry, shown) if shown else ""
     return SearchHit(entry.item, score, fields, shown, None, None, value, needles)
@@ -256,7 +260,9 @@ def scan_one_token(
         else:
             at = entry.text.normalized.find(value)
             if at >= 0:
-                raw = (_TEXT_SCORE, message_field, FIELD_MESSAGE, TextMatch(at, at + size))
+                # A plain tuple, not a TextMatch: the collector stops tracking it (and the raw
+                # match around it), so 30,000 live results cost nothing at each collection.
+                raw = (_TEXT_SCORE, message_field, FIELD_MESSAGE, (at, at + size))
             elif value in (entry.cwd_lower if fuzzy else entry.cwd_normalized):
                 raw = (_TEXT_SCORE, cwd_field, FIELD_CWD, None)
             elif not fuzzy:

@@ -11,6 +11,7 @@ from pi_sessions.app.demo import prepare_demo
 from pi_sessions.app.help_screen import HelpScreen
 from pi_sessions.app.screens import ConfirmScreen, MenuScreen, RawJsonScreen
 from pi_sessions.core.context import Reason, project
+from pi_sessions.core.groups import HIT_LINE, SessionRow
 from pi_sessions.core.outline import ViewFilter
 from pi_sessions.widgets.context_blocks import BlockKind, build_blocks
 from pi_sessions.widgets.plain import FitStatic
@@ -126,11 +127,15 @@ async def test_search_sessions_as_you_type_says_where_it_matched(demo: Path, tmp
         screen = await loaded(pilot)
         total = len(screen.sidebar.summaries)
         await pilot.press("slash", *"fetchData")
-        await until(pilot, lambda: screen.sidebar.matches is not None, "search results")
+        await until(
+            pilot, lambda: getattr(screen.sidebar.matches, "text", "") == "fetchData", "search results"
+        )
         rows = screen.sidebar.session_list.rows
-        sessions = [r for r in rows if hasattr(r, "summary")]
+        sessions = [r for r in rows if isinstance(r, SessionRow)]
         assert 0 < len(sessions) < total
-        assert all(r.matched for r in sessions)
+        # every result has a line under it that says where it matched
+        assert all(rows[rows.index(r) + 1] is HIT_LINE for r in sessions)
+        assert all(r.summary.path in screen.sidebar.matches for r in sessions)
         assert any("fetchData" in line for line in lines_of(screen.sidebar.session_list))
         screen.sidebar.search_input.value = "re:("
         await until(pilot, lambda: "invalid search" in static_text(screen, "#sidebar-title"), "the error")
@@ -596,8 +601,8 @@ async def test_ascii_mode_cuts_and_collapses_with_ascii(tmp_path: Path) -> None:
         # A search hit's excerpt is cut with ASCII marks too.
         screen.sidebar.search_input.value = '"line 20"'
         await until(pilot, lambda: screen.sidebar.matches, "the search")
-        where = next(iter(screen.sidebar.matches.values()))
-        assert where.isascii() and "..." in where and "line 20" in where, where
+        where = next(line for line in lines_of(screen.sidebar.session_list) if "line 20" in line)
+        assert where.isascii() and "..." in where, where
         assert "".join(lines_of(screen.sidebar.session_list)).isascii()
 
 

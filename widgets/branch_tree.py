@@ -496,15 +496,17 @@ class BranchTree(RowList):
         view = ViewFilter(name)
         self.set_view(ViewFilter.DEFAULT if self.view is view else view)
 
-    def set_matches(self, ids: list[str]) -> None:
-        """Search results: unfold to each, show them whatever the filter, go to the first."""
+    def set_matches(self, ids: list[str], select: str | None = None) -> None:
+        """Search hits: unfold to each, show them whatever the filter, go to `select` (by
+        default the first)."""
         self.matches = ids
         self.match_set = set(ids)
         for entry_id in ids:
             self._unfold_to(entry_id)
-        self.rebuild()
-        if ids:
-            self.select(ids[0])
+        self.rebuild(notify=select is None)
+        target = select if select is not None else (ids[0] if ids else None)
+        if target is not None:
+            self.select(target)
 
     def action_next_match(self) -> None:
         self._jump_match(1)

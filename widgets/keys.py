@@ -225,6 +225,14 @@ SPECS: tuple[KeySpec, ...] = (
         "size doctor: what makes the session file big, and what a clone would drop",
         palette="Size doctor: what makes the file big",
     ),
+    KeySpec(
+        "ui.labels",
+        "main",
+        _k("number_sign"),
+        "labels",
+        "every label of every session, filterable; enter lands on the labelled entry",
+        palette="Every label (all sessions)",
+    ),
     KeySpec("ui.demo", "main", _k("d"), "demo", "open the bundled demo sessions (when there are none)"),
     # ------------------------------------------------------------------ the sessions list
     KeySpec(
@@ -232,11 +240,21 @@ SPECS: tuple[KeySpec, ...] = (
         "sessions",
         _k("slash"),
         "search",
-        'search as you type: words, "a phrase", re:regex',
+        'search as you type: words, "a phrase", re:regex, @7d (active within 7 days)',
         footer="Search",
         rank=4,
     ),
     KeySpec("sessions.clearSearch", "sessions", _k("escape"), "clear_search", "clear the search"),
+    KeySpec(
+        "sessions.deepSearch",
+        "sessions",
+        _k("ctrl+f"),
+        "toggle_deep",
+        "deep search on / off: also tool output, bash, thinking, custom messages, summaries, labels",
+        footer="Deep",
+        rank=9,
+        palette="Search: deep scope on or off",
+    ),
     KeySpec(
         "sessions.scope",
         "sessions",
@@ -420,8 +438,8 @@ SPECS: tuple[KeySpec, ...] = (
         "mark the entry to compare it with another (again: unmark)",
         palette="Mark the selected entry to compare",
     ),
-    KeySpec("tree.nextMatch", "tree", _k("n"), "next_match", "next search match"),
-    KeySpec("tree.prevMatch", "tree", _k("N"), "prev_match", "previous search match"),
+    KeySpec("tree.nextMatch", "tree", _k("n"), "next_match", "next search hit in this session"),
+    KeySpec("tree.prevMatch", "tree", _k("N"), "prev_match", "previous search hit in this session"),
     # ------------------------------------------------------------------ the context pane
     KeySpec("context.up", "context", _k("up", "k"), "scroll_lines(-1)", "scroll up"),
     KeySpec("context.down", "context", _k("down", "j"), "scroll_lines(1)", "scroll down"),
@@ -501,6 +519,7 @@ SPECS: tuple[KeySpec, ...] = (
         "choose('fork')",
         "the size doctor: fork at the selected entry (keeps only the path to it)",
     ),
+    KeySpec("labels.close", "labels", _k("escape"), "close", "close the labels list"),
 )
 
 SPEC_BY_ID = {spec.id: spec for spec in SPECS}
@@ -527,6 +546,7 @@ PLACES = Places(
         "files": "the files view",
         "audit": "the compaction audit",
         "sizeDoctor": "the size doctor",
+        "labels": "the labels list",
     },
     chains={
         "sessions": (("list",), ("sessions",), ("main",), ("app",)),
@@ -536,10 +556,11 @@ PLACES = Places(
         # Views over a list: the list's keys first, then the view's own.
         "compare": (("list",), ("compare",)),
         "files": (("list",), ("files",)),
+        "labels": (("list",), ("labels",), ("app",)),
     },
 )
 
-DIALOG_PLACES = frozenset({*DIALOGS, "compare", "files"})
+DIALOG_PLACES = frozenset({*DIALOGS, "compare", "files", "labels"})
 
 # The help's sections: a heading and the places it lists.
 SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -549,6 +570,7 @@ SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Branch tree", ("tree",)),
     ("Context", ("context",)),
     ("Compare and files", ("compare", "files")),
+    ("Every label", ("labels",)),
     ("Dialogs", DIALOGS),
 )
 

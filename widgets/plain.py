@@ -13,7 +13,7 @@ widgets here look them up (widgets/glyphs.py).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Self
 
 from rich.cells import cell_len
 from rich.console import Console
@@ -21,6 +21,7 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
+from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import Input, Log, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
@@ -137,6 +138,7 @@ class FitStatic(PlainStatic):
     whole text stays in `full_text`."""
 
     def __init__(self, content: str = "", **kwargs: Any) -> None:
+        self._content = ""
         super().__init__("", **kwargs)
         self._content = content
 
@@ -144,9 +146,14 @@ class FitStatic(PlainStatic):
     def full_text(self) -> str:
         return one_line(self._content, 2000, glyphs=glyphs_of(self))
 
-    def update(self, content: str | Text | Table = "", *, layout: bool = True) -> None:  # type: ignore[override]
-        self._content = content if isinstance(content, str) else str(content)
-        self.refresh(layout=layout)
+    def update(self, content: str | Text | Table = "", *, layout: bool = False) -> None:  # type: ignore[override]
+        """New text. Its size never depends on its text (one line, as wide as its place), so
+        by default only it is drawn again: a layout would redraw the whole screen (a title
+        or the status line changes with every keystroke of a search)."""
+        text = content if isinstance(content, str) else str(content)
+        if text != self._content or layout:
+            self._content = text
+            self.refresh(layout=layout)
 
     def render(self) -> Text:
         width = self.content_region.width
@@ -172,6 +179,26 @@ class PlainInput(Input):
 
     def replace(self, text: str, start: int, end: int) -> None:
         super().replace(without_controls(text), start, end)
+
+    # Textual's Input lays the whole screen out again on every keystroke (the value's width
+    # is its virtual size, a layout-changing reactive); an input whose size its styles fix
+    # moves nothing then, and a layout redraws every pane: at 160x48, most of a keystroke's
+    # time. (Textual is pinned: `_watch_value` is its Input's watcher of `value`.)
+    _value_changing = False
+
+    def _watch_value(self, value: str) -> None:
+        self._value_changing = True
+        try:
+            super()._watch_value(value)
+        finally:
+            self._value_changing = False
+
+    def refresh(
+        self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
+    ) -> Self:
+        if layout and self._value_changing and not self.styles.auto_dimensions:
+            layout = False
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
 
 class PlainLog(Log):

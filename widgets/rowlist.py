@@ -64,6 +64,7 @@ class RowList(ScrollView, can_focus=True):
         self.row_count = 0
         self.cursor = -1
         self.placeholder: list[str] = []  # paragraphs shown while there are no rows, wrapped
+        self._base_style: Style | None = None  # `rich_style`, which walks every ancestor
         self._wrapped: tuple[tuple[int, tuple[str, ...]], list[str]] = ((0, ()), [])
 
     @property
@@ -87,17 +88,30 @@ class RowList(ScrollView, can_focus=True):
         self.refresh()
 
     # ------------------------------------------------------------------ drawing
+    @property
+    def base_style(self) -> Style:
+        """The list's own style (`rich_style`, worked out once until the styles change: it
+        walks every ancestor, and a repaint asks for it once a row)."""
+        if self._base_style is None:
+            self._base_style = self.rich_style
+        return self._base_style
+
+    def notify_style_update(self) -> None:
+        self._base_style = None
+        super().notify_style_update()
+
     def render_line(self, y: int) -> Strip:
         index = int(self.scroll_offset.y) + y
         width = self.scrollable_content_region.width
+        base = self.base_style
         if index < 0 or index >= self.row_count or width <= 0:
             lines = self.placeholder_lines(width - 1) if not self.row_count else []
             if 0 <= y < len(lines):
-                strip = plain.line([(" " + lines[y], self.rich_style)], glyphs=self.glyphs)
-                return strip.crop_extend(0, width, self.rich_style)
-            return plain.blank(width, self.rich_style)
+                strip = plain.line([(" " + lines[y], base)], glyphs=self.glyphs)
+                return strip.crop_extend(0, width, base)
+            return plain.blank(width, base)
         strip = self.render_row(index, width, index == self.cursor)
-        return strip.crop_extend(0, width, self.rich_style)
+        return strip.crop_extend(0, width, base)
 
     def placeholder_lines(self, width: int) -> list[str]:
         """The placeholder's paragraphs wrapped to `width` at spaces (a paragraph's leading
@@ -124,7 +138,7 @@ class RowList(ScrollView, can_focus=True):
             return self.get_component_rich_style(
                 "rowlist--cursor" if self.has_focus else "rowlist--cursor-blurred"
             )
-        return self.rich_style
+        return self.base_style
 
     def on_focus(self) -> None:
         self.refresh()

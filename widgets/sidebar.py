@@ -3,15 +3,18 @@
 Each session row ends with its marks, age, messages, cost and (where there is room) tokens;
 `s` sorts by recent, name, size or cost. The rows come from core/groups.py; which sessions are
 live from core/activity.py (the screen records growth there); what a search matched from
-core/sidebar_search.py (the screen answers `SearchChanged` with `show_matches`). The sidebar
-draws, keeps its toggles and says what the user did.
+core/sidebar_search.py (the screen answers `SearchChanged` with `show_matches`, and
+`PlacesWanted` with `show_places`). Under each result a hit line says where it matched (the
+field, on the active path or a branch) with the matched text highlighted, cut to the row's
+width when drawn. The sidebar draws, keeps its toggles (the deep scope among them) and says
+what the user did.
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from rich.style import Style
 from textual import events
@@ -22,9 +25,14 @@ from textual.reactive import reactive
 from textual.strip import Strip
 
 from ..core.activity import Activity
-from ..core.groups import GroupRow, SessionRow, SidebarRow, SortOrder, build_rows
+from ..core.excerpt import cell_width
+from ..core.groups import HIT_LINE, GroupRow, ResultRows, SessionRow, SidebarRow, SortOrder, build_rows
+from ..core.landing import place_words
 from ..core.listing import SessionSummary
 from ..core.models import format_tokens
+from ..core.searchtext import FIELD_MESSAGE
+from ..core.session_search import HitPlace, Scope
+from ..core.sidebar_search import SidebarResults, describe_window, field_words
 from ..core.text import age, human_count, short_cost
 from .glyphs import glyphs_of
 from .keys import bindings
@@ -50,32 +58,87 @@ class SessionList(RowList):
         "sessionlist--live",
         "sessionlist--problem",
         "sessionlist--match",
+        "sessionlist--highlight",
         "sessionlist--open",
     }
+
+    class PlacesWanted(Message):
+        """Hit lines in view whose place (entry, path or branch) is not known yet: answer
+        with `SessionSidebar.show_places`."""
+
+        def __init__(self, session_list: SessionList, results: SidebarResults, paths: list[str]) -> None:
+            super().__init__()
+            self.session_list = session_list
+            self.results = results
+            self.paths = paths
+
+        @property
+        def control(self) -> SessionList:
+            return self.session_list
 
     def __init__(self, activity: Activity, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.rows: list[SidebarRow] = []
         self.activity = activity  # which sessions are being written (kept by the screen)
         self.open_path: str | None = None
+        self.results: SidebarResults | None = None  # what the hit lines show
+        self._places_check = False  # a look at the hit lines in view is scheduled
         self.now = clock()
 
     def is_selectable(self, index: int) -> bool:
         return isinstance(self.rows[index], SessionRow)
 
-    def set_rows(self, rows: list[SidebarRow], keep_path: str | None = None) -> None:
+    def set_rows(self, rows: list[SidebarRow], keep_path: str | None = None, at: int | None = None) -> None:
+        """New rows, the cursor kept on `keep_path` if it is there (`at`: where, if known)."""
         self.rows = rows
         self.now = clock()
         self.set_row_count(len(rows))
+        self.check_places()
         if keep_path is not None:
-            index = self.index_of(keep_path)
+            index = at if at is not None and self._is_row_of(at, keep_path) else self.index_of(keep_path)
             if index is not None:
                 self.move_cursor(index, notify=False)
                 return
         if self.cursor < 0 or self.cursor >= len(rows) or not self.is_selectable(self.cursor):
             first = next((i for i in range(len(rows)) if self.is_selectable(i)), -1)
             self.cursor = first
+            self.scroll_to_cursor()
         self.refresh()
+
+    # ------------------------------------------------------------------ hit lines in view
+    def check_places(self) -> None:
+        """Soon (once per refresh), ask for the places of the hit lines in view."""
+        if self.results is not None and not self._places_check:
+            self._places_check = True
+            self.call_after_refresh(self._want_places)
+
+    def _want_places(self) -> None:
+        self._places_check = False
+        results = self.results
+        if results is None:
+            return
+        top = int(self.scroll_offset.y)
+        rows = self.rows
+        end = min(len(rows), top + max(self.scrollable_content_region.height, 1))
+        results_in_view = [rows[i - 1] for i in range(max(top, 1), end) if rows[i] is HIT_LINE]
+        wanted = [
+            r.summary.path
+            for r in results_in_view
+            if isinstance(r, SessionRow) and results.place(r.summary.path) is None
+        ]
+        if wanted:
+            self.post_message(self.PlacesWanted(self, results, wanted))
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        super().watch_scroll_y(old, new)
+        self.check_places()
+
+    def on_resize(self, event: events.Resize) -> None:  # RowList's handler runs too
+        self.check_places()
+
+    def _is_row_of(self, index: int, path: str) -> bool:
+        row = self.rows[index] if 0 <= index < len(self.rows) else None
+        return isinstance(row, SessionRow) and row.summary.path == path
 
     def index_of(self, path: str) -> int | None:
         for index, row in enumerate(self.rows):
@@ -103,6 +166,15 @@ class SessionList(RowList):
             text.add(row.title, style)
             text.right(str(row.count), self.style("sessionlist--dim"))
             return text.strip(width)
+        if row is HIT_LINE:
+            # Where the result above matched, drawn as part of it (selected with it).
+            above = self.rows[index - 1] if index > 0 else None
+            text = RowText(self.row_style(index - 1 == self.cursor), g)
+            return (
+                self._render_hit(above, width, text) if isinstance(above, SessionRow) else text.strip(width)
+            )
+        if not isinstance(row, SessionRow):
+            return text.strip(width)
         summary = row.summary
         if row.depth:
             text.add(" " + "  " * (row.depth - 1) + g.child, self.style("sessionlist--dim"), raw=True)
@@ -114,9 +186,6 @@ class SessionList(RowList):
             text.add(g.active + " ", self.style("sessionlist--open"), raw=True)
         dim = not summary.name and not selected
         text.add(summary.title, self.style("sessionlist--dim") if dim else None)
-        if row.matched:
-            text.add("  ", raw=True)
-            text.add(row.matched, self.style("sessionlist--match"))
         flags = ""
         if summary.is_fork and not row.depth:
             flags += g.fork
@@ -140,6 +209,38 @@ class SessionList(RowList):
         )
         return text.strip(width)
 
+    def _render_hit(self, row: SessionRow, width: int, text: RowText) -> Strip:
+        """`   tool result: …the matched words…      branch from 1a2b3c4d`: the field (but
+        for a message, the usual), the excerpt centred on the match (cut again for every
+        width), the place."""
+        results = self.results
+        hit = results.hit(row.summary.path) if results is not None else None
+        indent = "   " + "  " * row.depth
+        text.add(indent, raw=True)
+        if hit is None:
+            return text.strip(width)
+        where = field_words(hit.field)
+        dim = self.style("sessionlist--dim")
+        tag = place_words(results.place(row.summary.path) if results is not None else None)
+        label = f"{where}: " if where and hit.field != FIELD_MESSAGE else ""  # a message says nothing
+        room = width - cell_width(indent) - cell_width(label) - (cell_width(tag) + 1 if tag else 0)
+        excerpt = hit.excerpt(max(room, 8))
+        text.add(label, self.style("sessionlist--match"), raw=True)
+        if excerpt is not None:
+            excerpt = excerpt.marked(self.glyphs.ellipsis)
+            highlight = self.style("sessionlist--highlight")
+            at = 0
+            for start, end in sorted(excerpt.spans):
+                if start < at or end <= start:
+                    continue
+                text.add(excerpt.text[at:start], raw=True)
+                text.add(excerpt.text[start:end], highlight, raw=True)
+                at = end
+            text.add(excerpt.text[at:], raw=True)
+        if tag:
+            text.right(tag, dim)
+        return text.strip(width)
+
 
 class SessionSidebar(Vertical):
     """Search box, toggles and the session list. Posts `SessionHighlighted` as the cursor
@@ -150,6 +251,7 @@ class SessionSidebar(Vertical):
     only_current: reactive[bool] = reactive(False)
     named_only: reactive[bool] = reactive(False)
     order: reactive[SortOrder] = reactive(SortOrder.RECENT)
+    deep: reactive[bool] = reactive(False)  # search tool output, thinking, labels... too
 
     class SessionMessage(Message):
         def __init__(self, sidebar: SessionSidebar, summary: SessionSummary) -> None:
@@ -168,12 +270,14 @@ class SessionSidebar(Vertical):
         """Enter on a session."""
 
     class SearchChanged(Message):
-        """The search line holds a new query: answer with `show_matches`."""
+        """The search line holds a new query, or the scope changed: answer with
+        `show_matches` (a blank query: the search is over)."""
 
-        def __init__(self, sidebar: SessionSidebar, query: str) -> None:
+        def __init__(self, sidebar: SessionSidebar, query: str, scope: Scope) -> None:
             super().__init__()
             self.sidebar = sidebar
             self.query = query
+            self.scope = scope
 
         @property
         def control(self) -> SessionSidebar:
@@ -184,12 +288,14 @@ class SessionSidebar(Vertical):
         self.current_cwd = current_cwd
         self.activity = activity
         self.summaries: list[SessionSummary] = []
-        self.matches: Mapping[str, str] | None = None
+        self.full_rows: list[SidebarRow] = []  # every row, before a search keeps its results
+        self.result_rows = ResultRows(self.full_rows)  # those rows, ready for searches
+        self.matches: SidebarResults | None = None
         self.status = ""
 
     def compose(self) -> ComposeResult:
         yield FitStatic("", id="sidebar-title", classes="pane-title")
-        yield PlainInput(placeholder='search: words, "a phrase", re:regex', id="sidebar-search")
+        yield PlainInput(placeholder='search: words, "a phrase", re:regex, @7d', id="sidebar-search")
         yield SessionList(self.activity, id="session-list")
 
     def focus_target(self) -> SessionList:
@@ -218,21 +324,41 @@ class SessionSidebar(Vertical):
             self.only_current = False
         self.rebuild(keep_current=keep_current)
 
+    @property
+    def scope(self) -> Scope:
+        return "deep" if self.deep else "default"
+
     def rebuild(self, *, keep_current: bool = True) -> None:
-        current = self.session_list.current() if keep_current else None
-        rows = build_rows(
+        self.full_rows = rows = build_rows(
             self.summaries,
             current_cwd=self.current_cwd,
             only_current=self.only_current,
             named_only=self.named_only,
             order=self.order,
-            matches=self.matches,
         )
-        self.session_list.set_rows(rows, keep_path=current.path if current else None)
+        self.result_rows = ResultRows(rows)
+        self._show_rows(keep_current=keep_current)
+
+    def _show_rows(
+        self, rows: list[SidebarRow] | None = None, *, keep_current: bool = True, at: int | None = None
+    ) -> None:
+        """The full rows, or a search's results of them (`rows`: made from `result_rows` already,
+        the current session at `at` if known)."""
+        current = self.session_list.current() if keep_current else None
+        if rows is None:
+            rows = self.full_rows if self.matches is None else self.result_rows.keep(self.matches.paths)
+        self.session_list.results = self.matches
+        self.session_list.set_rows(rows, keep_path=current.path if current else None, at=at)
         self._update_title()
 
+    def shown_summaries(self) -> list[SessionSummary]:
+        """The listed sessions in the order shown (what a deep search reads, top first)."""
+        return [row.summary for row in self.full_rows if isinstance(row, SessionRow)]
+
     def _update_title(self) -> None:
-        shown = sum(1 for r in self.session_list.rows if isinstance(r, SessionRow))
+        rows = self.session_list.rows
+        # A search's rows: one hit line per session (counted at C speed, 20,000 of them).
+        shown = rows.count(HIT_LINE) if self.matches is not None else sum(type(r) is SessionRow for r in rows)
         scope = "this folder" if self.only_current else "all folders"
         bits = [f"Sessions {shown}" + (f"/{len(self.summaries)}" if shown != len(self.summaries) else "")]
         bits.append(scope)
@@ -240,6 +366,11 @@ class SessionSidebar(Vertical):
             bits.append("named")
         if self.order is not SortOrder.RECENT:
             bits.append(f"by {self.order}")
+        if self.deep:
+            bits.append("deep search")
+        window = self.matches.query.window_ms if self.matches is not None else None
+        if window is not None:
+            bits.append(f"active within {describe_window(window)}")
         if self.status:
             bits.append(self.status)
         self.query_one("#sidebar-title", PlainStatic).update(f" {glyphs_of(self).dot} ".join(bits))
@@ -256,6 +387,7 @@ class SessionSidebar(Vertical):
         index = self.session_list.index_of(path)
         if index is None and (self.matches is not None or self.only_current or self.named_only):
             self.matches = None
+            self.post_message(self.SearchChanged(self, "", self.scope))
             self.only_current = self.named_only = False
             self.search_input.value = ""
             self.rebuild()
@@ -287,6 +419,16 @@ class SessionSidebar(Vertical):
     def action_cycle_sort(self) -> None:
         self.order = self.order.next()
 
+    def watch_deep(self) -> None:
+        if not self.is_mounted:
+            return
+        self._update_title()
+        if self.search_input.value.strip():
+            self.post_message(self.SearchChanged(self, self.search_input.value, self.scope))
+
+    def action_toggle_deep(self) -> None:
+        self.deep = not self.deep
+
     def action_search(self) -> None:
         self.search_input.display = True
         self.search_input.focus()
@@ -294,36 +436,75 @@ class SessionSidebar(Vertical):
     def action_clear_search(self) -> None:
         self.search_input.value = ""
         self.search_input.display = False
-        self.matches = None
-        self.rebuild()
+        self._search_over()
         self.session_list.focus()
+
+    def _search_over(self) -> None:
+        had = self.matches is not None or self.status
+        self.matches = None
+        self.status = ""
+        if had:
+            self._show_rows(keep_current=True)
+        self.post_message(self.SearchChanged(self, "", self.scope))
 
     def on_input_changed(self, event: PlainInput.Changed) -> None:
         if event.input is not self.search_input:
             return
         event.stop()
         if not event.value.strip():
-            self.matches = None
-            self.status = ""
-            self.rebuild(keep_current=True)
+            self._search_over()
         else:
-            self.post_message(self.SearchChanged(self, event.value))
+            self.post_message(self.SearchChanged(self, event.value, self.scope))
 
-    def show_matches(self, query: str, found: Mapping[str, str] | None) -> None:
-        """What `query` matched (path -> where), or None when it is not a valid query."""
-        if query != self.search_input.value:
+    def is_current(self, results: SidebarResults) -> bool:
+        """Is this the answer to what the search line holds now (else typed on since)?"""
+        return results.text == self.search_input.value and results.scope == self.scope
+
+    def show_matches(
+        self,
+        results: SidebarResults,
+        rows: list[SidebarRow] | None = None,
+        based_on: ResultRows | None = None,
+        at: int | None = None,
+    ) -> None:
+        """What the query matched (or why nothing can). `rows`: its rows, filtered already
+        from `based_on` (used if those are still the rows shown), the current session at
+        `at` if known."""
+        if not self.is_current(results):
             return  # typed on since: a newer answer is on its way
-        if found is None:
+        if results.error is not None:
             self.set_status("invalid search")
             return
-        self.matches = found
-        self.status = f"{len(found)} found"
-        self.rebuild(keep_current=True)
+        self.matches = results
+        self.status = self._found_words(results)
+        fresh = based_on is self.result_rows
+        self._show_rows(rows if fresh else None, keep_current=True, at=at if fresh else None)
+
+    def show_progress(self, results: SidebarResults) -> None:
+        """A deep search read more files (and maybe found more: `show_matches` again)."""
+        if results is self.matches:
+            self.set_status(self._found_words(results))
+
+    def show_places(self, results: SidebarResults, places: dict[str, HitPlace]) -> None:
+        if results is self.matches:
+            results.places.update(places)
+            self.session_list.refresh()
+
+    def _found_words(self, results: SidebarResults) -> str:
+        found = f"{len(results)} found"
+        if results.done:
+            return found
+        progress = results.progress
+        return f"{found}, {progress.scanned:,}/{progress.total:,} files read{glyphs_of(self).ellipsis}"
 
     def on_input_submitted(self, event: PlainInput.Submitted) -> None:
+        """Enter in the search line: the result under the cursor is chosen (as in pi)."""
         if event.input is self.search_input:
             event.stop()
             self.session_list.focus()
+            summary = self.session_list.current()
+            if self.matches is not None and summary is not None:
+                self.post_message(self.SessionChosen(self, summary))
 
     def on_key(self, event: events.Key) -> None:
         if event.key in ("down", "up") and self.search_input.has_focus:

@@ -2,8 +2,9 @@
 
 The title says the view, the number of entries, whether the selection follows new entries,
 the problems and the session's name (what changes with keys first: a narrow pane cuts the
-end). `/` opens the search line; enter searches every entry in a worker thread
-(`core.describe.search_entries`), marks the matches in the tree and posts `SearchDone`.
+end). `/` opens the search line; enter searches every entry in a worker thread with pi's
+matching, deep scope (`core.session_search.entry_hits`: the sessions search's tokens, phrases
+and re: patterns), marks the matches in the tree and posts `SearchDone`.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from ..core.describe import search_entries
+from ..core.matching import PatternTooSlow
+from ..core.query import parse_query
 from ..core.session import Session, SessionDelta
+from ..core.session_search import entry_hits
 from ..core.text import one_line
 from .branch_tree import BranchTree
 from .glyphs import glyphs_of
@@ -24,13 +27,15 @@ from .plain import FitStatic, PlainInput
 
 class TreePane(Vertical):
     class SearchDone(Message):
-        """A search of the session found `matches` (entry ids, in tree order)."""
+        """A search of the session found `matches` (entry ids, in file order), or could not
+        run (`error`: a bad query, a pattern that ran too long)."""
 
-        def __init__(self, pane: TreePane, query: str, matches: list[str]) -> None:
+        def __init__(self, pane: TreePane, query: str, matches: list[str], error: str | None = None) -> None:
             super().__init__()
             self.pane = pane
             self.query = query
             self.matches = matches
+            self.error = error
 
         @property
         def control(self) -> TreePane:
@@ -124,17 +129,23 @@ class TreePane(Vertical):
 
     @work(thread=True, exclusive=True, group="tree-search", exit_on_error=False)
     def _search(self, session: Session, query: str) -> None:
-        matches = search_entries(session, query)
+        parsed = parse_query(query)
+        error, matches = parsed.error, []
+        if error is None:
+            try:
+                matches = [hit.entry_id for hit in entry_hits(session, parsed, "deep")]
+            except PatternTooSlow as e:
+                error = str(e)
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._found, session, query, matches)
+            self.app.call_from_thread(self._found, session, query, matches, error)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state is WorkerState.ERROR:
             self.notify(f"The search failed: {event.worker.error}", severity="error", timeout=10)
 
-    def _found(self, session: Session, query: str, matches: list[str]) -> None:
+    def _found(self, session: Session, query: str, matches: list[str], error: str | None) -> None:
         if session is not self.session:
             return
         self.branch_tree.set_matches(matches)
         self.branch_tree.focus()
-        self.post_message(self.SearchDone(self, query, matches))
+        self.post_message(self.SearchDone(self, query, matches, error))
