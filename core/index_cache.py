@@ -22,7 +22,7 @@ import msgspec
 from .growth import ReadMark
 from .listing import SessionSummary, SummaryBuilder
 
-CACHE_VERSION = 3
+CACHE_VERSION = 4  # 4: tool results' usage counted in the totals
 # An index of 2,000 sessions with their texts is ~10 MiB: anything past this is not ours.
 MAX_CACHE_BYTES = 1 << 30
 

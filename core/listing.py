@@ -342,7 +342,7 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
                 self._drop("a message entry has no message object")
                 continue
             role = message.role
-            if role == "assistant":
+            if role == "assistant" or role == "toolResult":  # the roles whose usage pi counts
                 usage = message.usage
                 if usage is not None:
                     total = usage.totalTokens
@@ -355,6 +355,8 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
                         cost += spent
                     elif spent is not None:
                         cost += usage.cost_total()
+                if role != "assistant":
+                    continue
             elif role != "user":
                 continue
             content = message.content

@@ -37,6 +37,11 @@ class MessageHead(msgspec.Struct, gc=False):
     content: Raw | UnsetType = UNSET  # dropped right after reading: only its size and kind stay
 
 
+# The message roles whose usage pi 1.6.0 adds to a session's totals (AgentSession.getSessionStats,
+# the footer, getUsageCostBreakdown): replies, and tool results that report one (a subagent's).
+# A user, custom or bashExecution message's usage is not counted, nor a custom entry's.
+USAGE_ROLES = ("assistant", "toolResult")
+
 # What a message's content (or a context edit's replacement) looked like, without keeping it.
 CONTENT_ABSENT = 0
 CONTENT_NULL = 1
@@ -309,7 +314,7 @@ def _finish(record: EntryRecord) -> None:
     if isinstance(m, MessageHead):
         usage = m.usage
         if usage is not None:
-            if kind == "message" and m.role == "assistant":
+            if kind == "message" and m.role in USAGE_ROLES:
                 record.tokens, record.cost = _usage_numbers(usage)
             m.usage = None
         content = m.content
@@ -440,6 +445,7 @@ __all__ = [
     "CONTENT_NULL",
     "CONTENT_OTHER",
     "CONTENT_STRING",
+    "USAGE_ROLES",
     "CostHead",
     "EntryRecord",
     "FullRecord",

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 FIXTURES = Path(__file__).parent / "fixtures" / "pi-1.6.0"
-SHARED_FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "pi-1.6.0"
+# Resolved: in a worktree, ../shared may be a symlink, and forks name their source by real path.
+SHARED_FIXTURES = (Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "pi-1.6.0").resolve()
 
 
 def expected_files() -> list[Path]:
