@@ -9,6 +9,7 @@ megabytes of JSON).
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -115,29 +116,35 @@ def _body_of(data: bytes | memoryview, record: EntryRecord, migration: Migration
 
 class BodyCache:
     """The most recently read bodies, by record index, up to `limit` of them and `byte_limit`
-    bytes of JSON."""
+    bytes of JSON. Safe to share between threads (workers read bodies while the event loop
+    does): a lock guards the order and the byte count; the file is read outside it, by the caller."""
 
-    __slots__ = ("_bytes", "_items", "byte_limit", "limit")
+    __slots__ = ("_bytes", "_items", "_lock", "byte_limit", "limit")
 
     def __init__(self, limit: int, byte_limit: int) -> None:
         self.limit = limit
         self.byte_limit = byte_limit
         self._items: OrderedDict[int, tuple[dict[str, Any], int]] = OrderedDict()
         self._bytes = 0
+        self._lock = threading.Lock()
 
     def get(self, index: int) -> dict[str, Any] | None:
-        item = self._items.get(index)
-        if item is None:
+        if index not in self._items:  # a miss needs no lock (one look-up is atomic): walks miss a lot
             return None
-        self._items.move_to_end(index)
-        return item[0]
+        with self._lock:  # another thread may evict it between the look-up and the move
+            item = self._items.get(index)
+            if item is None:
+                return None
+            self._items.move_to_end(index)
+            return item[0]
 
     def put(self, index: int, value: dict[str, Any], size: int) -> None:
-        old = self._items.pop(index, None)
-        if old is not None:
-            self._bytes -= old[1]
-        self._items[index] = (value, size)
-        self._bytes += size
-        while self._items and (len(self._items) > self.limit or self._bytes > self.byte_limit):
-            _, (_, dropped) = self._items.popitem(last=False)
-            self._bytes -= dropped
+        with self._lock:
+            old = self._items.pop(index, None)
+            if old is not None:
+                self._bytes -= old[1]
+            self._items[index] = (value, size)
+            self._bytes += size
+            while self._items and (len(self._items) > self.limit or self._bytes > self.byte_limit):
+                _, (_, dropped) = self._items.popitem(last=False)
+                self._bytes -= dropped
