@@ -10,6 +10,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from pi_sessions.app import compare_screen
 from pi_sessions.app.compare_screen import CompareScreen
 from pi_sessions.app.files_screen import FilesScreen
 from pi_sessions.app.main_screen import MainScreen
@@ -19,11 +20,11 @@ from pi_sessions.core.glyphs import ASCII, UNICODE
 from pi_sessions.core.text import human_count
 from pi_sessions.widgets.plain import FitStatic
 
-from .apphelpers import lines_of, loaded, make_app, until
+from .apphelpers import WAIT, lines_of, loaded, make_app, until
 from .clihelpers import RAW_CONTROL
 from .conftest import FIXTURES, load_expected
 from .evil import MARKUP_SHOWN, evil
-from .helpers import chain, header, user, write
+from .helpers import chain, header, jsonl, user, write
 from .test_compare import _deepest_common_ancestor
 from .test_inert import ESC_SHOWN, Scanner
 from .toolhelpers import call, compaction, context_edit, tool_result, tool_use, user_bash
@@ -194,6 +195,80 @@ async def test_leaves_with_different_roots_have_no_split_point(tmp_path: Path) -
         assert app.screen is view
         await pilot.press("a")
         await _back(pilot, screen, "e1")
+
+
+def _held_compare(monkeypatch: Any) -> tuple[threading.Event, threading.Event, list[str]]:
+    """The view's comparison held until `release` is set; `started` once a run began; the
+    leaves of every run so far."""
+    release, started = threading.Event(), threading.Event()
+    runs: list[str] = []
+
+    def held(session: Any, leaf_a: str, leaf_b: str) -> Any:
+        runs.append(leaf_b)
+        started.set()
+        release.wait(WAIT)  # on the event loop this would freeze the app until then
+        return compare(session, leaf_a, leaf_b)
+
+    monkeypatch.setattr(compare_screen, "compare", held)
+    return release, started, runs
+
+
+async def test_the_view_opens_at_once_and_fills_in_when_the_comparison_is_made(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    release, started, runs = _held_compare(monkeypatch)
+    app = _app(tmp_path, *_two_contexts())
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await loaded(pilot)
+        screen.focus_pane("tree")
+        screen.branch_tree.select("a2")
+        await pilot.press("m")
+        screen.branch_tree.select("b1")
+        await pilot.press("equals_sign")
+        await until(pilot, lambda: isinstance(app.screen, CompareScreen) and started.is_set(), "the worker")
+        view = app.screen
+        assert isinstance(view, CompareScreen)
+        await pilot.pause()  # the app still draws and answers while the worker compares
+        assert view.comparison is None
+        assert [line.strip() for line in lines_of(view.rows) if line.strip()] == ["comparing…"]
+        await pilot.press("s")  # nothing to jump to yet: the view stays
+        assert app.screen is view
+        release.set()
+        await until(pilot, lambda: view.comparison is not None, "the comparison's rows")
+        await pilot.pause()
+        lines = lines_of(view.rows)
+        _row_of(lines, "split", "e5", "answer 5")
+        _row_of(lines, "leaf B", "b1", "after edits")
+        assert runs == ["b1"]
+        await pilot.press("s")
+        await _back(pilot, screen, "e5")
+
+
+async def test_a_comparison_overtaken_by_the_session_growing_is_made_again(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    release, started, runs = _held_compare(monkeypatch)
+    app = _app(tmp_path, *_two_contexts())
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await loaded(pilot)
+        session = screen.session
+        assert session is not None and session.path is not None
+        screen.focus_pane("tree")
+        screen.branch_tree.select("a2")
+        await pilot.press("m")
+        screen.branch_tree.select("b1")
+        await pilot.press("equals_sign")
+        await until(pilot, started.is_set, "the worker")
+        view = app.screen
+        assert isinstance(view, CompareScreen)
+        count = len(session.records)
+        with open(session.path, "ab") as f:  # pi writes on while the comparison is made
+            f.write(jsonl(user("b2", "b1", "written meanwhile", 30)))
+        await until(pilot, lambda: len(session.records) == count + 1, "the new entry read")
+        release.set()
+        await until(pilot, lambda: view.comparison is not None, "the comparison's rows")
+        assert runs == ["b1", "b1"]  # the first answer was stale: dropped, and compared again
+        _row_of(lines_of(view.rows), "leaf B", "b1", "after edits")
 
 
 async def test_every_pair_of_tips_of_a_corpus_file_splits_where_pi_says(tmp_path: Path) -> None:

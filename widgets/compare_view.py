@@ -142,10 +142,11 @@ class CompareList(RowList):
         self.cursor = -1
         self.set_row_count(0)
 
-    def show(self, session: Session, comparison: Comparison) -> None:
+    def show(self, session: Session, comparison: Comparison, rows: list[CompareRow] | None = None) -> None:
+        """Show `comparison`, as `rows` when they were laid out already (in a worker)."""
         self.session = session
         self.comparison = comparison
-        self.rows = comparison_rows(comparison)
+        self.rows = rows if rows is not None else comparison_rows(comparison)
         self._excerpts = {}
         self.cursor = -1
         self.set_row_count(len(self.rows))
