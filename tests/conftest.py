@@ -1,10 +1,13 @@
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+TIERS = ("unit", "oracle", "app", "snapshot", "e2e")
 
 FIXTURES = Path(__file__).parent / "fixtures" / "pi-1.6.0"
 SHARED_FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "pi-1.6.0"
@@ -44,3 +47,19 @@ def _no_demo_copies_left() -> Iterator[None]:
     from pi_sessions.app.demo import remove_demos
 
     remove_demos()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test gets one tier (`pytest -m app` runs one alone): the module's or its own
+    marker if it has one, else snapshot for screen pictures, app for Pilot (async) tests and
+    unit for the rest."""
+    for item in items:
+        if any(item.get_closest_marker(tier) for tier in TIERS):
+            continue
+        function = getattr(item, "function", None)
+        if "snap_compare" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.snapshot)
+        elif function is not None and inspect.iscoroutinefunction(function):
+            item.add_marker(pytest.mark.app)
+        else:
+            item.add_marker(pytest.mark.unit)

@@ -19,6 +19,8 @@ from pi_sessions.widgets import sidebar
 
 from .apphelpers import loaded, settled
 
+pytestmark = pytest.mark.snapshot
+
 FIXED_ROOT = Path("/tmp/pi-sessions-snapshots")  # a fixed path: it is shown on screen
 NOW = 1767225600.0  # 2026-01-01T00:00:00Z: ages are computed against this
 KITCHEN_SINK = "--tmp-scratch--/2025-03-30T10-52-05-079Z_0195e6ae-1c57-71e5-b35b-1bbb5f940b52.jsonl"
