@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pi_sessions.core.context import project
 from pi_sessions.core.jsvalues import iso_from_ms, js_string
-from pi_sessions.core.lines import BytesSource, read_lines
+from pi_sessions.core.lines import CHUNK_SIZE, BytesSource, read_lines
 from pi_sessions.core.problems import ProblemKind, SessionError, UnknownEntryError
 from pi_sessions.core.records import decode_record
 from pi_sessions.core.session import Session
@@ -315,11 +315,80 @@ def test_fifty_megabyte_line(tmp_path: Path) -> None:
         1,
         message={"role": "toolResult", "toolName": "bash", "content": [{"type": "text", "text": big_output}]},
     )
-    path = write(tmp_path / "s.jsonl", header(), user("a", None, "run"), tool, assistant("b", "t", "done", 2))
+    done = assistant("b", "t", "done", 2)
+    path = write(tmp_path / "s.jsonl", header(), user("a", None, "run"), tool, done)
     session = Session.open(path)
     assert session.entry_ids() == ["a", "t", "b"]
     assert session.get("t").content_size > 50 * 1024 * 1024
     assert project(session, "b").counts == [1, 1, 1]
+    assert session.entry_dict(session.get("t"))["message"]["content"][0]["text"] == big_output
+    assert session.entry_dict(session.get("b")) == done
+
+
+AT_BOUNDARY = assistant("b", "t", "the reply right at the boundary", 2)
+AFTER_IT = user("c", "b", "and one more", 3)
+B_LENGTH = len(jsonl(AT_BOUNDARY)) - 1  # without its newline
+# Where the reader's chunk boundary falls, as bytes of b's line before it.
+BOUNDARY_IN_B = {
+    "after-its-first-byte": 1,
+    "in-its-middle": B_LENGTH // 2,
+    "before-its-newline": B_LENGTH,
+    "after-its-newline": B_LENGTH + 1,
+    "at-its-start": 0,
+    "before-the-newline-ahead-of-it": -1,
+}
+
+
+def _around_a_chunk_boundary(ahead: int, into: int) -> tuple[bytes, list[dict]]:
+    """A big tool output, then b and c, laid out so that b's line starts `into` bytes before
+    the reader's first chunk boundary, for a reader that meets `ahead` bytes before them."""
+    tool = entry(
+        "message",
+        "t",
+        "a",
+        1,
+        message={"role": "toolResult", "toolName": "bash", "content": [{"type": "text", "text": ""}]},
+    )
+    padding = CHUNK_SIZE - ahead - into - len(jsonl(tool))
+    tool["message"]["content"][0]["text"] = "o" * padding
+    return jsonl(tool, AT_BOUNDARY, AFTER_IT), [tool, AT_BOUNDARY, AFTER_IT]
+
+
+@pytest.mark.parametrize("into", BOUNDARY_IN_B.values(), ids=BOUNDARY_IN_B.keys())
+def test_lines_across_the_reader_chunk_boundary_read_back_whole(tmp_path: Path, into: int) -> None:
+    start = jsonl(header(), user("a", None, "run"))
+    body, rows = _around_a_chunk_boundary(len(start), into)
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(start + body)
+    assert (start + body).index(json.dumps(AT_BOUNDARY).encode()) == CHUNK_SIZE - into  # as meant
+    session = Session.open(path)
+    assert session.entry_ids() == ["a", "t", "b", "c"] and session.problems == []
+    assert [r.line for r in session.records] == [2, 3, 4, 5]
+    for record, following in zip(session.records, session.records[1:]):
+        assert following.offset == record.offset + record.length + 1  # each line, without its newline
+    for record, want in zip(session.records[1:], rows, strict=True):
+        assert session.entry_dict(record) == want
+    assert project(session, "c").messages(session)[-2:] == [AT_BOUNDARY["message"], AFTER_IT["message"]]
+
+
+@pytest.mark.parametrize(
+    "into", [1, B_LENGTH, 0], ids=["after-its-first-byte", "before-its-newline", "at-its-start"]
+)
+def test_appended_lines_across_the_chunk_boundary_read_back_whole(tmp_path: Path, into: int) -> None:
+    start = jsonl(header(), user("a", None, "run"))
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(start)
+    session = Session.open(path)
+    body, rows = _around_a_chunk_boundary(0, into)  # a refresh reads from where it stopped
+    assert body.index(json.dumps(AT_BOUNDARY).encode()) == CHUNK_SIZE - into
+    with open(path, "ab") as f:
+        f.write(body)
+    change = session.refresh()
+    assert [r.id for r in change.new_records] == ["t", "b", "c"] and not change.reloaded
+    assert [r.line for r in session.records] == [2, 3, 4, 5]
+    for record, want in zip(session.records[1:], rows, strict=True):
+        assert session.entry_dict(record) == want
+    assert session.end_offset == path.stat().st_size
 
 
 def test_read_lines_reports_offsets_and_resumes_mid_file() -> None:
