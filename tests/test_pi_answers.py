@@ -1,0 +1,165 @@
+"""Hand-made cases the corpus does not hold, with the answers pi 1.6.0 gave for them.
+
+Each expected value here was checked against pi 1.6.0 itself (SessionManager.open +
+createBranchedSession, buildSessionContext from dist/core/session-manager.js, run with
+Node 22 on the same lines), not worked out by hand.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pi_sessions.core.context import project
+from pi_sessions.core.fork import plan_fork, write_fork
+from pi_sessions.core.session import Session
+
+from .helpers import assistant, entry, header, user, write
+
+
+def compaction(entry_id: str, parent: str, n: int, kept: str) -> dict[str, Any]:
+    return entry("compaction", entry_id, parent, n, summary="S", firstKeptEntryId=kept, tokensBefore=100)
+
+
+def label(entry_id: str, parent: str, n: int, target: str, text: str) -> dict[str, Any]:
+    return entry("label", entry_id, parent, n, targetId=target, label=text)
+
+
+# name: (the path, the leaf, the fork pi wrote: (type, id, parentId, firstKeptEntryId) per
+# entry, then the re-created labels as (targetId, label))
+FORKS_OF_A_COMPACTION_KEEPING_FROM_A_LABEL = {
+    # the kept label is dropped: the compaction keeps from the entry after it
+    "kept-label": (
+        [
+            user("u1", None, "one", 1),
+            assistant("a1", "u1", "two", 2),
+            label("l1", "a1", 3, "u1", "start"),
+            user("u2", "l1", "three", 4),
+            compaction("c", "u2", 5, "l1"),
+            user("u3", "c", "four", 6),
+        ],
+        "u3",
+        [
+            ("message", "u1", None, None),
+            ("message", "a1", "u1", None),
+            ("message", "u2", "a1", None),
+            ("compaction", "c", "u2", "u2"),
+            ("message", "u3", "c", None),
+        ],
+        [("u1", "start")],
+    ),
+    # two labels in a row: both stand for the next entry that is kept
+    "kept-label-run": (
+        [
+            user("u1", None, "one", 1),
+            label("l1", "u1", 2, "u1", "x"),
+            label("l2", "l1", 3, "u1", "y"),
+            assistant("a1", "l2", "two", 4),
+            compaction("c", "a1", 5, "l1"),
+            user("u2", "c", "three", 6),
+        ],
+        "u2",
+        [
+            ("message", "u1", None, None),
+            ("message", "a1", "u1", None),
+            ("compaction", "c", "a1", "a1"),
+            ("message", "u2", "c", None),
+        ],
+        [("u1", "y")],
+    ),
+    # the label right before the compaction: the next kept entry is the compaction itself
+    "kept-label-before-the-compaction": (
+        [
+            user("u1", None, "one", 1),
+            assistant("a1", "u1", "two", 2),
+            label("l1", "a1", 3, "a1", "x"),
+            compaction("c", "l1", 4, "l1"),
+            user("u2", "c", "three", 5),
+        ],
+        "u2",
+        [
+            ("message", "u1", None, None),
+            ("message", "a1", "u1", None),
+            ("compaction", "c", "a1", "c"),
+            ("message", "u2", "c", None),
+        ],
+        [("a1", "x")],
+    ),
+    # a label on another branch is not on the path: the id is kept as it is
+    "kept-label-on-another-branch": (
+        [
+            user("u1", None, "one", 1),
+            assistant("a1", "u1", "two", 2),
+            label("lx", "u1", 3, "u1", "x"),
+            user("u2", "a1", "three", 4),
+            compaction("c", "u2", 5, "lx"),
+            user("u3", "c", "four", 6),
+        ],
+        "u3",
+        [
+            ("message", "u1", None, None),
+            ("message", "a1", "u1", None),
+            ("message", "u2", "a1", None),
+            ("compaction", "c", "u2", "lx"),
+            ("message", "u3", "c", None),
+        ],
+        [("u1", "x")],
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    "case",
+    FORKS_OF_A_COMPACTION_KEEPING_FROM_A_LABEL.values(),
+    ids=FORKS_OF_A_COMPACTION_KEEPING_FROM_A_LABEL,
+)
+def test_fork_remaps_a_compaction_that_keeps_from_a_dropped_label(tmp_path: Path, case: tuple) -> None:
+    rows, leaf, pi_entries, pi_labels = case
+    source = Session.open(write(tmp_path / "src.jsonl", header(), *rows))
+    plan = plan_fork(source, leaf, folder=str(tmp_path / "out"))
+    entries = [line for line in plan.lines[1:] if line["type"] != "label"]
+    assert [(e["type"], e["id"], e["parentId"], e.get("firstKeptEntryId")) for e in entries] == pi_entries
+    labels = plan.lines[1 + len(entries) :]
+    assert [(line["targetId"], line["label"]) for line in labels] == pi_labels
+    assert [line["parentId"] for line in labels] == [pi_entries[-1][1]]
+    # pi: the fork's context at its leaf is the source's, message for message
+    forked = Session.open(write_fork(plan))
+    assert project(forked, forked.default_leaf).messages(forked) == project(source, leaf).messages(source)
+
+
+def test_context_edits_with_a_string_by_role(tmp_path: Path) -> None:
+    """A string replacement becomes one text block for a tool result (and an assistant
+    reply), and stays a string for a user message and an extension message."""
+    call = {"type": "toolCall", "id": "call1", "name": "bash", "arguments": {"command": "ls"}}
+    result = {
+        "role": "toolResult",
+        "toolCallId": "call1",
+        "toolName": "bash",
+        "content": [{"type": "text", "text": "a very long output"}],
+        "isError": False,
+        "timestamp": 3,
+    }
+    session = Session.open(
+        write(
+            tmp_path / "s.jsonl",
+            header(),
+            user("u1", None, "q", 1),
+            assistant("a1", "u1", "", 2, content=[call], stopReason="toolUse"),
+            entry("message", "t1", "a1", 3, message=result),
+            entry("custom_message", "m1", "t1", 4, customType="ext", content="original note", display=True),
+            entry("context_edit", "e1", "m1", 5, targetId="t1", replacement={"content": "(trimmed)"}),
+            entry("context_edit", "e2", "e1", 6, targetId="m1", replacement={"content": "edited note"}),
+            entry("context_edit", "e3", "e2", 7, targetId="u1", replacement={"content": "edited question"}),
+            user("u2", "e3", "next", 8),
+        )
+    )
+    messages = project(session, "u2").messages(session)
+    assert [(m["role"], m["content"]) for m in messages] == [
+        ("user", "edited question"),
+        ("assistant", [call]),
+        ("toolResult", [{"type": "text", "text": "(trimmed)"}]),
+        ("custom", "edited note"),
+        ("user", "next"),
+    ]
+    assert messages[2] == {**result, "content": [{"type": "text", "text": "(trimmed)"}]}  # the rest kept
