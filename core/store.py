@@ -329,6 +329,8 @@ class SessionStore:
         builder = entry.builder
         if builder is None or st.st_ino != entry.inode or st.st_size < builder.offset:
             return FileChange.REPLACED, 0
+        if st.st_size == entry.size:
+            return FileChange.REPLACED, 0  # changed, yet nothing was appended: rewritten in place
         if not only_grew(path, builder.offset, builder.head, builder.tail):
             return FileChange.REPLACED, 0
         before = builder.offset
@@ -413,6 +415,7 @@ def _bytes_to_read(cached: dict[str, IndexEntry], stats: dict[str, os.stat_resul
             or entry.builder is None
             or st.st_ino != entry.inode
             or st.st_size < entry.builder.offset
+            or (st.st_size == entry.size and not entry.matches(st))
         ):
             total += st.st_size
         elif not entry.matches(st):
