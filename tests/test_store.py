@@ -220,3 +220,68 @@ def test_list_cwd_filter_and_json(
         "firstMessage",
     ):
         assert key in rows[0]
+
+
+def _list_json(root: Path) -> list[dict]:
+    """`pi-sessions list --json`, in this process (its index cache goes to XDG_CACHE_HOME)."""
+    import contextlib
+    import io
+
+    from pi_sessions.app.cli import main as cli
+
+    out = io.BytesIO()
+    stdout = io.TextIOWrapper(out, encoding="utf-8")
+    with contextlib.redirect_stdout(stdout):
+        assert cli(["list", "--session-dir", str(root), "--json"]) == 0
+        stdout.flush()
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def test_a_same_size_rewrite_in_place_is_read_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    root = tmp_path / "sessions"
+    rows = [header(id="s", cwd="/home/u/a"), user("u1", None, "first question")]
+    rows += [
+        assistant(f"a{i}", "u1" if i == 0 else f"a{i - 1}", "a long enough reply " * 5, i + 1)
+        for i in range(4)
+    ]
+    rows += [entry("session_info", "n1", "a3", 9, name="alpha")]
+    rows += [
+        assistant(f"b{i}", "n1" if i == 0 else f"b{i - 1}", "more after the name " * 5, 10 + i)
+        for i in range(4)
+    ]
+    path = write(root / "--home-u-a--" / "s.jsonl", *rows)
+    assert [r["name"] for r in _list_json(root)] == ["alpha"]
+    data = path.read_bytes()
+    before = path.stat()
+    with open(path, "r+b") as f:  # same inode, same size, a new name in the middle of the file
+        f.write(data.replace(b'"alpha"', b'"omega"'))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))
+    assert path.stat().st_size == before.st_size and path.stat().st_ino == before.st_ino
+    assert [r["name"] for r in _list_json(root)] == ["omega"]
+
+
+async def test_an_index_built_by_list_does_not_serve_the_browsers_message_search(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`list` keeps no message texts in its index; the browser, starting on the same cache
+    folder, must still find a word that only a reply holds."""
+    from .apphelpers import loaded, make_app, until
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    root = tmp_path / "sessions"
+    path = write(
+        root / "--home-u-a--" / "s.jsonl",
+        header(id="s", cwd="/home/u/a"),
+        user("u1", None, "a plain question"),
+        assistant("a1", "u1", "the answer mentions quokkas", 1),
+    )
+    write(root / "--home-u-b--" / "t.jsonl", header(id="t", cwd="/home/u/b"), user("u1", None, "another one"))
+    assert len(_list_json(root)) == 2
+    assert any((tmp_path / "xdg" / "pi-sessions").iterdir())  # list left its index there
+    app = make_app(root, tmp_path / "xdg" / "pi-sessions")
+    async with app.run_test(size=(120, 30)) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("slash", *"quokkas")
+        await until(pilot, lambda: screen.sidebar.matches is not None, "the search")
+        assert list(screen.sidebar.matches or {}) == [str(path)]
