@@ -44,8 +44,11 @@ def use_ascii_glyphs(enabled: bool = True) -> None:
 _C0_PICTURES = {code: chr(0x2400 + code) for code in range(0x20)}
 _C0_PICTURES[0x7F] = "\u2421"
 
-_CONTROL_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
-_CONTROL_OR_NEWLINE_RE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+# C0/C1 controls, line and paragraph separators, bidi marks, embeddings, overrides and
+# isolates, and the zero-width characters (U+200B-U+200D, the word joiner, U+FEFF).
+_INVISIBLE = "\u061c\u2028\u2029\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff"
+_CONTROL_RE = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_INVISIBLE}]")
+_CONTROL_OR_NEWLINE_RE = re.compile(f"[\x00-\x1f\x7f-\x9f{_INVISIBLE}]")
 
 
 def _placeholder(match: re.Match[str]) -> str:
