@@ -443,10 +443,11 @@ class ContextBody(ScrollView, can_focus=True):
         role = message.get("role") if isinstance(message, dict) else None
         role_style = self.style(_role_style(role))
         meta = self.style("context--meta")
-        header_bits = [f"{_role_title(message)}", f" {record.id}"]
+        # Model names and ids come from the file: made safe like every other piece of text.
+        header_bits = [one_line(_role_title(message), width), f" {one_line(js_string(record.id), width)}"]
         fate = block.fate
         if fate is not None and fate.reason is Reason.REPLACED:
-            header_bits.append(f"  {g.edit} replaced by edit {fate.by}")
+            header_bits.append(f"  {g.edit} replaced by edit {one_line(js_string(fate.by), width)}")
         header = Strip([Segment(header_bits[0], role_style), *[Segment(b, meta) for b in header_bits[1:]]])
         strips = [header.crop_extend(0, width, self.rich_style)]
         limit = None if block.expanded else PREVIEW_LINES.get(str(role), DEFAULT_PREVIEW)
@@ -494,7 +495,7 @@ class ContextBody(ScrollView, can_focus=True):
         head = f"system prompt{dot}{len(prompt.sections)} section(s){dot}{len(prompt.tools)} tool(s)"
         if prompt.sources:
             head += f" {GLYPHS.dot} from {', '.join(prompt.sources[-3:])}"
-        strips = [Strip([Segment(head, role)]).crop_extend(0, width, self.rich_style)]
+        strips = [Strip([Segment(one_line(head, width * 2), role)]).crop_extend(0, width, self.rich_style)]
         if not block.expanded:
             names = "  sections: " + (
                 ", ".join(f"{n} ({human_count(len(t))} ch)" for n, t in prompt.sections.items()) or "none"
