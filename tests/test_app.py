@@ -13,7 +13,18 @@ from pi_sessions.core.context import Reason, project
 from pi_sessions.core.outline import ViewFilter
 from pi_sessions.widgets.context_view import build_blocks
 
-from .apphelpers import lines_of, loaded, main, make_app, segments_of, settled, static_text, until, watching
+from .apphelpers import (
+    lines_of,
+    loaded,
+    main,
+    make_app,
+    screen_text,
+    segments_of,
+    settled,
+    static_text,
+    until,
+    watching,
+)
 from .helpers import assistant, chain, entry, header, jsonl, system, user, write
 
 
@@ -453,7 +464,7 @@ async def test_hostile_text_is_shown_inert(tmp_path: Path) -> None:
         folder / "evil.jsonl",
         header(id="evil", cwd="/home/u/evil"),
         user("u1", None, evil),
-        assistant("a1", "u1", evil),
+        assistant("a1", "u1", evil, model="\x1b]0;pwned\x07gpt [b]x[/b]"),  # shown above its reply
         entry("session_info", "n1", "a1", 2, name="[red]name[/red] [/x]\x1b[2J"),
     )
     app = make_app(root, tmp_path / "cache")
@@ -485,6 +496,65 @@ async def test_hostile_text_is_shown_inert(tmp_path: Path) -> None:
         await pilot.pause()
         placeholder = "".join(segments_of(screen.context_view.body))
         assert "\x1b" not in placeholder and "\u241b[2Jx.jsonl: [/x] gone" in placeholder
+
+
+# Characters that change how text around them reads without being seen themselves.
+INVISIBLE = {
+    "zero width space": "\u200b",
+    "zero width non-joiner": "\u200c",
+    "zero width joiner": "\u200d",
+    "word joiner": "\u2060",
+    "zero width no-break space": "\ufeff",
+    "left-to-right mark": "\u200e",
+    "right-to-left mark": "\u200f",
+    "arabic letter mark": "\u061c",
+    "left-to-right embedding": "\u202a",
+    "right-to-left embedding": "\u202b",
+    "pop directional formatting": "\u202c",
+    "left-to-right override": "\u202d",
+    "right-to-left override": "\u202e",
+    "left-to-right isolate": "\u2066",
+    "right-to-left isolate": "\u2067",
+    "first strong isolate": "\u2068",
+    "pop directional isolate": "\u2069",
+}
+
+
+async def test_bidi_controls_and_zero_width_characters_never_reach_the_screen(tmp_path: Path) -> None:
+    """Each one is drawn as something visible (the words around it stay apart), never sent to
+    the terminal: in messages, names, labels, model names, folder names and dialogs."""
+    marked = " ".join(f"w{i}x{c}y" for i, c in enumerate(INVISIBLE.values()))
+    every = "".join(INVISIBLE.values())
+    root = tmp_path / "sessions"
+    write(
+        root / "--home-u-bidi--" / "bidi.jsonl",
+        header(id="bidi", cwd=f"/home/u/cw{every}dq"),
+        system(f"sy{every}sq", None, 0, sections={"rules": "be brief"}),
+        user("u1", f"sy{every}sq", f"question {marked}"),
+        assistant("a1", "u1", f"answer {marked}", 1, model=f"md{every}zq"),
+        entry("label", "l1", "a1", 2, targetId="u1", label=f"lb{every}zq"),
+        entry("session_info", "n1", "l1", 3, name=f"nm{every}zq"),
+    )
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(200, 50)) as pilot:
+        await loaded(pilot)
+        await pilot.press("tab")  # the tree, its labels, and the context with the model's name
+        await settled(pilot)
+        shown = [screen_text(app)]
+        await pilot.press("shift+tab", "D")  # a dialog with the session's name
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the delete question")
+        shown.append(screen_text(app))
+        await pilot.press("escape", "tab", "i")  # the raw JSON of the entry that names it
+        await until(pilot, lambda: isinstance(app.screen, RawJsonScreen), "the raw JSON")
+        shown.append(screen_text(app))
+    for name, char in INVISIBLE.items():
+        assert not any(char in text for text in shown), name
+    for i, name in enumerate(INVISIBLE):
+        assert f"w{i}x" in shown[0] and f"w{i}xy" not in shown[0], name  # something stands between
+    for seen in ("cw", "md", "lb", "nm", "sy"):  # the folder, the model, the label, the name, an id
+        assert seen in shown[0] and not {f"{seen}dq", f"{seen}zq", f"{seen}sq"} & set(shown[0].split()), seen
+    for dialog in shown[1:]:  # the question names the session; the raw JSON is the name's entry
+        assert "nm" in dialog and "nmzq" not in dialog
 
 
 async def test_keys_that_must_exist(demo: Path, tmp_path: Path) -> None:

@@ -364,7 +364,7 @@ def test_lines_across_the_reader_chunk_boundary_read_back_whole(tmp_path: Path, 
     session = Session.open(path)
     assert session.entry_ids() == ["a", "t", "b", "c"] and session.problems == []
     assert [r.line for r in session.records] == [2, 3, 4, 5]
-    for record, following in zip(session.records, session.records[1:]):
+    for record, following in zip(session.records, session.records[1:], strict=False):
         assert following.offset == record.offset + record.length + 1  # each line, without its newline
     for record, want in zip(session.records[1:], rows, strict=True):
         assert session.entry_dict(record) == want
