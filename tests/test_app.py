@@ -257,6 +257,63 @@ async def test_live_append_keeps_selection_and_scroll(tmp_path: Path) -> None:
         assert screen.sidebar.session_list.live.get(str(path))
 
 
+async def test_a_new_branch_below_a_selected_middle_entry_leaves_selection_and_context(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "sessions"
+    path = write(root / "--home-u-proj--" / "mid.jsonl", header(id="mid"), *chain(10))
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 30)) as pilot:
+        screen = await loaded(pilot)
+        await watching(pilot)
+        await pilot.press("tab", *["k"] * 5)  # e4: the middle of the conversation
+        await until(pilot, lambda: "Context at e4" in static_text(screen, "#context-title"), "e4")
+        with open(path, "ab") as f:  # pi goes back to e4 and carries on from there
+            f.write(jsonl(user("x1", "e4", "a question on a new branch", 20)))
+        await until(
+            pilot, lambda: any("a question on a new branch" in r for r in lines_of(screen.tree)), "x1"
+        )
+        await settled(pilot)
+        rows = lines_of(screen.tree)
+        assert static_text(screen, "#context-title") == "Context at e4"  # the context stays
+        assert screen.tree.current_id() == "e4"
+        new_branch = next(r for r in rows if "a question on a new branch" in r)
+        old_branch = next(r for r in rows if "answer 9" in r)
+        assert new_branch.startswith("●") and not old_branch.startswith("●")  # pi resumes there now
+        assert any("├─" in r or "└─" in r for r in rows)  # e4 is a fork point now
+
+
+async def test_the_header_counts_what_was_spent_on_the_selected_path(tmp_path: Path) -> None:
+    def spent(entry_id: str, parent: str, tokens: int, cost: float, n: int) -> dict:
+        usage = {"input": tokens, "output": 0, "totalTokens": tokens, "cost": {"total": cost}}
+        return assistant(entry_id, parent, f"reply {entry_id}", n, usage=usage)
+
+    root = tmp_path / "sessions"
+    write(
+        root / "--home-u-proj--" / "spent.jsonl",
+        header(id="spent"),
+        user("u1", None, "q", 1),
+        spent("a1", "u1", 100, 1.0, 2),
+        spent("b1", "a1", 20, 0.2, 3),  # the cheap branch
+        user("c1", "a1", "the dear branch", 4),
+        spent("c2", "c1", 3000, 30.0, 5),
+    )
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(200, 30)) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("tab")
+
+        async def header_at(entry_id: str) -> str:
+            screen.tree.select(entry_id)
+            await until(pilot, lambda: f"Context at {entry_id}" == static_text(screen, "#context-title"))
+            return static_text(screen, "#context-line1")
+
+        assert "$31.00 / 3.1k tokens spent on this path" in await header_at("c2")
+        assert "$1.20 / 120 tokens spent on this path" in await header_at("b1")  # not the $31.20 in all
+        assert "$1.00 / 100 tokens spent on this path" in await header_at("c1")
+        assert "$31.00 / 3.1k tokens spent on this path" in await header_at("c2")
+
+
 def tree_shape(tree: Any) -> list[tuple[Any, ...]]:
     return [
         (
