@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -63,3 +64,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.app)
         else:
             item.add_marker(pytest.mark.unit)
+
+
+@pytest.fixture
+def fake_pi(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A stand-in `pi` on PATH that records its working directory and arguments (read them
+    with helpers.calls)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    record = tmp_path / "pi-calls.txt"
+    script = bin_dir / "pi"
+    script.write_text(f'#!/bin/sh\n{{ pwd; for a in "$@"; do echo "$a"; done; echo --; }} >> "{record}"\n')
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    return record

@@ -75,3 +75,10 @@ def chain(count: int, start_parent: str | None = None) -> list[dict[str, Any]]:
         )
         parent = eid
     return out
+
+
+def calls(record: Path) -> list[list[str]]:
+    """What the fake `pi` (conftest's fake_pi) was run with: [cwd, *args] per run."""
+    if not record.exists():
+        return []
+    return [c.strip("\n").splitlines() for c in record.read_text().split("--\n") if c.strip()]

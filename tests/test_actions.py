@@ -22,7 +22,7 @@ from pi_sessions.core.trash import move_to_trash
 
 from .apphelpers import loaded, make_app, until
 from .conftest import expected_files, load_expected, session_path_for
-from .helpers import assistant, entry, header, user, write
+from .helpers import assistant, calls, entry, header, user, write
 
 
 def small_session(folder: Path, name: str = "2025-03-01T10-00-00-000Z_src.jsonl") -> Path:
@@ -190,25 +190,6 @@ def test_exports_parse(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------------- resume
-@pytest.fixture
-def fake_pi(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A stand-in `pi` on PATH that records its arguments and working directory."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    record = tmp_path / "pi-calls.txt"
-    script = bin_dir / "pi"
-    script.write_text(f'#!/bin/sh\n{{ pwd; for a in "$@"; do echo "$a"; done; echo --; }} >> "{record}"\n')
-    script.chmod(0o755)
-    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
-    return record
-
-
-def calls(record: Path) -> list[list[str]]:
-    if not record.exists():
-        return []
-    return [c.strip("\n").splitlines() for c in record.read_text().split("--\n") if c.strip()]
-
-
 async def test_resume_runs_pi_in_the_sessions_cwd_and_comes_back(tmp_path: Path, fake_pi: Path) -> None:
     project_dir = tmp_path / "project"
     project_dir.mkdir()
