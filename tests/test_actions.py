@@ -22,7 +22,7 @@ from pi_sessions.core.trash import move_to_trash
 
 from .apphelpers import loaded, make_app, until
 from .conftest import expected_files, load_expected, session_path_for
-from .helpers import assistant, calls, entry, header, user, write
+from .helpers import assistant, calls, entry, header, system, user, write
 
 
 def small_session(folder: Path, name: str = "2025-03-01T10-00-00-000Z_src.jsonl") -> Path:
@@ -187,6 +187,68 @@ def test_exports_parse(tmp_path: Path) -> None:
     assert "b1" in Path(md2).read_text()
     again, _ = export_context(session, "a2", str(tmp_path / "out"))
     assert again != md and Path(md).exists()  # a second export never overwrites the first
+
+
+def test_context_export_shows_thinking_tool_calls_and_what_was_left_out(tmp_path: Path) -> None:
+    thinking = {"type": "thinking", "thinking": "first I look\nthen I act"}
+    call = {"type": "toolCall", "id": "c1", "name": "bash", "arguments": {"command": "ls -la", "timeout": 5}}
+    result = {
+        "role": "toolResult",
+        "toolCallId": "c1",
+        "toolName": "bash",
+        "content": [{"type": "text", "text": "file.txt"}],
+    }
+    session = Session.open(
+        write(
+            tmp_path / "s.jsonl",
+            header(id="exp"),
+            system(
+                "s0",
+                None,
+                0,
+                sections={"rules": "be brief"},
+                toolsAdded=[{"name": "bash", "description": "run"}],
+            ),
+            user("u1", "s0", "list the files", 1),
+            assistant("a1", "u1", "", 2, content=[thinking, {"type": "text", "text": "Looking."}, call]),
+            entry("message", "t1", "a1", 3, message=result),
+            entry("context_edit", "e1", "t1", 4, targetId="u1", replacement=None),
+            assistant("a2", "e1", "There is one file.", 5),
+        )
+    )
+    md_path, js_path = export_context(session, "a2", str(tmp_path / "out"))
+    md = Path(md_path).read_text()
+    assert "- model: anthropic/claude-sonnet-4-5" in md and "- thinking: off" in md
+    assert "## system prompt\n\nbe brief\n\nTools: bash\n" in md
+    assert (
+        "## assistant · a1\n\n> thinking: first I look\n> then I act\n\nLooking.\n\n**→ bash**\n```json\n"
+        in md
+    )
+    assert '"command": "ls -la",\n  "timeout": 5' in md  # the arguments, pretty-printed
+    assert "## toolResult · t1\n\nfile.txt" in md and "## user · u1" not in md and "## system" not in md
+    assert "## Not in context\n\n- u1 (message): omitted by context edit e1" in md
+    exported = json.loads(Path(js_path).read_text())
+    assert exported["messages"] == project(session, "a2").messages(session)
+    assert exported["excluded"] == [
+        {"id": "u1", "reason": "omitted", "by": "e1", "why": "omitted by context edit e1"}
+    ]
+    assert exported["systemPrompt"]["sections"] == {"rules": "be brief"}
+
+
+def test_context_export_before_any_model_says_so(tmp_path: Path) -> None:
+    session = Session.open(write(tmp_path / "s.jsonl", header(id="early"), user("u1", None, "hello", 1)))
+    md_path, js_path = export_context(session, "u1", str(tmp_path / "out"))
+    md = Path(md_path).read_text()
+    assert "- model: no model yet\n" in md
+    assert json.loads(Path(js_path).read_text())["model"] is None
+
+
+def test_tree_export_marks_the_active_path(tmp_path: Path) -> None:
+    session = Session.open(small_session(tmp_path / "s"))
+    md_path, _ = export_tree(session, str(tmp_path / "out"))
+    rows = [line for line in Path(md_path).read_text().splitlines() if line.lstrip().startswith(("* ", "- "))]
+    marks = {line.split()[1]: line.lstrip()[0] for line in rows if len(line.split()) > 1}
+    assert marks["u1"] == marks["a1"] == marks["b1"] == "*" and marks["u2"] == marks["a2"] == "-"
 
 
 # ---------------------------------------------------------------------- resume
