@@ -225,7 +225,7 @@ def test_context_export_shows_thinking_tool_calls_and_what_was_left_out(tmp_path
         in md
     )
     assert '"command": "ls -la",\n  "timeout": 5' in md  # the arguments, pretty-printed
-    assert "## toolResult · t1\n\nfile.txt" in md and "## user · u1" not in md and "## system" not in md
+    assert "## toolResult · t1\n\nfile.txt" in md and "## user · u1" not in md and "## system ·" not in md
     assert "## Not in context\n\n- u1 (message): omitted by context edit e1" in md
     exported = json.loads(Path(js_path).read_text())
     assert exported["messages"] == project(session, "a2").messages(session)
