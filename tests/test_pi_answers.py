@@ -7,6 +7,7 @@ Node 22 on the same lines), not worked out by hand.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -163,3 +164,64 @@ def test_context_edits_with_a_string_by_role(tmp_path: Path) -> None:
         ("user", "next"),
     ]
     assert messages[2] == {**result, "content": [{"type": "text", "text": "(trimmed)"}]}  # the rest kept
+
+
+# User and assistant messages (the tool result does not count) whose `message.timestamp` is a
+# number (used) or not (the entry's timestamp is used); each line also has a `usage` of a
+# shape the listing's fast decoder refuses, so it takes the slow path.
+ODD_LINES = [
+    header(id="odd", cwd="/home/u/proj"),
+    entry("message", "u1", None, 1, message={"role": "user", "content": "first", "timestamp": 1740823201000}),
+    entry(
+        "message",
+        "a1",
+        "u1",
+        30,
+        message={
+            "role": "assistant",
+            "content": [{"type": "text", "text": "odd"}],
+            "usage": "lots",
+            "timestamp": 1740823205000,
+        },
+    ),
+    entry(
+        "message",
+        "t1",
+        "a1",
+        50,
+        message={"role": "toolResult", "content": [], "usage": "x", "timestamp": 1740823250000},
+    ),
+    entry(
+        "message",
+        "u2",
+        "t1",
+        7,
+        message={"role": "user", "content": "later", "usage": [1], "timestamp": "soon"},
+    ),
+    entry(
+        "message",
+        "u3",
+        "u2",
+        59,
+        message={"role": "user", "content": "stamped", "usage": [2], "timestamp": 1740823203000},
+    ),
+]
+# pi 1.6.0's SessionManager.list() for these lines:
+PI_LISTS_ODD_LINES = {"modified": "2025-03-01T10:00:07.000Z", "messageCount": 5, "firstMessage": "first"}
+
+
+@pytest.mark.parametrize("odd", [True, False], ids=["slow-path", "fast-path"])
+def test_listing_takes_modified_from_message_times_on_either_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], odd: bool
+) -> None:
+    from pi_sessions.app.cli import main as cli
+
+    rows = json.loads(json.dumps(ODD_LINES))
+    if not odd:
+        for row in rows[1:]:
+            row["message"].pop("usage", None)  # every line plain: the fast path
+    write(tmp_path / "sessions" / "--home-u-proj--" / "s.jsonl", *rows)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cli(["list", "--session-dir", str(tmp_path / "sessions"), "--json", "--no-cache"]) == 0
+    [listed] = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert {key: listed[key] for key in PI_LISTS_ODD_LINES} == PI_LISTS_ODD_LINES
