@@ -205,9 +205,11 @@ ODD_LINES = [
         59,
         message={"role": "user", "content": "stamped", "usage": [2], "timestamp": 1740823203000},
     ),
+    # no content: counted as a message, but not as activity
+    entry("message", "u4", "u3", 58, message={"role": "user", "usage": [3], "timestamp": 1740823245000}),
 ]
 # pi 1.6.0's SessionManager.list() for these lines:
-PI_LISTS_ODD_LINES = {"modified": "2025-03-01T10:00:07.000Z", "messageCount": 5, "firstMessage": "first"}
+PI_LISTS_ODD_LINES = {"modified": "2025-03-01T10:00:07.000Z", "messageCount": 6, "firstMessage": "first"}
 
 
 @pytest.mark.parametrize("odd", [True, False], ids=["slow-path", "fast-path"])
