@@ -279,6 +279,24 @@ async def test_live_append_keeps_selection_and_scroll(tmp_path: Path) -> None:
         assert any("◉" in row for row in lines_of(screen.sidebar.session_list))  # being written
 
 
+async def test_a_new_branch_that_moves_the_active_path_leaves_the_view_alone(tmp_path: Path) -> None:
+    rows = [header(id="live"), *chain(120)]
+    path = write(tmp_path / "sessions" / "--home-u-proj--" / "live.jsonl", *rows)
+    app = make_app(tmp_path / "sessions", tmp_path / "cache")
+    async with app.run_test(size=(160, 30)) as pilot:
+        screen = await loaded(pilot)
+        await watching(pilot)
+        await pilot.press("tab", *["k"] * 40)
+        await until(pilot, lambda: static_text(screen, "#context-title") == "Context at e79", "forty rows up")
+        top = lines_of(screen.tree)[0]
+        with open(path, "ab") as f:  # pi went back to e85 (in view, below the top row) and went on
+            f.write(jsonl(user("x1", "e85", "a side question", 300)))
+        await until(pilot, lambda: any("a side question" in r for r in lines_of(screen.tree)), "the branch")
+        await settled(pilot)
+        assert lines_of(screen.tree)[0] == top  # the rows were built again; the view stayed
+        assert static_text(screen, "#context-title") == "Context at e79"
+
+
 async def test_a_new_branch_below_a_selected_middle_entry_leaves_selection_and_context(
     tmp_path: Path,
 ) -> None:
