@@ -5,7 +5,10 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shutil
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -94,18 +97,48 @@ def test_fork_into_an_unusable_folder_is_a_clear_error(tmp_path: Path) -> None:
         write_fork(plan_fork(source, "a2", folder=str(blocker / "sub")))
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
-def test_fork_into_a_read_only_folder(tmp_path: Path) -> None:
-    source = Session.open(small_session(tmp_path / "s"))
-    target = tmp_path / "ro"
-    target.mkdir()
-    target.chmod(stat.S_IRUSR | stat.S_IXUSR)
-    try:
-        with pytest.raises(SessionError, match="cannot create"):
-            write_fork(plan_fork(source, "a2", folder=str(target)))
-        assert list(target.iterdir()) == []
-    finally:
-        target.chmod(stat.S_IRWXU)
+# Runs its command with the folder "$1" read-only, for root too: a read-only bind mount in a
+# private mount namespace (a permission bit does not stop root; a read-only mount does).
+READ_ONLY_MOUNT = (
+    'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && echo mounted >&2 && shift && exec "$@"'
+)
+NAMESPACES = (
+    ["unshare", "--mount", "--propagation", "private"],
+    ["unshare", "--user", "--map-root-user", "--mount", "--propagation", "private"],
+)
+
+
+def run_with_read_only_folder(folder: Path, args: list[str]) -> subprocess.CompletedProcess[str]:
+    if os.geteuid() != 0:
+        folder.chmod(stat.S_IRUSR | stat.S_IXUSR)
+        try:
+            return subprocess.run(args, capture_output=True, text=True)
+        finally:
+            folder.chmod(stat.S_IRWXU)
+    if shutil.which("unshare") is not None:
+        for namespace in NAMESPACES:
+            out = subprocess.run(
+                [*namespace, "sh", "-c", READ_ONLY_MOUNT, "sh", str(folder), *args],
+                capture_output=True,
+                text=True,
+            )
+            if out.stderr.startswith("mounted\n"):
+                out.stderr = out.stderr.removeprefix("mounted\n")
+                return out
+    pytest.skip("running as root without a mount namespace: no way to make a folder read-only for root")
+
+
+def test_fork_into_a_read_only_folder_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "read-only"
+    source = small_session(folder)
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    out = run_with_read_only_folder(
+        folder, [sys.executable, "-m", "pi_sessions.app.cli", "fork", str(source), "--leaf", "a2"]
+    )
+    assert out.returncode == 2, out
+    [line] = out.stderr.splitlines()
+    assert line.startswith(f"pi-sessions: cannot create a file in {folder}: "), line
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before  # nothing left behind
 
 
 def test_full_disk_leaves_no_half_written_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
