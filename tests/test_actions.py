@@ -23,7 +23,7 @@ from pi_sessions.core.problems import SessionError
 from pi_sessions.core.session import Session
 from pi_sessions.core.trash import move_to_trash
 
-from .apphelpers import loaded, make_app, until
+from .apphelpers import loaded, make_app, static_text, until
 from .conftest import expected_files, load_expected, session_path_for
 from .helpers import assistant, calls, entry, header, system, user, write
 
@@ -93,8 +93,30 @@ def test_fork_into_an_unusable_folder_is_a_clear_error(tmp_path: Path) -> None:
     source = Session.open(small_session(tmp_path / "s"))
     blocker = tmp_path / "a-file"
     blocker.write_text("x")
-    with pytest.raises((SessionError, OSError)):
-        write_fork(plan_fork(source, "a2", folder=str(blocker / "sub")))
+    for folder in (blocker, blocker / "sub"):
+        with pytest.raises(SessionError, match=f"cannot create the folder {folder}: "):
+            write_fork(plan_fork(source, "a2", folder=str(folder)))
+    assert blocker.read_text() == "x"
+
+
+async def test_a_fork_that_cannot_be_written_says_so_and_the_app_goes_on(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    small_session(root / "--home-u-proj--")
+    (root / "--home-u-other--").write_text("a file where that directory's sessions would go")
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("tab", "f")
+        await until(pilot, lambda: isinstance(app.screen, ForkScreen), "the preview")
+        await pilot.press("c")  # into another directory
+        await until(pilot, lambda: isinstance(app.screen, PromptScreen), "the question")
+        await pilot.press(*["backspace"] * 40, *"/home/u/other", "enter")
+        await until(pilot, lambda: isinstance(app.screen, ForkScreen), "the new preview")
+        await pilot.press("enter")
+        await until(pilot, lambda: "fork failed" in static_text(screen, "#status"), "the failure")
+        assert "cannot create the folder" in static_text(screen, "#status")
+        await pilot.press("k")  # still usable
+        assert app.is_running and len(list((root / "--home-u-proj--").iterdir())) == 1
 
 
 # Runs its command with the folder "$1" read-only, for root too: a read-only bind mount in a
