@@ -52,11 +52,33 @@ def test_context_default_leaf_and_explicit_leaves() -> None:
     assert [json.loads(x)["leaf"] for x in out.stdout.splitlines()] == leaves
 
 
-def test_readable_outputs_show_ids_and_reasons() -> None:
+def test_readable_outputs_show_every_entry_and_the_reasons() -> None:
+    shape = json.loads(run("tree", str(SAMPLE), "--json").stdout)
+    parent = {kid: entry_id for entry_id, kids in shape["children"].items() for kid in kids}
+    active = [shape["default_leaf"]]
+    while active[-1] in parent:
+        active.append(parent[active[-1]])
     tree = run("tree", str(SAMPLE))
-    assert tree.returncode == 0 and "session " in tree.stdout
+    assert tree.returncode == 0
+    head, *rows = tree.stdout.splitlines()
+    assert (
+        head
+        == f"session {shape['header']['id']}  cwd {shape['header']['cwd']}  {len(shape['entry_ids'])} entries"
+    )
+    ids = [row[1:].replace("├─", "").replace("└─", "").split()[0] for row in rows]
+    assert sorted(ids) == sorted(shape["entry_ids"])  # every entry once
+    assert sorted(i for i, row in zip(ids, rows, strict=True) if row.startswith("*")) == sorted(active)
+    line = json.loads(run("context", str(SAMPLE), "--json").stdout)
     context = run("context", str(SAMPLE))
-    assert "sent to the model" in context.stdout
+    first, *fates = context.stdout.splitlines()[:-1]
+    assert first.startswith(
+        f"leaf {line['leaf']}  model {line['model']['provider']}/{line['model']['modelId']}"
+    )
+    assert f"  {len(line['messages'])} messages  " in first
+    assert [row.split()[1] for row in fates] == list(reversed(active))  # the path, root first
+    sent = [row.split()[1] for row in fates if row.startswith("+")]
+    assert sorted(sent) == sorted(line["context_entry_ids"])
+    assert all(row.endswith(("[sent to the model, 1 msg]", "[kept, but sends no message]")) for row in fates)
 
 
 @pytest.mark.parametrize(
@@ -98,3 +120,24 @@ def test_fork_dry_run_writes_nothing_and_fork_writes_next_to_source(tmp_path: Pa
     lines = [json.loads(x) for x in Path(written).read_text().splitlines()]
     assert lines[0]["parentSession"] == str(source)
     assert lines[-1]["targetId"] == "a" and lines[-1]["label"] == "start"
+
+
+def test_readable_context_says_why_entries_are_left_out(tmp_path: Path) -> None:
+    path = write(
+        tmp_path / "s.jsonl",
+        header(),
+        user("u1", None, "old question", 1),
+        assistant("a1", "u1", "old answer", 2),
+        entry("compaction", "c1", "a1", 3, summary="what came before", firstKeptEntryId="a1", tokensBefore=9),
+        entry("context_edit", "e1", "c1", 4, targetId="a1", replacement=None),
+        user("u2", "e1", "new question", 5),
+    )
+    out = run("context", str(path), "--leaf", "u2")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[1:-1] == [
+        "- u1 user      old question  [summarized by compaction c1]",
+        "- a1 assistant old answer  [omitted by context edit e1]",
+        "+ c1 compaction [compaction: 9 tokens] what came before  [compaction: its summary replaces the history before it, 1 msg]",
+        "+ e1 edit      omit a1  [kept, but sends no message]",
+        "+ u2 user      new question  [sent to the model, 1 msg]",
+    ]

@@ -97,8 +97,16 @@ def test_lone_surrogates_keep_ids_and_the_cache_works(tmp_path: Path) -> None:
     assert summary is not None and summary.tokens == session.totals.tokens == 15
     store = SessionStore(root, cache_dir=tmp_path / "cache", keep_text=True)
     report = store.scan()
-    assert report is not None and len(store.listing().summaries) == 1
-    assert SessionStore(root, cache_dir=tmp_path / "cache", keep_text=True).scan() is not None
+    assert report is not None and report.read == 1 and report.cache_problem is None
+    [listed] = store.listing().summaries
+    assert (listed.first_message, listed.tokens) == ("half \ud83d emoji", 15)
+    assert store.texts(str(path)) == ["half \ud83d emoji"]
+    # The cache cannot hold this file (msgpack has no lone surrogates): it is read again,
+    # to the same result, while the cache itself still loads.
+    again = SessionStore(root, cache_dir=tmp_path / "cache", keep_text=True)
+    report = again.scan()
+    assert report is not None and report.cache_loaded and report.read == 1
+    assert again.listing().summaries == [listed] and again.texts(str(path)) == ["half \ud83d emoji"]
 
 
 def test_children_without_dates_keep_a_fresh_reads_order_when_appended(tmp_path: Path) -> None:

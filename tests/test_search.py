@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from pi_sessions.core import search as search_module
 from pi_sessions.core.listing import SessionSummary
 from pi_sessions.core.search import (
     TIER_WEIGHT,
@@ -357,24 +356,19 @@ def test_any_searchable_object_and_summaries() -> None:
     assert SessionText.from_summary(SessionSummary(path="p")).id == ""
 
 
-def test_update_reuses_prepared_text(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_update_follows_the_new_list() -> None:
+    """An update keeps what is unchanged, takes in what is new and forgets what went (reusing
+    prepared texts is a matter of speed: tests/bench)."""
     long_text = "word " * 500
     items = [session("a", text=long_text + "alpha"), session("b", text=long_text + "beta")]
     index = SearchIndex(items)
-    prepared: list[int] = []
-    real = search_module.normalize_whitespace_lower
-
-    def counting(text: str) -> str:
-        if len(text) > 100:
-            prepared.append(len(text))
-        return real(text)
-
-    monkeypatch.setattr(search_module, "normalize_whitespace_lower", counting)
-    index.update([items[1], items[0], session("c", text=long_text + "gamma")])
-    assert len(prepared) == 1  # only the new text
-    assert ids(index.search("")) == ["b", "a", "c"]
-    assert ids(index.search("gamma")) == ["c"]
-    assert len(index) == 3
+    index.update([items[1], session("c", text=long_text + "gamma")])
+    assert ids(index.search("")) == ["b", "c"]
+    assert ids(index.search("gamma")) == ["c"] and ids(index.search("beta")) == ["b"]
+    assert ids(index.search("alpha")) == []
+    index.update([session("b", text="rewritten"), items[0]])  # b's text changed, a is back
+    assert ids(index.search("beta")) == [] and ids(index.search("rewritten")) == ["b"]
+    assert ids(index.search("alpha")) == ["a"] and len(index) == 2
 
 
 # ---------------------------------------------------------------------------- scale

@@ -208,18 +208,19 @@ def test_list_cwd_filter_and_json(
     assert cmd_list(str(root), "/home/u/a", as_json=True) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["id"] for r in rows] == ["old"]
-    for key in (
-        "path",
-        "id",
-        "cwd",
-        "name",
-        "parentSessionPath",
-        "created",
-        "modified",
-        "messageCount",
-        "firstMessage",
-    ):
-        assert key in rows[0]
+    contract = {key: rows[0][key] for key in ("path", "id", "cwd", "name", "parentSessionPath", "created")}
+    contract |= {key: rows[0][key] for key in ("modified", "messageCount", "firstMessage")}
+    assert contract == {
+        "path": str(root / "--home-u-a--" / "2025-01-01_old.jsonl"),
+        "id": "old",
+        "cwd": "/home/u/a",
+        "name": None,
+        "parentSessionPath": None,
+        "created": "2025-03-01T10:00:00.000Z",
+        "modified": "1970-01-01T00:00:00.001Z",  # pi takes the message's own time: 1 ms in helpers.user
+        "messageCount": 1,
+        "firstMessage": "old question",
+    }
 
 
 def _list_json(root: Path) -> list[dict]:

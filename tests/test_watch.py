@@ -14,6 +14,8 @@ from pi_sessions.core.watch import EventKind, SessionWatcher, StoreEvent
 
 from .helpers import assistant, header, jsonl, user, write
 
+pytestmark = pytest.mark.unit  # async for the watcher, but no app
+
 TIMEOUT = 20.0  # generous: only a hang fails this, never a slow machine
 
 
