@@ -110,7 +110,7 @@ async def test_a_fork_that_cannot_be_written_says_so_and_the_app_goes_on(tmp_pat
         await until(pilot, lambda: isinstance(app.screen, ForkScreen), "the preview")
         await pilot.press("c")  # into another directory
         await until(pilot, lambda: isinstance(app.screen, PromptScreen), "the question")
-        await pilot.press(*["backspace"] * 40, *"/home/u/other", "enter")
+        await pilot.press("home", "ctrl+k", *"/home/u/other", "enter")
         await until(pilot, lambda: isinstance(app.screen, ForkScreen), "the new preview")
         await pilot.press("enter")
         await until(pilot, lambda: "fork failed" in static_text(screen, "#status"), "the failure")
