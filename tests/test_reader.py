@@ -45,6 +45,17 @@ def test_crlf_and_blank_lines(tmp_path: Path) -> None:
     assert [r.line for r in session.records] == [3, 5]
 
 
+def test_blank_lines_at_the_end_are_read_once_and_counted(tmp_path: Path) -> None:
+    path = write_raw(tmp_path / "s.jsonl", jsonl(header(), user("a", None, "hi")) + b"\n\r\n")
+    session = Session.open(path)
+    assert session.end_offset == path.stat().st_size and session.end_line == 5
+    with open(path, "ab") as f:
+        f.write(jsonl(assistant("b", "a", "yo")))
+    change = session.refresh()
+    assert [(r.id, r.line) for r in change.new_records] == [("b", 5)]  # its physical line
+    assert [r.line for r in Session.open(path).records] == [2, 5]
+
+
 def test_partial_last_line_is_held_back_until_its_newline(tmp_path: Path) -> None:
     full = jsonl(header(), user("a", None, "hi"))
     tail = json.dumps(assistant("b", "a", "yo")).encode()
