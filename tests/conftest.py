@@ -42,6 +42,18 @@ def corpus_dir() -> Path:
 
 
 @pytest.fixture(autouse=True)
+def _own_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test gets its own config, cache and data folders, and none of the developer's pi
+    settings: a config.toml, an index cache or PI_CODING_AGENT_* at home never change a
+    result, and two runs at once never share a file."""
+    home = tmp_path_factory.mktemp("xdg")
+    for name in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"):
+        monkeypatch.setenv(name, str(home / name.lower()))
+    for name in ("PI_CODING_AGENT_DIR", "PI_CODING_AGENT_SESSION_DIR", "PI_SESSIONS_DEBUG"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture(autouse=True)
 def _no_demo_copies_left() -> Iterator[None]:
     """Tests that open the demo (the `d` key) leave no temporary copy behind."""
     yield
