@@ -286,3 +286,31 @@ async def test_an_index_built_by_list_does_not_serve_the_browsers_message_search
         await pilot.press("slash", *"quokkas")
         await until(pilot, lambda: screen.sidebar.matches is not None, "the search")
         assert list(screen.sidebar.matches or {}) == [str(path)]
+
+
+def test_a_big_cold_listing_read_in_two_processes_lists_every_session(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Past 48 MB to read, a cold listing splits the files between this process and a second
+    one: every session is listed once, with the same summary as a listing of each alone."""
+    from pi_sessions.app.cli import main as cli
+
+    root = tmp_path / "sessions"
+    big = "x" * (5 * 1024 * 1024)
+    for i in range(10):
+        tool = entry(
+            "message", "t", "u", 1, message={"role": "toolResult", "content": [{"type": "text", "text": big}]}
+        )
+        write(
+            root / f"--home-u-p{i % 3}--" / f"s{i}.jsonl",
+            header(id=f"s{i}", cwd=f"/home/u/p{i % 3}", timestamp=f"2025-03-0{1 + i % 9}T10:00:00.000Z"),
+            user("u", None, f"question {i}"),
+            tool,
+            *[assistant(f"a{k}", "t" if k == 0 else f"a{k - 1}", f"answer {k}", 2 + k) for k in range(i)],
+        )
+    assert sum(p.stat().st_size for p in root.rglob("*.jsonl")) > 48 * 1024 * 1024
+    assert cli(["list", "--session-dir", str(root), "--json", "--no-cache"]) == 0
+    listed = {row["id"]: row for row in map(json.loads, capsys.readouterr().out.splitlines())}
+    assert sorted(listed) == sorted(f"s{i}" for i in range(10))
+    for i in range(10):
+        assert (listed[f"s{i}"]["messageCount"], listed[f"s{i}"]["firstMessage"]) == (2 + i, f"question {i}")
