@@ -49,7 +49,9 @@ def wait_for(text: str, what: str) -> str:
 def keys(*names: str) -> None:
     for name in names:
         tmux("send-keys", "-t", SESSION, name)
-        time.sleep(0.15)  # a human pace: each key is handled before the next
+        # A terminal reads ESC followed at once by another key as Alt+key (Textual waits
+        # ESCDELAY, 100 ms, to tell them apart): keys go in at a typist's pace.
+        time.sleep(0.15)
 
 
 def main() -> int:
