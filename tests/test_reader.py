@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from pi_sessions.core.context import project
-from pi_sessions.core.jsvalues import iso_from_ms, js_string
+from pi_sessions.core.jsvalues import date_ms, iso_from_ms, js_string
 from pi_sessions.core.lines import CHUNK_SIZE, BytesSource, read_lines
 from pi_sessions.core.problems import ProblemKind, SessionError, UnknownEntryError
 from pi_sessions.core.records import decode_record
@@ -437,6 +437,69 @@ JS_ISO_DATES = [
     (-8.64e15, "-271821-04-20T00:00:00.000Z"),
     (-11670912000000.0, "1600-03-01T00:00:00.000Z"),
 ]
+
+
+# What node 22 gives for new Date(x).getTime() (None: NaN). V8 takes any day up to 31 in any
+# month and rolls over; a date alone is UTC, a date-time without an offset is local time.
+JS_PARSED_DATES = [
+    ("2023-02-29T00:00:00Z", 1677628800000),
+    ("2023-02-30T00:00:00Z", 1677715200000),
+    ("2023-02-31T00:00:00Z", 1677801600000),
+    ("2023-02-32T00:00:00Z", None),
+    ("2023-02-00T00:00:00Z", None),
+    ("2023-13-01T00:00:00Z", None),
+    ("2023-04-31", 1682899200000),
+    ("2024-02-30T24:00:00Z", 1709337600000),
+    ("2023-01-01T24:00:00Z", 1672617600000),
+    ("2023-01-01T24:00:00.001Z", None),
+    ("2023-01-01T10:60:00Z", None),
+    ("2023-04-31T12:00:00+01:00", 1682938800000),
+    ("2025-03-01T10:00:00+02:00", 1740816000000),
+    ("2025-03-01T10:00:00-05:30", 1740843000000),
+    ("-000001-01-01T00:00:00Z", -62198755200000),
+    ("-000001-02-30T00:00:00Z", -62193571200000),
+    ("-000004-02-29T00:00:00Z", -62288352000000),
+    ("+010000-02-30T00:00:00Z", 253407484800000),
+]
+# ... and with TZ=America/New_York:
+JS_LOCAL_DATES = [
+    ("2025-03-01T10:00:00", 1740841200000),  # EST
+    ("2025-07-01T10:00:00", 1751378400000),  # EDT
+    ("2025-03-01T10:00", 1740841200000),
+    ("2025-03-01", 1740787200000),  # a date alone is UTC
+]
+# String(x) in node 22 (null and undefined give "", as Array.prototype.join writes them)
+JS_STRINGS = [
+    (False, "false"),
+    (True, "true"),
+    ({"a": 1}, "[object Object]"),
+    ([1, [2, 3], None], "1,2,3,"),
+    ([], ""),
+    ([None, {}], ",[object Object]"),
+    (1e21, "1e+21"),
+]
+
+
+@pytest.mark.parametrize(("text", "ms"), JS_PARSED_DATES)
+def test_dates_are_read_as_javascript_reads_them(text: str, ms: int | None) -> None:
+    assert date_ms(text) == ms
+
+
+def test_dates_without_an_offset_are_local_time_as_in_javascript(monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    monkeypatch.setenv("TZ", "America/New_York")
+    time.tzset()
+    try:
+        assert [date_ms(text) for text, _ in JS_LOCAL_DATES] == [ms for _, ms in JS_LOCAL_DATES]
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+@pytest.mark.parametrize(("value", "text"), JS_STRINGS)
+def test_values_are_written_as_javascript_writes_them(value: object, text: str) -> None:
+    assert js_string(value) == text
 
 
 @pytest.mark.parametrize(("number", "text"), JS_NUMBER_STRINGS)
