@@ -227,3 +227,56 @@ def test_listing_takes_modified_from_message_times_on_either_path(
     assert cli(["list", "--session-dir", str(tmp_path / "sessions"), "--json", "--no-cache"]) == 0
     [listed] = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert {key: listed[key] for key in PI_LISTS_ODD_LINES} == PI_LISTS_ODD_LINES
+
+
+def _list(root: Path, capsys: pytest.CaptureFixture[str]) -> list[dict[str, Any]]:
+    from pi_sessions.app.cli import main as cli
+
+    assert cli(["list", "--session-dir", str(root), "--json", "--no-cache"]) == 0
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+HEADER_LINE = json.dumps(header(id="h", cwd="/home/u/proj"))
+FIRST = json.dumps(
+    entry("message", "u1", None, 1, message={"role": "user", "content": "first", "timestamp": 1740823201000})
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "malformed"),
+    [
+        (f"not json at all\n\n{HEADER_LINE}\n{{broken\n{FIRST}\n", 2),
+        (f'null\n0\n""\n{HEADER_LINE}\n{FIRST}\n', 0),  # JSON.parse gives falsy values: skipped
+    ],
+    ids=["malformed", "falsy"],
+)
+def test_lines_before_the_header_that_pi_skips(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, malformed: int
+) -> None:
+    """pi 1.6.0 lists both files: {"messageCount": 1, "firstMessage": "first",
+    "modified": "2025-03-01T10:00:01.000Z"}."""
+    path = tmp_path / "sessions" / "s.jsonl"
+    path.parent.mkdir()
+    path.write_text(text)
+    [listed] = _list(tmp_path / "sessions", capsys)
+    pi = {"id": "h", "messageCount": 1, "firstMessage": "first", "modified": "2025-03-01T10:00:01.000Z"}
+    assert {key: listed[key] for key in pi} == pi
+    assert listed["problems"] == ([f"{malformed} malformed line(s) skipped"] if malformed else [])
+
+
+@pytest.mark.parametrize("message", [None, "absent"], ids=["null", "absent"])
+def test_a_message_entry_without_a_message_drops_the_session_from_pis_list(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], message: Any
+) -> None:
+    """pi 1.6.0's list() leaves the file out (reading `.role` of it throws); we list it and
+    say why."""
+    odd = entry("message", "x", "u1", 2, message=message)
+    if message == "absent":
+        del odd["message"]
+    write(tmp_path / "sessions" / "s.jsonl", header(id="h"), json.loads(FIRST), odd)
+    [listed] = _list(tmp_path / "sessions", capsys)
+    assert not listed["piListsIt"]
+    assert listed["problems"] == [
+        "pi leaves this session out of its list: a message entry has no message object"
+    ]
+    assert (listed["messageCount"], listed["firstMessage"]) == (2, "first")

@@ -314,3 +314,61 @@ def test_a_big_cold_listing_read_in_two_processes_lists_every_session(
     assert sorted(listed) == sorted(f"s{i}" for i in range(10))
     for i in range(10):
         assert (listed[f"s{i}"]["messageCount"], listed[f"s{i}"]["firstMessage"]) == (2 + i, f"question {i}")
+
+
+def test_lines_the_fast_decoder_refuses_are_summarized_the_same(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A lone surrogate anywhere in a line sends it down the listing's slow path: every
+    figure of the summary must come out as for the same lines without it."""
+    from pi_sessions.app.cli import main as cli
+
+    usage = {"input": 10, "output": 5, "totalTokens": 15, "cost": {"total": 0.25}}
+    rows = [
+        header(id="s", cwd="/home/u/a"),
+        user("u1", None, "first question", 1),
+        assistant("a1", "u1", "a reply", 2, usage=usage),
+        entry(
+            "branch_summary",
+            "b1",
+            "u1",
+            3,
+            fromId="a1",
+            summary="went elsewhere",
+            usage={**usage, "totalTokens": 100},
+        ),
+        entry(
+            "compaction",
+            "c1",
+            "b1",
+            4,
+            summary="so far",
+            firstKeptEntryId="b1",
+            usage={"input": 7, "output": 1},
+        ),
+        entry(
+            "usage",
+            "w1",
+            "c1",
+            5,
+            kind="cache_warm",
+            usage={"input": 1000, "output": 0, "cost": {"total": 1.5}},
+        ),
+        entry("session_info", "n1", "w1", 6, name="Named"),
+        user("u2", "n1", "second question", 7),
+    ]
+    plain = write(tmp_path / "plain" / "s.jsonl", *rows)
+    odd = write(tmp_path / "odd" / "s.jsonl", rows[0], *[{**row, "note": "\ud800"} for row in rows[1:]])
+    assert b"\\ud800" in odd.read_bytes()
+    listed = []
+    for root in (plain.parent, odd.parent):
+        assert cli(["list", "--session-dir", str(root), "--json", "--no-cache"]) == 0
+        [row] = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        listed.append({k: v for k, v in row.items() if k != "path" and k != "size"})
+    assert listed[0] == listed[1]
+    assert (listed[0]["tokens"], listed[0]["cost"], listed[0]["messageCount"]) == (
+        15 + 100 + 8 + 1000,
+        2.0,
+        3,
+    )
+    assert (listed[0]["name"], listed[0]["branchCount"], listed[0]["hasCompaction"]) == ("Named", 2, True)
