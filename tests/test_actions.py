@@ -132,11 +132,16 @@ NAMESPACES = (
 
 def run_with_read_only_folder(folder: Path, args: list[str]) -> subprocess.CompletedProcess[str]:
     if os.geteuid() != 0:
+        files = [p for p in folder.iterdir() if p.is_file()]
+        for path in files:
+            path.chmod(stat.S_IRUSR)
         folder.chmod(stat.S_IRUSR | stat.S_IXUSR)
         try:
             return subprocess.run(args, capture_output=True, text=True)
         finally:
             folder.chmod(stat.S_IRWXU)
+            for path in files:
+                path.chmod(stat.S_IRUSR | stat.S_IWUSR)
     if shutil.which("unshare") is not None:
         for namespace in NAMESPACES:
             out = subprocess.run(
@@ -161,6 +166,69 @@ def test_fork_into_a_read_only_folder_is_refused(tmp_path: Path) -> None:
     [line] = out.stderr.splitlines()
     assert line.startswith(f"pi-sessions: cannot create a file in {folder}: "), line
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before  # nothing left behind
+
+
+LABEL_IT = """
+import sys
+from pi_sessions.core.append import append_label
+from pi_sessions.core.problems import SessionError
+from pi_sessions.core.session import Session
+try:
+    append_label(Session.open(sys.argv[1]), "u1", "important")
+except SessionError as e:
+    print(e)
+    sys.exit(3)
+"""
+
+
+def test_a_label_on_a_read_only_file_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "read-only"
+    path = small_session(folder)
+    before = path.read_bytes()
+    out = run_with_read_only_folder(folder, [sys.executable, "-c", LABEL_IT, str(path)])
+    assert out.returncode == 3, out
+    assert out.stdout.startswith(f"cannot open {path} for appending: "), out.stdout
+    assert path.read_bytes() == before
+
+
+def test_a_fork_gets_a_time_ordered_id_named_like_pi_names_files(tmp_path: Path) -> None:
+    source = Session.open(small_session(tmp_path / "s"))
+    now = 1740823200123  # 2025-03-01T10:00:00.123Z
+    plan = plan_fork(source, "a2", now_ms=now)
+    header = plan.header
+    assert header["timestamp"] == "2025-03-01T10:00:00.123Z"
+    sid = header["id"]
+    assert len(sid) == 36 and sid.count("-") == 4
+    digits = sid.replace("-", "")
+    assert digits[:12] == f"{now:012x}" and digits[12] == "7" and digits[16] in "89ab"  # UUIDv7
+    assert plan.file_name == f"2025-03-01T10-00-00-123Z_{sid}.jsonl"
+    assert plan_fork(source, "a2", now_ms=now).header["id"] != sid  # the rest is random
+    [label] = [line for line in plan.lines if line["type"] == "label"]
+    assert len(label["id"]) == 8 and int(label["id"], 16) >= 0 and label["id"] not in source.by_id
+
+
+def test_a_copy_that_fails_where_links_are_not_allowed_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = Session.open(small_session(tmp_path / "s"))
+    plan = plan_fork(source, "a2", folder=str(tmp_path / "out"))
+    real_fsync = os.fsync
+    synced: list[int] = []
+
+    def no_links(src: str, dst: str) -> None:
+        raise OSError(errno.EPERM, "hard links not supported")
+
+    def full_on_the_second_file(fd: int) -> None:
+        synced.append(fd)
+        if len(synced) == 2:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real_fsync(fd)
+
+    monkeypatch.setattr(fork_module.os, "link", no_links)
+    monkeypatch.setattr(fork_module.os, "fsync", full_on_the_second_file)
+    with pytest.raises(SessionError, match="No space left"):
+        write_fork(plan)
+    assert list((tmp_path / "out").iterdir()) == []
 
 
 def test_full_disk_leaves_no_half_written_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -351,3 +351,22 @@ def test_edits_per_entry_are_counted_as_read_and_as_appended(tmp_path: Path) -> 
         f.write(jsonl(entry("context_edit", "e2", "e1", 3, targetId="u1", replacement=None)))
     session.refresh()
     assert session.edit_counts == {"u1": 2}
+
+
+def test_the_token_estimate_counts_what_is_sent_without_a_content_field(tmp_path: Path) -> None:
+    """Compaction and branch summaries have no `content`: their lines still count."""
+
+    def estimate(summary: str) -> int:
+        session = Session.open(
+            write(
+                tmp_path / f"{len(summary)}.jsonl",
+                header(),
+                user("u1", None, "q", 1),
+                entry("branch_summary", "b1", "u1", 2, fromId="x", summary=summary),
+                entry("compaction", "c1", "b1", 3, summary=summary, firstKeptEntryId="b1"),
+                user("u2", "c1", "q", 4),
+            )
+        )
+        return project(session, "u2").estimated_tokens()
+
+    assert estimate("x" * 4000) > estimate("x") + 1900  # both summaries, 4,000 characters each
