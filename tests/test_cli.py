@@ -210,6 +210,8 @@ EVERY_KIND = [
     ),
     entry("telemetry", "tm", "us", 23, payload=[1]),
     entry("label", "lb", "tm", 24, targetId="u1", label=["not", "a", "string"]),
+    entry("message", "nr", "lb", 25, message={"role": "narrator", "content": "once upon a time"}),
+    entry("message", "ns", "nr", 26, message={"role": "narrator"}),
 ]
 
 
@@ -242,5 +244,7 @@ def test_readable_tree_says_what_each_entry_is(tmp_path: Path) -> None:
         "* us usage     cache_warm: 1.5k tokens warm",
         "* tm telemetry (telemetry: unknown entry type, kept as is)",
         "* lb label     (label: label.label: Input should be a valid string; kept as is)",
+        "* nr narrator  once upon a time",
+        "* ns narrator  (narrator message)",
         "! line 23: context edit without a replacement: ignored (pi would stop with an error)",
     ]
