@@ -62,6 +62,7 @@ TESTS: dict[str, list[str]] = {
     "core/context.py": [
         "tests/test_context.py",
         "tests/test_pi_answers.py",
+        "tests/test_hostile.py",
         "tests/test_oracle_corpus.py",
         "tests/test_cli.py",
     ],
@@ -91,7 +92,13 @@ TESTS: dict[str, list[str]] = {
     "core/trash.py": ["tests/test_actions.py"],
     "core/groups.py": ["tests/test_keys.py", "tests/test_app.py", "tests/test_snapshots.py"],
     "core/text.py": ["tests/test_app.py", "tests/test_snapshots.py"],
-    "core/jsvalues.py": ["tests/test_reader.py", "tests/test_search.py", "tests/test_oracle_corpus.py"],
+    "core/jsvalues.py": [
+        "tests/test_reader.py",
+        "tests/test_search.py",
+        "tests/test_pi_answers.py",
+        "tests/test_store.py",
+        "tests/test_oracle_corpus.py",
+    ],
     "core/jsonout.py": ["tests/test_cli.py", "tests/test_oracle_corpus.py"],
     "core/entries.py": ["tests/test_entries.py", "tests/test_app.py"],
     "core/locations.py": ["tests/test_store.py", "tests/test_settings.py", "tests/test_actions.py"],
