@@ -240,3 +240,72 @@ async def test_each_copy_choice(tmp_path: Path, choice: str, expected: Any) -> N
         await until(pilot, lambda: app.clipboard != "", "the copy")
         assert app.clipboard == expected(path, project)
         await until(pilot, lambda: f"Copied {len(app.clipboard)} characters" in screen_text(app), "the note")
+
+
+async def test_paging_jumping_and_the_mouse_in_the_tree(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    write(root / "--home-u-proj--" / "long.jsonl", header(id="long"), *chain(100))
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 30)) as pilot:
+        screen = await loaded(pilot)
+
+        async def context_at(entry_id: str) -> None:
+            title = f"Context at {entry_id}"
+            await until(pilot, lambda: static_text(screen, "#context-title") == title, title)
+
+        await pilot.press("tab")
+        await context_at("e99")
+        height = len(lines_of(screen.tree))
+        await pilot.press("pageup")  # a page up: the cursor goes up a view's height
+        await context_at(f"e{99 - height}")
+        await pilot.press("pagedown")
+        await context_at("e99")
+        await pilot.press("home")
+        await context_at("e0")
+        await pilot.press("end")
+        await context_at("e99")
+        await pilot.press("home")
+        rows = lines_of(screen.tree)
+        await pilot.click("#tree", offset=(20, 3))  # a click picks the row under it
+        await context_at("e3")
+        assert "question 2" in rows[2] and "answer 3" in rows[3]
+        assert screen.active_pane == "tree"
+        await pilot.click("#tree", offset=(20, 5), times=2)  # a double click opens its context
+        await context_at("e5")
+        await until(pilot, lambda: screen.active_pane == "context", "the context pane")
+
+
+async def test_paging_and_clicking_in_the_sidebar(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    for i in range(40):
+        session_file(root, "/home/u/a", f"s{i:02d}", [f"topic{i:02d}"], 1 + i % 9)
+    app = make_app(root, tmp_path / "cache", cwd="/home/u/a")
+    async with app.run_test(size=(160, 20)) as pilot:
+        screen = await loaded(pilot)
+
+        def open_topic() -> str:
+            return next(w for line in lines_of(screen.tree) for w in line.split() if w.startswith("topic"))
+
+        async def opened(topic: str) -> None:
+            await until(pilot, lambda: open_topic() == topic, topic)
+
+        first = titles(screen)[0]
+        await opened(first)
+        await pilot.press("pagedown")
+        await until(pilot, lambda: open_topic() != first, "a page down")
+        await pilot.press("pageup")
+        await opened(first)
+        await pilot.press("end")
+        await until(pilot, lambda: open_topic() == titles(screen)[-1] != first, "the last session")
+        await pilot.press("home")
+        await opened(first)
+        rows = lines_of(screen.sidebar.session_list)
+        row = 4
+        await pilot.click("#session-list", offset=(5, row))  # a click opens the session under it
+        await opened(next(w for w in rows[row].split() if w.startswith("topic")))
+        # In the search box, the arrow keys move in the list.
+        await pilot.press("slash")
+        assert screen.sidebar.search_input.has_focus
+        await pilot.press("down")
+        await until(pilot, lambda: screen.sidebar.session_list.has_focus, "the list focused")
+        await opened(next(w for w in rows[row + 1].split() if w.startswith("topic")))
