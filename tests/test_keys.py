@@ -309,3 +309,78 @@ async def test_paging_and_clicking_in_the_sidebar(tmp_path: Path) -> None:
         await pilot.press("down")
         await until(pilot, lambda: screen.sidebar.session_list.has_focus, "the list focused")
         await opened(next(w for w in rows[row + 1].split() if w.startswith("topic")))
+
+
+async def test_long_messages_are_collapsed_and_enter_expands_them(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    long_question = "\n".join(f"question line {i}" for i in range(1, 21))
+    output = "\n".join(f"output line {i}" for i in range(1, 11))
+    result = {"role": "toolResult", "toolName": "bash", "content": [{"type": "text", "text": output}]}
+    thinking = {"type": "thinking", "thinking": "first I think\nthen I think more"}
+    write(
+        root / "--home-u-proj--" / "long.jsonl",
+        header(id="long"),
+        user("u1", None, long_question, 1),
+        assistant("a1", "u1", "", 2, content=[thinking, {"type": "text", "text": "done"}]),
+        entry("message", "t1", "a1", 3, message=result),
+    )
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 60)) as pilot:
+        screen = await loaded(pilot)
+        body = screen.context_view.body
+
+        def text() -> str:
+            return "\n".join(line.rstrip() for line in lines_of(body))
+
+        shown = text()
+        assert "question line 8" in shown and "question line 9" not in shown  # a user message: 8 lines
+        assert "… 12 more line(s): enter to expand" in shown
+        assert "output line 4" in shown and "output line 5" not in shown  # a tool result: 4
+        assert "… 6 more line(s): enter to expand" in shown
+        flowing = " ".join(shown.split())
+        assert "thinking: first I think then I think more (enter to read)" in flowing  # one line
+        await pilot.press("tab", "tab", "home", "enter")  # the question
+        await settled(pilot)
+        shown = text()
+        assert "question line 20" in shown and "12 more line(s)" not in shown
+        await pilot.press("right_square_bracket", "enter")  # the reply: its thinking in full
+        await settled(pilot)
+        assert "thinking: first I think\n  then I think more" in text()
+        await pilot.press("right_square_bracket", "enter")
+        await settled(pilot)
+        assert "output line 10" in text() and "more line(s)" not in text()
+        await pilot.press("enter")  # and collapsed again
+        await settled(pilot)
+        assert "output line 10" not in text() and "… 6 more line(s): enter to expand" in text()
+
+
+async def test_the_context_pane_scrolls_with_its_keys(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    write(root / "--home-u-proj--" / "long.jsonl", header(id="long"), *chain(60))
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 30)) as pilot:
+        screen = await loaded(pilot)
+        body = screen.context_view.body
+
+        def top() -> str:
+            return lines_of(body)[0].strip()
+
+        assert "answer 59" in "\n".join(lines_of(body))  # the context opens at its end
+        await pilot.press("tab", "tab", "home")
+        await settled(pilot)
+        assert top() == "user e0"
+        await pilot.press("down", "down", "down")
+        await settled(pilot)
+        assert top() == "assistant · claude-sonnet-4-5 e1"  # three lines down: the next message
+        await pilot.press("up", "up")
+        await settled(pilot)
+        assert top() == "question 0"
+        await pilot.press("pagedown")
+        await settled(pilot)
+        assert "question 0" not in "\n".join(lines_of(body))
+        await pilot.press("pageup")
+        await settled(pilot)
+        assert top() == "question 0"
+        await pilot.press("end")
+        await settled(pilot)
+        assert "answer 59" in "\n".join(lines_of(body))
