@@ -148,6 +148,10 @@ async def test_tree_search_needs_every_word(tmp_path: Path) -> None:
         await pilot.press("escape", "slash", *"alpha delta", "enter")
         await until(pilot, lambda: "'alpha delta'" in static_text(screen, "#status"), "the third search")
         assert static_text(screen, "#status") == "nothing matches 'alpha delta'"
+        await pilot.press("escape", "slash", *"a1", "enter")  # an entry's id finds it
+        await until(pilot, lambda: "'a1'" in static_text(screen, "#status"), "the id search")
+        assert static_text(screen, "#status").startswith("1 entries match 'a1'")
+        await until(pilot, lambda: static_text(screen, "#context-title") == "Context at a1", "a1")
 
 
 async def test_clone_from_the_app(tmp_path: Path) -> None:
