@@ -280,3 +280,78 @@ def test_a_message_entry_without_a_message_drops_the_session_from_pis_list(
         "pi leaves this session out of its list: a message entry has no message object"
     ]
     assert (listed["messageCount"], listed["firstMessage"]) == (2, "first")
+
+
+def _v1(version: Any = "absent", kept_index: Any = "absent") -> list[dict[str, Any]]:
+    head = {"type": "session", "id": "legacy", "timestamp": "2025-01-01T00:00:00.000Z", "cwd": "/old"}
+    if version != "absent":
+        head["version"] = version
+    rows = [
+        head,
+        {
+            "type": "message",
+            "timestamp": "2025-01-01T00:00:01.000Z",
+            "message": {"role": "user", "content": "a"},
+        },
+        {
+            "type": "message",
+            "timestamp": "2025-01-01T00:00:02.000Z",
+            "message": {"role": "assistant", "content": "b"},
+        },
+    ]
+    if kept_index != "absent":
+        compaction = {"type": "compaction", "summary": "S", "timestamp": "2025-01-01T00:00:03.000Z"}
+        rows.append({**compaction, "firstKeptEntryIndex": kept_index})
+    return rows
+
+
+# firstKeptEntryIndex -> (the kept entry, as its position counting the header as 0, or None;
+# whether the key stays), from pi 1.6.0's migrateSessionEntries: only numbers are indexes
+# (3.0 is 3), and only numbers are deleted.
+PI_KEPT_INDEX = {
+    "2": (2, 2, False),
+    "'2'": ("2", None, True),
+    "2.5": (2.5, None, False),
+    "3.0": (3.0, 3, False),
+    "'x'": ("x", None, True),
+    "null": (None, None, True),
+    "-1": (-1, None, False),
+    "true": (True, None, True),
+}
+
+
+@pytest.mark.parametrize("case", PI_KEPT_INDEX.values(), ids=PI_KEPT_INDEX)
+def test_v1_kept_indexes_of_every_shape(tmp_path: Path, case: tuple[Any, int | None, bool]) -> None:
+    index, kept, stays = case
+    session = Session.open(write(tmp_path / "old.jsonl", *_v1(kept_index=index)))
+    ids = session.entry_ids()
+    compaction = session.entry_dict(session.records[-1])
+    got = compaction.get("firstKeptEntryId")
+    assert (None if got is None else ids.index(got) + 1) == kept
+    assert ("firstKeptEntryIndex" in compaction) is stays
+
+
+# header version -> (migrated as v1, the version after reading), from pi 1.6.0: the version
+# is compared with numbers as JavaScript compares (`"" < 2`, `true < 2`), NaN never migrates.
+PI_VERSIONS = {
+    '""': ("", True, 3),
+    '" 3 "': (" 3 ", False, " 3 "),
+    '"2"': ("2", False, 3),
+    '"abc"': ("abc", False, "abc"),
+    "null": (None, True, 3),
+    '"1"': ("1", True, 3),
+    "true": (True, True, 3),
+    "false": (False, True, 3),
+    "3": (3, False, 3),
+}
+
+
+@pytest.mark.parametrize("case", PI_VERSIONS.values(), ids=PI_VERSIONS)
+def test_header_versions_of_every_shape(tmp_path: Path, case: tuple[Any, bool, Any]) -> None:
+    version, migrated, after = case
+    rows = _v1(version=version)
+    for row in rows[1:]:
+        row.update(id=f"kept-{row['timestamp'][-6:-5]}", parentId=None)  # ids a v1 migration replaces
+    session = Session.open(write(tmp_path / "s.jsonl", *rows))
+    assert session.is_v1 is migrated
+    assert session.header is not None and session.header["version"] == after
