@@ -150,8 +150,26 @@ def test_corrupt_cache_is_ignored_and_rebuilt(tmp_path: Path, damage: bytes) -> 
     again = SessionStore(root, cache_dir=cache)
     report = again.scan()
     assert not report.cache_loaded and report.read == 3
+    assert report.cache_problem == "cache corrupt; rebuilt"  # the status line says so
     assert len(again.listing().summaries) == 2
     assert SessionStore(root, cache_dir=cache).scan().cache_loaded
+
+
+def test_a_vanished_file_leaves_the_listing_and_the_cache(tmp_path: Path) -> None:
+    import gc
+
+    root, cache = tmp_path / "sessions", tmp_path / "cache"
+    files = make_tree(root)
+    SessionStore(root, cache_dir=cache).scan()
+    files["old"].unlink()
+    store = SessionStore(root, cache_dir=cache)
+    report = store.scan()
+    assert (report.vanished, report.unchanged, report.read) == (1, 2, 0)
+    assert [s.id for s in store.listing().summaries] == ["new"]
+    again = SessionStore(root, cache_dir=cache)
+    report = again.scan()
+    assert (report.vanished, report.unchanged) == (0, 2)  # the cache was saved without it
+    assert gc.isenabled()  # a scan pauses the garbage collector only while it reads
 
 
 def test_unwritable_cache_is_not_fatal(tmp_path: Path) -> None:
