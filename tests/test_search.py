@@ -165,6 +165,17 @@ def test_regex_follows_javascript_syntax() -> None:
 # pattern, text, and what node 22 says `new RegExp(pattern, "i").test(text)` gives (pi's
 # picker builds its regex so); "error" where it throws. The text is the only field searched.
 NODE_REGEX_ANSWERS = [
+    ("a\\", "a", "error"),
+    ("[\\d]", "5", True),
+    ("[\\d]", "x", False),
+    ("[\\D]", "x", True),
+    ("[\\D]", "5", False),
+    ("[\\S]", " ", False),
+    ("[\\w]", "_", True),
+    ("[\\d-z]", "z", True),
+    ("[\\d-z]", "5", True),
+    ("[\\d-z]", "y", False),
+    ("[😀-😃]", "😁", "error"),  # two UTF-16 units each: \ude00-\ud83d is out of order
     ("\\D", "123", False),
     ("\\D", "12a", True),
     ("\\W", "abc_9", False),
