@@ -572,6 +572,7 @@ async def test_hostile_text_is_shown_inert(tmp_path: Path) -> None:
         for control in ("\x1b", "\x07", "\x9b"):
             assert control not in joined
         assert "\u241b]52;c;ZXZpbA==" in joined  # ESC shown as a visible placeholder
+        assert "<9b>2J" in joined  # a C1 control as its code
         assert "[bold]not bold[/bold]" in joined  # markup shown literally
         assert "[red]name[/red]" in joined
         # The pane's own messages carry paths and errors: shown inert as well.
