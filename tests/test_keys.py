@@ -12,7 +12,7 @@ from pi_sessions.core.jsvalues import date_ms
 from pi_sessions.core.session import Session
 
 from .apphelpers import lines_of, loaded, make_app, screen_text, settled, static_text, until
-from .helpers import assistant, chain, entry, header, user, write
+from .helpers import assistant, chain, entry, header, jsonl, user, write
 
 
 def session_file(root: Path, cwd: str, sid: str, texts: list[str], day: int, name: str | None = None) -> Path:
@@ -388,3 +388,19 @@ async def test_the_context_pane_scrolls_with_its_keys(tmp_path: Path) -> None:
         await pilot.press("end")
         await settled(pilot)
         assert "answer 59" in "\n".join(lines_of(body))
+
+
+async def test_a_session_with_problems_says_so_in_each_pane(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    path = root / "--home-u-a--" / "bad.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(jsonl(header(id="bad", cwd="/home/u/a"), user("u1", None, "fine")) + b"{broken\n")
+    session_file(root, "/home/u/b", "good", ["all good"], 1)
+    app = make_app(root, tmp_path / "cache", cwd="/home/u/a")
+    async with app.run_test(size=(160, 30)) as pilot:
+        screen = await loaded(pilot)
+        bad_row = next(line for line in lines_of(screen.sidebar.session_list) if "fine" in line)
+        good_row = next(line for line in lines_of(screen.sidebar.session_list) if "all good" in line)
+        assert "⚠" in bad_row and "⚠" not in good_row
+        assert "⚠ 1 problem(s)" in static_text(screen, "#tree-title")
+        assert static_text(screen, "#status").startswith("⚠ 1 problem(s) in this file; first: line 3: ")
