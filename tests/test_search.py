@@ -165,6 +165,11 @@ def test_regex_follows_javascript_syntax() -> None:
 # pattern, text, and what node 22 says `new RegExp(pattern, "i").test(text)` gives (pi's
 # picker builds its regex so); "error" where it throws. The text is the only field searched.
 NODE_REGEX_ANSWERS = [
+    ("(?<w>x)\\1", "xx", True),  # named groups are numbered too
+    ("(?<w>x)(y)\\2", "xyy", True),
+    ("(?<w>x)(y)\\2", "xy\x02", False),
+    ("(?:x)\\1", "x\x01", True),  # no group: an octal escape
+    ("(?=x)(x)\\1", "xx", True),
     ("a\\", "a", "error"),
     ("[\\d]", "5", True),
     ("[\\d]", "x", False),
