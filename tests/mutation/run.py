@@ -435,14 +435,18 @@ def main(argv: list[str] | None = None) -> int:
     workspaces = [Workspace() for _ in range(max(1, ns.jobs))]
     free = list(workspaces)
     baseline: dict[str, float] = {}
+    measured: dict[tuple[str, ...], float] = {}  # files sharing their tests share one baseline
     try:
         for file in sorted({m.file for m in chosen}):
-            status, seconds, failed = workspaces[0].run(tests_for(file), timeout=1800)
-            if status != "survived":
-                print(f"mutation: the tests for {file} fail without a mutant ({failed}); fix that first")
-                return 2
-            baseline[file] = seconds
-            print(f"mutation: baseline for {file}: {seconds:.1f} s ({' '.join(tests_for(file))})", flush=True)
+            tests = tuple(tests_for(file))
+            if tests not in measured:
+                status, seconds, failed = workspaces[0].run(list(tests), timeout=1800)
+                if status != "survived":
+                    print(f"mutation: the tests for {file} fail without a mutant ({failed}); fix that first")
+                    return 2
+                measured[tests] = seconds
+                print(f"mutation: baseline {seconds:.1f} s: {' '.join(tests)}", flush=True)
+            baseline[file] = measured[tests]
 
         def one(mutant: Mutant) -> Result:
             workspace = free.pop()
