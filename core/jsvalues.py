@@ -123,7 +123,6 @@ def _days_from_civil(year: int, month: int, day: int) -> int:
     return era * 146097 + doe - 719468
 
 
-
 def _local_offset_ms(utc_guess_ms: int) -> int:
     try:
         local = time.localtime(utc_guess_ms / 1000)
