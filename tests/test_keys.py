@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pi_sessions.app.screens import ForkScreen, MenuScreen
+from pi_sessions.app.screens import ForkScreen, MenuScreen, RawJsonScreen
 from pi_sessions.core.jsvalues import date_ms
 from pi_sessions.core.session import Session
 
-from .apphelpers import lines_of, loaded, make_app, screen_text, settled, static_text, until
+from .apphelpers import lines_of, loaded, main, make_app, screen_text, settled, static_text, until
 from .helpers import assistant, chain, entry, header, jsonl, user, write
 
 
@@ -404,3 +404,53 @@ async def test_a_session_with_problems_says_so_in_each_pane(tmp_path: Path) -> N
         assert "⚠" in bad_row and "⚠" not in good_row
         assert "⚠ 1 problem(s)" in static_text(screen, "#tree-title")
         assert static_text(screen, "#status").startswith("⚠ 1 problem(s) in this file; first: line 3: ")
+
+
+async def test_every_key_on_an_empty_folder_is_harmless(tmp_path: Path) -> None:
+    root = tmp_path / "empty"
+    root.mkdir()
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 30)) as pilot:
+        await until(pilot, lambda: main(pilot).scanned, "the scan")
+        home = main(pilot)
+        for pane in range(3):
+            for key in ("a", "space", "h", "l", "left_square_bracket", "right_square_bracket", "v", "n", "N"):
+                await pilot.press(key)
+            for key in (
+                "enter",
+                "i",
+                "f",
+                "y",
+                "x",
+                "E",
+                "M",
+                "L",
+                "C",
+                "D",
+                "r",
+                "F",
+                "c",
+                "s",
+                "home",
+                "end",
+            ):
+                await pilot.press(key)
+                if app.screen is not home:  # a menu, a prompt or the demo: back
+                    await pilot.press("escape")
+            await pilot.press("tab")
+            assert app.is_running, pane
+        assert app.screen is home and "No sessions in" in static_text(home, "#status")
+
+
+async def test_the_first_row_is_an_entry_like_any_other(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    write(root / "--home-u-proj--" / "s.jsonl", header(id="s"), *chain(4))
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 30)) as pilot:
+        await loaded(pilot)
+        await pilot.press("tab", "home", "i")  # the raw JSON of the first row's entry
+        await until(pilot, lambda: isinstance(app.screen, RawJsonScreen), "the raw JSON")
+        assert app.screen.title_text.startswith("e0 · line 2 of ")
+        await pilot.press("escape", "f")
+        await until(pilot, lambda: isinstance(app.screen, ForkScreen), "the fork preview")
+        assert app.screen.title_text == "Fork at e0"
