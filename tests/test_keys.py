@@ -454,3 +454,46 @@ async def test_the_first_row_is_an_entry_like_any_other(tmp_path: Path) -> None:
         await pilot.press("escape", "f")
         await until(pilot, lambda: isinstance(app.screen, ForkScreen), "the fork preview")
         assert app.screen.title_text == "Fork at e0"
+
+
+async def test_a_resize_keeps_what_the_context_pane_shows_at_its_top(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    write(root / "--home-u-proj--" / "long.jsonl", header(id="long"), *chain(60))
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 30)) as pilot:
+        screen = await loaded(pilot)
+        body = screen.context_view.body
+        await pilot.press("tab", "tab", "home", *["down"] * 9)  # reading the fourth message
+        await settled(pilot)
+        assert lines_of(body)[0].strip() == "assistant · claude-sonnet-4-5 e3"
+        await pilot.resize_terminal(200, 40)
+        await settled(pilot)
+        assert lines_of(body)[0].strip() == "assistant · claude-sonnet-4-5 e3"
+        await pilot.resize_terminal(130, 24)
+        await settled(pilot)
+        assert lines_of(body)[0].strip() == "assistant · claude-sonnet-4-5 e3"
+
+
+async def test_folding_from_a_leaf_below_an_inner_fork_folds_the_outer_branch(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    rows = [header(id="nest"), user("r", None, "root", 1)]
+    rows += [
+        assistant("b1", "r", "outer branch", 2),
+        user("b2a", "b1", "inner one", 3),
+        user("b2b", "b1", "inner two", 4),
+    ]
+    rows += [assistant("c1", "r", "the other outer branch", 5)]
+    write(root / "--home-u-proj--" / "nest.jsonl", *rows)
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 30)) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("tab")
+        row = next(i for i, line in enumerate(lines_of(screen.tree)) if "inner two" in line)
+        await pilot.click("#tree", offset=(20, row))
+        await until(pilot, lambda: static_text(screen, "#context-title") == "Context at b2b", "b2b")
+        await pilot.press("left")  # b2b has no branch of its own: the branch it is in folds
+        await until(pilot, lambda: static_text(screen, "#context-title") == "Context at b1", "b1")
+        folded = next(
+            line for line in lines_of(screen.tree) if "outer branch" in line and "other" not in line
+        )
+        assert "▸" in folded and folded.rstrip().endswith("+2")
