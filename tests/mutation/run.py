@@ -9,7 +9,10 @@ Each mutant is one small, realistic bug in one file: a comparison flipped (`<` t
 to `!=`, `in` to `not in`, `is` to `is not`), an integer off by one, a `+ 1` / `- 1` dropped,
 `+` and `-` swapped, `and` and `or` swapped, a condition negated, a boolean or a compared
 string changed, a simple statement dropped (inside functions; definitions and module
-constants are not mutated). It is made on a private copy of the repository
+constants are not mutated). Left alone because a change there alters how, not what, the
+program does, which no behaviour test can tell: repaint requests (`refresh`, `refresh_row`,
+`refresh_lines`: a Pilot test reads each line fresh), the rendering and library option flags
+in RENDER_FLAGS, and the operands of bit shifts (sizes like `1 << 20`). It is made on a private copy of the repository
 (one per job, under a temporary folder named `pi_sessions` so that the copy is what gets
 imported, by pytest and by the subprocesses the tests start), and the tests that exercise
 that file (TESTS below) run against it with `pytest -x` and a timeout of a few times their
@@ -151,6 +154,27 @@ SIMPLE_STATEMENTS = (
     ast.Break,
     ast.Continue,
 )
+REPAINTS = {"refresh", "refresh_row", "refresh_lines"}
+RENDER_FLAGS = {
+    "animate",
+    "immediate",
+    "force",
+    "highlight",
+    "markup",
+    "no_wrap",
+    "pad",
+    "end",
+    "exist_ok",
+    "strict",
+    "frozen",
+    "gc",
+    "kw_only",
+    "array_like",
+    "show",
+    "priority",
+    "auto_scroll",
+    "can_focus",
+}
 
 
 class Collector(ast.NodeVisitor):
@@ -244,9 +268,15 @@ class Collector(ast.NodeVisitor):
             self.visit(statement)
 
     def visit(self, node: ast.AST) -> None:
-        if isinstance(node, SIMPLE_STATEMENTS) and self.in_function and not _is_docstring(node):
+        statement = isinstance(node, SIMPLE_STATEMENTS) and self.in_function
+        if statement and not _is_docstring(node) and not _is_repaint(node):
             self.add(node, "pass", "drop statement")
         super().visit(node)
+
+    def visit_keyword(self, node: ast.keyword) -> None:
+        if node.arg in RENDER_FLAGS and isinstance(node.value, ast.Constant):
+            return
+        self.visit(node.value)
 
     # -- expressions
     def visit_Compare(self, node: ast.Compare) -> None:
@@ -276,6 +306,8 @@ class Collector(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
+        if isinstance(node.op, ast.LShift | ast.RShift):
+            return  # sizes and masks
         if isinstance(node.op, ast.Add | ast.Sub):
             if isinstance(node.right, ast.Constant) and node.right.value == 1:
                 self.add(node, self.expression(node.left), "off by one (drop the 1)")
@@ -292,6 +324,11 @@ class Collector(ast.NodeVisitor):
             # small integers in code are indexes, counts and boundaries; larger ones (and
             # module constants) are sizes and limits, where one more is no bug
             self.add(node, repr(value + 1), "off by one (constant + 1)")
+
+
+def _is_repaint(node: ast.AST) -> bool:
+    call = node.value if isinstance(node, ast.Expr) else None
+    return isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in REPAINTS
 
 
 def _is_docstring(node: ast.AST) -> bool:
