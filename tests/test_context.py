@@ -370,3 +370,29 @@ def test_the_token_estimate_counts_what_is_sent_without_a_content_field(tmp_path
         return project(session, "u2").estimated_tokens()
 
     assert estimate("x" * 4000) > estimate("x") + 1900  # both summaries, 4,000 characters each
+
+
+def test_an_older_compaction_is_superseded_even_when_an_edit_omits_it(tmp_path: Path) -> None:
+    session = open_rows(
+        tmp_path,
+        user("u1", None, "one", 1),
+        entry("compaction", "c1", "u1", 2, summary="first", firstKeptEntryId="u1"),
+        entry("context_edit", "e1", "c1", 3, targetId="c1", replacement=None),
+        user("u2", "e1", "two", 4),
+        entry("compaction", "c2", "u2", 5, summary="second", firstKeptEntryId="u1"),
+        user("u3", "c2", "three", 6),
+    )
+    projection = project(session, "u3")
+    assert projection.excluded == {Reason.SUPERSEDED: 1}
+    assert reasons(session, "u3")["c1"] == (Reason.SUPERSEDED, "c2")
+
+
+def test_null_content_of_replies_and_tool_results_is_an_empty_list_like_pi(tmp_path: Path) -> None:
+    session = open_rows(
+        tmp_path,
+        user("u1", None, "q", 1),
+        entry("message", "a1", "u1", 2, message={"role": "assistant", "content": None}),
+        entry("message", "t1", "a1", 3, message={"role": "toolResult", "content": None}),
+        entry("message", "n1", "t1", 4, message={"role": "narrator", "content": None}),  # other roles: as is
+    )
+    assert [m["content"] for m in project(session, "n1").messages(session)] == ["q", [], [], None]

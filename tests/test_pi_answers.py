@@ -355,3 +355,59 @@ def test_header_versions_of_every_shape(tmp_path: Path, case: tuple[Any, bool, A
     session = Session.open(write(tmp_path / "s.jsonl", *rows))
     assert session.is_v1 is migrated
     assert session.header is not None and session.header["version"] == after
+
+
+ARRAY_CONTENT = [
+    {"type": "image", "data": "x"},
+    {"type": "text", "text": "first"},
+    {"type": "thinking", "thinking": "no"},
+    {"type": "text", "text": "part"},
+]
+# file -> what pi 1.6.0's list() says of it
+PI_LISTS = {
+    "array-content": (
+        [
+            entry(
+                "message",
+                "u1",
+                None,
+                1,
+                message={"role": "user", "content": ARRAY_CONTENT, "timestamp": 1740823201000},
+            )
+        ],
+        {"messageCount": 1, "firstMessage": "first part", "modified": "2025-03-01T10:00:01.000Z"},
+    ),
+    "only-a-system-message": (
+        [
+            entry(
+                "message",
+                "s1",
+                None,
+                5,
+                message={"role": "system", "content": "be brief", "timestamp": 1740823205000},
+            )
+        ],
+        {"messageCount": 1, "firstMessage": "(no messages)", "modified": "2025-03-01T10:00:00.000Z"},
+    ),
+    "header-only": (
+        [],
+        {"messageCount": 0, "firstMessage": "(no messages)", "modified": "2025-03-01T10:00:00.000Z"},
+    ),
+}
+
+
+@pytest.mark.parametrize("odd", [False, True], ids=["fast-path", "slow-path"])
+@pytest.mark.parametrize("case", PI_LISTS.values(), ids=PI_LISTS)
+def test_listing_of_texts_and_sessions_without_conversation(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    case: tuple[list[dict[str, Any]], dict[str, Any]],
+    odd: bool,
+) -> None:
+    rows, pi = case
+    if odd:
+        rows = [{**row, "note": "\ud800"} for row in rows]  # the fast decoder refuses these lines
+    write(tmp_path / "sessions" / "s.jsonl", header(id="h"), *rows)
+    [listed] = _list(tmp_path / "sessions", capsys)
+    assert {key: listed[key] for key in pi} == pi
+    assert listed["hasCompaction"] is False
