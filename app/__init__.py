@@ -1,0 +1,1 @@
+"""The app layer: the Textual App, its screens, the action flows and the command line."""

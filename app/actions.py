@@ -1,343 +1,510 @@
-"""What the user does with what they found: resume, fork, clone, rename, label, delete,
-export and copy. The main screen calls these; core does the reading and writing."""
+"""What the user does with what they found: resume, fork, clone, rename, label, delete, export
+and copy, each one async flow; and the two reports over the selected path (the compaction
+audit, the size doctor, which offers a clone or a fork).
+
+A flow asks with `push_screen_wait` and goes on with the answer (the screen runs it as a worker);
+core does the reading and writing. Writing a file, trashing one, copying and running pi happen
+off the event loop; what walks the open session stays on it (only the loop changes it). A flow
+knows its host only as an `ActionHost`: what is open and selected, the settings, the status
+line, and `after_external_change`, which brings every pane up to date after a write before the
+flow says it is done. A new action is a method here, a binding and a one-line `action_*` on the
+screen (app/main_screen.py). (Over 450 lines: ten flows, each short.)
+"""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shlex
 import shutil
-import subprocess
+import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol, TypeVar
 
-from textual.app import SuspendNotSupported
+from textual.notifications import SeverityLevel
+from textual.screen import Screen
 
-from ..core.append import append_label, append_session_name
-from ..core.export import export_context, export_tree
-from ..core.fork import ForkPlan, plan_fork, write_fork
+from ..core.append import FileChangedError, PlannedAppend, plan_label, plan_session_name, write_append
+from ..core.clipboard import CopyOutcome, copy_text, describe, plan_copy
+from ..core.describe import entry_text
+from ..core.entry_copy import entry_copy_text
+from ..core.export import export_context, export_html_with_pi, export_tree
+from ..core.fork import ForkPlan, fork_preview, plan_fork, write_fork
+from ..core.glyphs import Glyphs
 from ..core.jsvalues import js_string
-from ..core.locations import fork_folder
-from ..core.outline import entry_text, excerpt
+from ..core.listing import SessionSummary
+from ..core.locations import SessionsRoot, fork_folder
 from ..core.problems import SessionError
 from ..core.resume import build_resume_command, shell_line
 from ..core.session import Session
 from ..core.text import one_line
 from ..core.trash import move_to_trash
+from .audit_screen import CompactionAuditScreen
+from .config import Settings
 from .screens import ConfirmScreen, ForkScreen, MenuScreen, PromptScreen
+from .size_screen import SizeDoctorScreen
+from .text_screen import TextScreen
 
-if TYPE_CHECKING:
-    from .main_screen import MainScreen
+T = TypeVar("T")
+
+EXPORTS = {
+    "context": "the context at the selected entry (Markdown and JSON)",
+    "tree": "the whole session tree (Markdown and JSON)",
+    "html": "the session as pi's own HTML page (pi --export)",
+}
+APPEND_TRIES = 3  # a line planned while pi appends is planned again, this many times at most
 
 
-# ---------------------------------------------------------------------- resume
-def resume_selected(screen: MainScreen) -> None:
-    session = screen.session
-    if session is None or session.path is None:
-        screen.notify("no session selected", severity="warning")
-        return
-    resume_session(screen, session.path, session.cwd, session.session_id or "")
+class ActionHost(Protocol):
+    """What the actions need from the screen they run on."""
+
+    @property
+    def settings(self) -> Settings: ...
+    @property
+    def root(self) -> SessionsRoot: ...
+    @property
+    def current_cwd(self) -> str: ...
+    @property
+    def glyphs(self) -> Glyphs: ...
+    @property
+    def session(self) -> Session | None:
+        """The open session."""
+
+    @property
+    def context_leaf(self) -> str | None:
+        """The entry whose context is shown."""
+
+    def selected_entry(self) -> str | None:
+        """The entry under the tree's cursor."""
+
+    def selected_summary(self) -> SessionSummary | None:
+        """The session under the sidebar's cursor."""
+
+    def is_live(self, path: str) -> bool:
+        """Another writer (a pi) appended to `path` moments ago."""
+
+    def set_status(self, text: str, *, error: bool = False) -> None: ...
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+    ) -> None: ...
+    async def push_screen_wait(self, screen: Screen[T]) -> T:
+        """Show `screen` and wait for what it is dismissed with."""
+
+    async def after_external_change(
+        self, path: str, *, select_session: str | None = None, by_us: bool = True
+    ) -> None:
+        """We wrote, moved or ran something on `path` (`by_us=False`: we found that someone else
+        did): every pane and count is current when this returns (with `select_session`, that
+        session is selected and open)."""
+
+    def run_in_terminal(self, argv: list[str], cwd: str) -> int:
+        """Hand the terminal to `argv` and come back: its exit status (OSError if it cannot run)."""
+
+    def exit_app(self) -> None: ...
+    def osc52_from_thread(self, text: str) -> None:
+        """From a worker thread: put `text` on the terminal's clipboard (OSC 52)."""
 
 
-def resume_session(
-    screen: MainScreen, path: str, cwd: str, session_id: str, *, skip_live_check: bool = False
-) -> None:
-    if not skip_live_check and screen.sidebar.session_list.is_live(path):
+class Actions:
+    """The flows, on one host."""
 
-        def answered(yes: bool | None) -> None:
-            if yes:
-                resume_session(screen, path, cwd, session_id, skip_live_check=True)
+    def __init__(self, host: ActionHost) -> None:
+        self.host = host
 
-        screen.app.push_screen(
-            ConfirmScreen(
+    def _line(self, text: str, limit: int) -> str:
+        return one_line(text, limit, glyphs=self.host.glyphs)
+
+    # ------------------------------------------------------------------ resume
+    async def resume(self) -> None:
+        session = self.host.session
+        if session is None or session.path is None:
+            self.host.notify("no session selected", severity="warning")
+            return
+        await self.resume_session(session.path, session.cwd, session.session_id or "")
+
+    async def resume_session(
+        self, path: str, cwd: str, session_id: str, *, skip_live_check: bool = False
+    ) -> None:
+        host = self.host
+        if not skip_live_check and host.is_live(path):
+            question = ConfirmScreen(
                 "This session is being written right now. Resume it anyway?",
                 "Another pi seems to be appending to it; two writers on one file interleave their entries.",
-            ),
-            answered,
-        )
-        return
-    if not cwd or not os.path.isdir(cwd):
-        _resume_missing_cwd(screen, path, cwd, session_id)
-        return
-    _run_resume(screen, path, cwd, session_id)
-
-
-def _resume_missing_cwd(screen: MainScreen, path: str, cwd: str, session_id: str) -> None:
-    here = os.getcwd()
-
-    def chosen(choice: str | None) -> None:
-        if choice == "here":
-            _run_resume(screen, path, here, session_id)
-        elif choice == "fork":
-            session = screen.session if screen.session and screen.session.path == path else Session.open(path)
-            leaf = session.default_leaf
-            if leaf is None:
-                screen.notify("the session has no entries to fork", severity="warning")
+            )
+            if not await host.push_screen_wait(question):
                 return
-            plan = plan_fork(session, leaf, cwd=here, folder=fork_folder(screen.root, here))
-            _write_and_open(screen, plan, resume=True)
+        if not cwd or not os.path.isdir(cwd):
+            await self._resume_missing_cwd(path, cwd, session_id)
+            return
+        await self._run_resume(path, cwd, session_id)
 
-    screen.app.push_screen(
-        MenuScreen(
-            f"The session's directory no longer exists: {cwd or '(none)'}",
+    async def _resume_missing_cwd(self, path: str, cwd: str, session_id: str) -> None:
+        host = self.host
+        here = os.getcwd()
+        menu = MenuScreen(
+            f"The session's directory no longer exists: {self._line(cwd, 300) or '(none)'}",
             [
                 ("here", f"continue in the current directory ({here})"),
                 ("fork", f"fork it into {here}"),
                 ("cancel", "cancel"),
             ],
-        ),
-        chosen,
-    )
-
-
-def _run_resume(screen: MainScreen, path: str, cwd: str, session_id: str) -> None:
-    argv = build_resume_command(screen.settings.resume_command, path, cwd, session_id)
-    if not argv or shutil.which(argv[0]) is None:
-        line = shell_line(argv, cwd) if argv else screen.settings.resume_command
-        screen.set_status(
-            f"{argv[0] if argv else 'pi'} is not on PATH; the command would be: {line}", error=True
         )
-        screen.notify(
-            f"{argv[0] if argv else 'pi'} not found on PATH.\nWould run: {line}", severity="error", timeout=10
-        )
-        return
-    app = screen.app
-    try:
-        with app.suspend():
-            result = subprocess.run(argv, cwd=cwd)
-    except SuspendNotSupported:
-        # Headless (tests, some web terminals): run it without handing over the terminal.
-        result = subprocess.run(
-            argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
-    except OSError as e:
-        screen.set_status(f"could not run {shlex.join(argv)}: {e.strerror}", error=True)
-        return
-    if screen.settings.exit_on_resume:
-        app.exit()
-        return
-    code = "" if result.returncode == 0 else f" (exit {result.returncode})"
-    screen.set_status(f"back from {argv[0]}{code}: {shlex.join(argv)}")
-    screen.after_external_change(path)
+        choice = await host.push_screen_wait(menu)
+        if choice == "here":
+            await self._run_resume(path, here, session_id)
+        elif choice == "fork":
+            open_session = host.session
+            if open_session is not None and open_session.path == path:
+                session = open_session
+            else:
+                session = await asyncio.to_thread(Session.open, path)
+            leaf = session.default_leaf
+            if leaf is None:
+                host.notify("the session has no entries to fork", severity="warning")
+                return
+            plan = plan_fork(session, leaf, cwd=here, folder=fork_folder(host.root, here))
+            await self._write_and_open(plan, resume=True)
 
-
-# ---------------------------------------------------------------------- fork and clone
-def fork_selected(screen: MainScreen, *, leaf: str | None = None, cwd: str | None = None) -> None:
-    session = screen.session
-    if session is None:
-        screen.notify("no session selected", severity="warning")
-        return
-    entry = leaf or screen.tree.current_id() or session.default_leaf
-    if entry is None:
-        screen.notify("this session has no entries to fork", severity="warning")
-        return
-    try:
-        folder = fork_folder(screen.root, cwd) if cwd else None
-        plan = plan_fork(session, entry, cwd=cwd, folder=folder)
-    except SessionError as e:
-        screen.set_status(str(e), error=True)
-        return
-
-    def chosen(choice: str | None) -> None:
-        if choice in ("fork", "fork-resume"):
-            _write_and_open(screen, plan, resume=choice == "fork-resume")
-        elif choice == "cwd":
-            screen.app.push_screen(
-                PromptScreen("Fork into which directory?", value=cwd or session.cwd or os.getcwd()),
-                lambda value: fork_selected(screen, leaf=entry, cwd=value) if value else None,
+    async def _run_resume(self, path: str, cwd: str, session_id: str) -> None:
+        host = self.host
+        settings = host.settings
+        argv = build_resume_command(settings.resume_command, path, cwd, session_id)
+        if settings.served:
+            # In a browser there is no terminal to hand to pi: give the command to run elsewhere.
+            line = shell_line(argv, cwd) if argv else settings.resume_command
+            await self.copy_value(line, "the resume command", show_on_failure=False)
+            hint = "This app runs in a browser; run this where pi is."
+            await host.push_screen_wait(TextScreen("Resume in a terminal", line, hint))
+            return
+        if not argv or shutil.which(argv[0]) is None:
+            line = shell_line(argv, cwd) if argv else settings.resume_command
+            program = argv[0] if argv else "pi"
+            host.set_status(f"{program} is not on PATH; the command would be: {line}", error=True)
+            host.notify(
+                f"{self._line(program, 100)} not found on PATH.\nWould run: {self._line(line, 400)}",
+                severity="error",
+                timeout=10,
             )
-
-    screen.app.push_screen(ForkScreen(f"Fork at {entry}", fork_preview(session, plan)), chosen)
-
-
-def clone_selected(screen: MainScreen) -> None:
-    if screen.session is not None and screen.session.default_leaf:
-        fork_selected(screen, leaf=screen.session.default_leaf)
-
-
-def fork_preview(session: Session, plan: ForkPlan) -> list[str]:
-    messages = [line for line in plan.lines[1:] if line.get("type") == "message"]
-    first = next(
-        (m for m in messages if isinstance(m.get("message"), dict) and m["message"].get("role") == "user"),
-        None,
-    )
-    last = messages[-1] if messages else None
-    lines = [
-        f"{plan.entry_count} entries (the path from the root to {plan.leaf_id}, labels re-created)",
-        f"cwd: {plan.header.get('cwd')}",
-        f"new file: {plan.path}",
-        f"parent: {plan.source_path}",
-    ]
-    labels = plan.labels
-    lines.append(
-        "labels: " + (", ".join(f"{label!r} on {target}" for target, label in labels) if labels else "none")
-    )
-    for title, line in (("first message", first), ("last message", last)):
-        if line is not None:
-            record = session.by_id.get(line["id"])
-            text = excerpt(session, record, 100) if record is not None else one_line(entry_text(line), 100)
-            lines.append(f"{title}: {text}")
-    if not plan.has_conversation:
-        lines.append(
-            "note: no user or assistant message on this path; pi itself would not write the file yet"
-        )
-    return lines
-
-
-def _write_and_open(screen: MainScreen, plan: ForkPlan, *, resume: bool) -> None:
-    try:
-        path = write_fork(plan)
-    except SessionError as e:
-        screen.set_status(f"fork failed: {e}", error=True)
-        screen.notify(f"Fork failed: {e}", severity="error", timeout=10)
-        return
-    screen.notify(f"Forked into {path}", title="Fork", timeout=6)
-    screen.set_status(f"forked: {path}")
-    screen.after_external_change(path, select_session=path)
-    if resume:
-        resume_session(
-            screen,
-            path,
-            str(plan.header.get("cwd", "")),
-            str(plan.header.get("id", "")),
-            skip_live_check=True,
-        )
-
-
-# ---------------------------------------------------------------------- small edits
-def rename_selected(screen: MainScreen) -> None:
-    session = screen.session
-    if session is None or session.path is None:
-        return
-
-    def done(value: str | None) -> None:
-        if value is None:
-            return
-        _guarded(
-            screen, lambda: append_session_name(session, value), "named" if value.strip() else "name cleared"
-        )
-
-    screen.app.push_screen(
-        PromptScreen("Session name (appended as pi's /name does; empty clears it)", value=session.name or ""),
-        done,
-    )
-
-
-def label_selected(screen: MainScreen) -> None:
-    session = screen.session
-    entry = screen.tree.current_id()
-    if session is None or entry is None:
-        return
-
-    def done(value: str | None) -> None:
-        if value is None:
-            return
-        _guarded(
-            screen,
-            lambda: append_label(session, entry, value or None),
-            "labelled" if value else "label cleared",
-        )
-
-    current = session.labels.get(entry)
-    screen.app.push_screen(
-        PromptScreen(f"Label for {entry} (empty clears it)", value=js_string(current) if current else ""),
-        done,
-    )
-
-
-def _guarded(screen: MainScreen, write: Callable[[], object], what: str) -> None:
-    session = screen.session
-    try:
-        write()
-    except SessionError as e:
-        screen.set_status(f"not written: {e}", error=True)
-        screen.notify(f"Not written: {e}", severity="error", timeout=8)
-        return
-    screen.set_status(f"{what}: one line appended to {session.path if session else ''}")
-    if session is not None and session.path:
-        screen.after_external_change(session.path)
-
-
-# ---------------------------------------------------------------------- delete
-def delete_selected(screen: MainScreen) -> None:
-    summary = screen.sidebar.session_list.current()
-    if summary is None:
-        return
-    path = summary.path
-
-    def answered(yes: bool | None) -> None:
-        if not yes:
             return
         try:
-            where = move_to_trash(path)
-        except SessionError as e:
-            screen.set_status(f"not deleted: {e}", error=True)
+            code = host.run_in_terminal(argv, cwd)
+        except OSError as e:
+            host.set_status(f"could not run {shlex.join(argv)}: {e.strerror}", error=True)
             return
-        screen.notify(f"Moved to {where}", title="Deleted", timeout=6)
-        screen.set_status(f"moved {path} to {where}")
-        screen.after_external_change(path)
+        if settings.exit_on_resume:
+            host.exit_app()
+            return
+        await host.after_external_change(path)
+        exit_note = "" if code == 0 else f" (exit {code})"
+        host.set_status(f"back from {argv[0]}{exit_note}: {shlex.join(argv)}")
 
-    screen.app.push_screen(
-        ConfirmScreen(
-            f"Move this session to the trash?\n{summary.title}", f"{path}\nIt can be restored from the trash."
-        ),
-        answered,
-    )
-
-
-# ---------------------------------------------------------------------- export
-def export_selected(screen: MainScreen, what: str) -> None:
-    session = screen.session
-    if session is None:
-        return
-    folder = screen.export_folder()
-    try:
-        if what == "context":
-            leaf = screen.context_leaf or session.default_leaf
-            if leaf is None:
+    # ------------------------------------------------------------------ fork and clone
+    async def fork(self, *, leaf: str | None = None) -> None:
+        """Preview the fork at the selected entry (or `leaf`), then write it where asked."""
+        host = self.host
+        session = host.session
+        if session is None:
+            host.notify("no session selected", severity="warning")
+            return
+        entry = leaf or host.selected_entry() or session.default_leaf
+        if entry is None:
+            host.notify("this session has no entries to fork", severity="warning")
+            return
+        cwd: str | None = None
+        while True:
+            try:
+                folder = fork_folder(host.root, cwd) if cwd else None
+                plan = plan_fork(session, entry, cwd=cwd, folder=folder)
+            except SessionError as e:
+                host.set_status(str(e), error=True)
                 return
-            paths = export_context(session, leaf, folder)
-        else:
-            paths = export_tree(session, folder)
-    except (OSError, SessionError) as e:
-        screen.set_status(f"export failed: {e}", error=True)
-        return
-    screen.notify("Exported to\n" + "\n".join(paths), title="Export", timeout=8)
-    screen.set_status("exported: " + "  ".join(paths))
+            preview = fork_preview(session, plan, glyphs=host.glyphs)
+            choice = await host.push_screen_wait(ForkScreen(f"Fork at {self._line(entry, 200)}", preview))
+            if choice in ("fork", "fork-resume"):
+                await self._write_and_open(plan, resume=choice == "fork-resume")
+                return
+            if choice != "cwd":
+                return
+            asked = PromptScreen("Fork into which directory?", value=cwd or session.cwd or os.getcwd())
+            cwd = await host.push_screen_wait(asked)
+            if not cwd:
+                return
 
+    async def clone(self) -> None:
+        """A fork at the default leaf: the whole conversation pi would resume."""
+        session = self.host.session
+        if session is not None and session.default_leaf:
+            await self.fork(leaf=session.default_leaf)
 
-# ---------------------------------------------------------------------- copy
-def copy_menu(screen: MainScreen) -> None:
-    session = screen.session
-    summary = screen.sidebar.session_list.current()
-    path = session.path if session and session.path else (summary.path if summary else None)
-    if path is None:
-        return
-    session_id = (session.session_id if session else None) or (str(summary.id) if summary else "")
-    cwd = session.cwd if session else (summary.cwd if summary else "")
-    entry = screen.tree.current_id()
-    choices: list[tuple[str, str]] = []
-    if session is not None and entry is not None:
-        choices.append(("text", f"the text of entry {entry}"))
-    choices += [
-        ("path", "the session file's path"),
-        ("id", "the session id"),
-        ("command", "the resume command"),
-    ]
+    async def _write_and_open(self, plan: ForkPlan, *, resume: bool) -> None:
+        host = self.host
+        try:
+            path = await asyncio.to_thread(write_fork, plan)
+        except SessionError as e:
+            host.set_status(f"fork failed: {e}", error=True)
+            host.notify(f"Fork failed: {e}", severity="error", timeout=10)
+            return
+        await host.after_external_change(path, select_session=path)
+        host.notify(f"Forked into {self._line(path, 400)}", title="Fork", timeout=6)
+        host.set_status(f"forked: {path}")
+        if resume:
+            cwd, session_id = str(plan.header.get("cwd", "")), str(plan.header.get("id", ""))
+            await self.resume_session(path, cwd, session_id, skip_live_check=True)
 
-    def chosen(choice: str | None) -> None:
+    # ------------------------------------------------------------------ reports
+    def _report_target(self) -> tuple[Session, str] | None:
+        session = self.host.session
+        entry = self.host.selected_entry() or (session.default_leaf if session is not None else None)
+        if session is None or entry is None or entry not in session.by_id:
+            self.host.notify("no entry selected", severity="warning")
+            return None
+        return session, entry
+
+    async def compaction_audit(self) -> None:
+        """What each compaction on the path to the selected entry kept and left out."""
+        target = self._report_target()
+        if target is not None:
+            session, entry = target
+            title = f"Compaction audit {self.host.glyphs.dot} the path to {self._line(entry, 80)}"
+            await self.host.push_screen_wait(CompactionAuditScreen(title, session, entry))
+
+    async def size_doctor(self) -> None:
+        """What makes the file big; a clone or a fork from there."""
+        target = self._report_target()
+        if target is None:
+            return
+        session, entry = target
+        name = session.name or os.path.basename(session.path or "") or "the session"
+        title = f"Size doctor {self.host.glyphs.dot} {self._line(name, 120)}"
+        choice = await self.host.push_screen_wait(SizeDoctorScreen(title, session, entry))
+        if choice == "clone":
+            await self.clone()
+        elif choice == "fork":
+            await self.fork(leaf=entry)
+
+    # ------------------------------------------------------------------ small edits
+    async def rename(self) -> None:
+        session = self.host.session
+        if session is None or session.path is None:
+            return
+        prompt = PromptScreen(
+            "Session name (appended as pi's /name does; empty clears it)", value=session.name or ""
+        )
+        value = await self.host.push_screen_wait(prompt)
+        if value is not None:
+            what = "named" if value.strip() else "name cleared"
+            await self._append(session, lambda: plan_session_name(session, value), what)
+
+    async def label(self) -> None:
+        session = self.host.session
+        entry = self.host.selected_entry()
+        if session is None or entry is None:
+            return
+        current = session.labels.get(entry)
+        question = f"Label for {self._line(entry, 200)} (empty clears it)"
+        prompt = PromptScreen(question, value=js_string(current) if current else "")
+        value = await self.host.push_screen_wait(prompt)
+        if value is not None:
+            what = "labelled" if value else "label cleared"
+            await self._append(session, lambda: plan_label(session, entry, value or None), what)
+
+    async def _append(self, session: Session, plan: Callable[[], PlannedAppend], what: str) -> None:
+        """Plan one line from the session as read, write it off the loop; when pi appended in
+        between, take that in (the way every change comes) and plan again."""
+        host = self.host
+        path = session.path or ""
+        for _ in range(APPEND_TRIES):
+            try:
+                await asyncio.to_thread(write_append, plan())
+            except FileChangedError:
+                await host.after_external_change(path, by_us=False)  # pi's line, taken in as such
+                if host.session is not session:
+                    return  # it was closed or replaced meanwhile: nothing to label any more
+                continue
+            except SessionError as e:
+                host.set_status(f"not written: {e}", error=True)
+                host.notify(f"Not written: {e}", severity="error", timeout=8)
+                return
+            await host.after_external_change(path)
+            host.set_status(f"{what}: one line appended to {path}")
+            return
+        host.set_status(f"not written: {path} keeps changing (pi is writing it); try again", error=True)
+
+    # ------------------------------------------------------------------ delete
+    async def delete(self) -> None:
+        """Move the selected session's file to the trash, after asking."""
+        host = self.host
+        summary = host.selected_summary()
+        if summary is None:
+            return
+        path = summary.path
+        question = ConfirmScreen(
+            f"Move this session to the trash?\n{self._line(summary.title, 300)}",
+            f"{self._line(path, 400)}\nIt can be restored from the trash.",
+        )
+        if not await host.push_screen_wait(question):
+            return
+        try:
+            where = await asyncio.to_thread(move_to_trash, path)
+        except SessionError as e:
+            host.set_status(f"not deleted: {e}", error=True)
+            return
+        await host.after_external_change(path)
+        host.notify(f"Moved to {self._line(where, 400)}", title="Deleted", timeout=6)
+        host.set_status(f"moved {path} to {where}")
+
+    # ------------------------------------------------------------------ export
+    async def export(self) -> None:
+        """What to export (pi's HTML too when pi is on PATH), then where; nothing is overwritten."""
+        if self.host.session is None:
+            self.host.notify("no session selected", severity="warning")
+            return
+        kinds = [kind for kind in EXPORTS if kind != "html" or pi_command() is not None]
+        kind = await self.host.push_screen_wait(MenuScreen("Export", [(k, EXPORTS[k]) for k in kinds]))
+        if kind is not None:
+            await self.export_into(kind)
+
+    def export_folders(self) -> list[tuple[str, str]]:
+        """(folder, label) choices: the session's working directory and the current one."""
+        session = self.host.session
+        here = self.host.current_cwd
+        own = session.cwd if session is not None else ""
+        choices: list[tuple[str, str]] = []
+        if own and os.path.isdir(own) and own != here:
+            choices.append((own, f"the session's folder: {own}"))
+        elif own and own == here:
+            return [(here, f"the session's folder, also the current one: {here}")]
+        choices.append((here, f"the current folder: {here}"))
+        return choices
+
+    async def export_into(self, kind: str) -> None:
+        """Ask which folder, then export `kind` ("context", "tree" or "html") there."""
+        host = self.host
+        folders = self.export_folders()
+        session = host.session
+        note = ""
+        if session is not None and session.cwd and not os.path.isdir(session.cwd):
+            note = f"The session's folder no longer exists: {session.cwd}"
+        menu = MenuScreen(
+            f"Export {EXPORTS[kind].split(' (')[0]} into which folder?",
+            [(str(i), label) for i, (_, label) in enumerate(folders)],
+            detail=(note + "\n" if note else "") + "A new file is made: nothing existing is overwritten.",
+        )
+        key = await host.push_screen_wait(menu)
+        if key is None or host.session is None:
+            return
+        session, folder = host.session, folders[int(key)][0]
+        if kind == "html":
+            await self._export_html(session, folder)
+            return
+        # On the loop: an export walks the open session, which only the loop may change.
+        try:
+            if kind == "context":
+                leaf = host.context_leaf or session.default_leaf
+                if leaf is None:
+                    return
+                paths = export_context(session, leaf, folder)
+            else:
+                paths = export_tree(session, folder)
+        except (OSError, SessionError) as e:
+            host.set_status(f"export failed: {e}", error=True)
+            return
+        self._exported(list(paths))
+
+    def _exported(self, paths: list[str]) -> None:
+        listed = "\n".join(self._line(p, 400) for p in paths)
+        self.host.notify(f"Exported to\n{listed}", title="Export", timeout=8)
+        self.host.set_status("exported: " + "  ".join(paths))
+
+    async def _export_html(self, session: Session, folder: str) -> None:
+        host = self.host
+        pi = pi_command()
+        if pi is None or session.path is None:
+            host.set_status("pi is not on PATH: its HTML export is not available", error=True)
+            return
+        host.set_status(f"exporting with {pi} --export...")
+        # pi takes a moment to start; it never gets the terminal (no input, output captured).
+        try:
+            path = await asyncio.to_thread(export_html_with_pi, pi, session.path, folder)
+        except (OSError, SessionError) as e:
+            host.set_status(f"pi's export failed: {e}", error=True)
+            return
+        self._exported([path])
+
+    # ------------------------------------------------------------------ copy
+    async def copy(self) -> None:
+        """Copy the entry's text, the file's path, the session id or the resume command."""
+        host = self.host
+        session = host.session
+        summary = host.selected_summary()
+        path = session.path if session and session.path else (summary.path if summary else None)
+        if path is None:
+            return
+        session_id = (session.session_id if session else None) or (str(summary.id) if summary else "")
+        cwd = session.cwd if session else (summary.cwd if summary else "")
+        entry = host.selected_entry()
+        choices: list[tuple[str, str]] = []
+        if session is not None and entry is not None:
+            choices.append(("text", f"the text of entry {entry}"))
+        choices += [
+            ("path", "the session file's path"),
+            ("id", "the session id"),
+            ("command", "the resume command"),
+        ]
+        choice = await host.push_screen_wait(MenuScreen("Copy", choices))
         if choice is None:
             return
         if choice == "text" and session is not None and entry is not None:
-            value = entry_text(session.entry_dict(session.by_id[entry]))
+            value = entry_text(session.entry_dict(session.by_id[entry]), glyphs=host.glyphs)
         elif choice == "path":
             value = path
         elif choice == "id":
             value = session_id
         else:
-            value = shell_line(
-                build_resume_command(screen.settings.resume_command, path, cwd, session_id), cwd
-            )
-        screen.app.copy_to_clipboard(value)
-        screen.notify(f"Copied {len(value)} characters (through the terminal, OSC 52)", timeout=3)
+            argv = build_resume_command(host.settings.resume_command, path, cwd, session_id)
+            value = shell_line(argv, cwd)
+        await self.copy_value(value, dict(choices)[choice])
 
-    screen.app.push_screen(MenuScreen("Copy", choices), chosen)
+    async def copy_entry_text(self) -> None:
+        """pi's copy in its tree (`app.message.copy`): the selected entry's text, no menu."""
+        host = self.host
+        session = host.session
+        entry = host.selected_entry()
+        if session is None or entry is None or entry not in session.by_id:
+            return
+        try:
+            value = entry_copy_text(session.entry_dict(session.by_id[entry]))
+        except (SessionError, OSError) as e:
+            host.set_status(f"cannot read the entry: {e}", error=True)
+            return
+        if value is None:
+            host.set_status("the selected entry has no text to copy", error=True)
+            return
+        await self.copy_value(value, f"the text of entry {entry}")
+
+    async def copy_value(self, value: str, what: str, *, show_on_failure: bool = True) -> None:
+        """Copy by the way that reaches the user's clipboard from here (core.clipboard decides),
+        off the event loop (a clipboard tool may be slow); the notice says which way it went,
+        and if none could, the text is shown to select by hand."""
+        host = self.host
+        plan = plan_copy(os.environ, sys.platform, shutil.which, served=host.settings.served)
+        label = f"{what} ({len(value)} characters)"
+        outcome: CopyOutcome = await asyncio.to_thread(copy_text, plan, value, host.osc52_from_thread)
+        message = describe(outcome, label)
+        host.set_status(message, error=outcome.route is None)
+        if outcome.route is not None:
+            host.notify(message, title="Copy", timeout=5)
+        elif show_on_failure:
+            title = "Nothing could copy it: select it by hand"
+            await host.push_screen_wait(TextScreen(title, value, message))
+        else:
+            host.notify(message, title="Copy", severity="warning", timeout=8)
+
+
+def pi_command() -> str | None:
+    return shutil.which("pi")

@@ -1,6 +1,9 @@
 """Command line entry point: `pi-sessions [PATH]` starts the browser, subcommands print.
 
-Subcommands never import Textual, so they start fast. Errors print one line and exit 2.
+Subcommands never import Textual, so they start fast. Exit status: 0 ok, 2 bad input (one
+line on stderr), 1 an internal error, 130 interrupted. Errors go through
+`subcommands/output.py` like every other readable line (a file name in an error may hold an
+escape sequence).
 """
 
 from __future__ import annotations
@@ -10,40 +13,50 @@ import os
 import sys
 from collections.abc import Sequence
 
+from .arguments import browser_parser, flag_overrides
 from .subcommands import MODULES as SUBCOMMANDS
+from .subcommands.output import silence_stdout, warn
+
+EXAMPLES = """\
+examples:
+  pi-sessions                               browse every session (the current folder's first)
+  pi-sessions ~/.pi/agent/sessions          browse one sessions folder
+  pi-sessions path/to/session.jsonl         open one session
+  pi-sessions --demo                        try it on bundled demo sessions
+  pi-sessions list --json | jq -r .path     every session file, newest first
+  pi-sessions context FILE --leaf ID        what the model saw at an entry
+  pi-sessions fork FILE --leaf ID --cwd DIR a new session from the path to an entry
+  pi-sessions serve --port 8000             the same browser in a web page (localhost only)
+  source <(pi-sessions completion bash)     tab completion (also zsh, fish)
+"""
+
+EXIT_CODES = """\
+exit status:
+  0    ok
+  1    internal error (PI_SESSIONS_DEBUG=1 shows the traceback)
+  2    bad input: a bad argument, a file that is not a pi session, an unknown entry id
+  130  interrupted (ctrl+c)
+"""
 
 
-def _tui_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="pi-sessions",
-        description="Browse, understand and resume the sessions of the pi coding agent.",
-        epilog="Subcommands (print instead of starting the browser): "
-        + ", ".join(SUBCOMMANDS)
-        + ". See `pi-sessions SUBCOMMAND --help`.",
+def _tui_parser(full_help: bool = True) -> argparse.ArgumentParser:
+    """The browser's parser; `full_help` adds the subcommands, examples, config path and exit
+    codes after the options (built only when help is asked for)."""
+    return browser_parser(_epilog() if full_help else None)
+
+
+def _epilog() -> str:
+    from . import subcommands
+    from .config import config_path
+
+    lines = ["subcommands (print instead of starting the browser; `pi-sessions SUBCOMMAND --help`):"]
+    width = max(len(name) for name in SUBCOMMANDS)
+    for name in SUBCOMMANDS:
+        lines.append(f"  {name:<{width}}  {subcommands.module(name).HELP}")
+    settings = (
+        f"settings:\n  {config_path()}\n  (`pi-sessions config` shows every setting and where it came from)\n"
     )
-    parser.add_argument("path", nargs="?", metavar="PATH", help="a session file or a sessions folder to open")
-    parser.add_argument("--session-dir", metavar="DIR", help="where pi keeps sessions")
-    parser.add_argument(
-        "--demo", action="store_true", help="open a bundled set of demo sessions (a temporary copy)"
-    )
-    parser.add_argument(
-        "--color",
-        choices=("auto", "truecolor", "256", "16", "none"),
-        default="auto",
-        help="colour depth (auto: 256 colours unless the terminal says truecolor; NO_COLOR is honoured)",
-    )
-    parser.add_argument("--ascii", action="store_true", help="ASCII instead of box drawing and other glyphs")
-    parser.add_argument(
-        "--poll", action="store_true", help="watch files by polling instead of OS notifications"
-    )
-    parser.add_argument(
-        "--resume-command", metavar="TEMPLATE", help="command to resume a session ({path} {cwd} {id})"
-    )
-    parser.add_argument(
-        "--exit-on-resume", action="store_true", help="quit instead of coming back after resuming"
-    )
-    parser.add_argument("--animations", action="store_true", help="turn Textual animations on")
-    return parser
+    return "\n".join(lines) + "\n\n" + EXAMPLES + "\n" + settings + "\n" + EXIT_CODES
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -51,11 +64,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args and args[0] in SUBCOMMANDS:
             return _run_subcommand(args[0], args[1:])
-        return _run_tui(_tui_parser().parse_args(args))
+        asks_help = any(a in ("-h", "--help") for a in args)
+        return _run_tui(_tui_parser(full_help=asks_help).parse_args(args))
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
-        _silence_stdout()
+        silence_stdout()
         return 0
 
 
@@ -67,52 +81,46 @@ def _run_subcommand(name: str, args: list[str]) -> int:
 
         return subcommands.run(name, args)
     except SessionError as e:
-        print(f"pi-sessions: {e}", file=sys.stderr)
+        warn(f"pi-sessions: {e}")
         return 2
     except BrokenPipeError:
         raise
     except OSError as e:
-        print(f"pi-sessions: {e.strerror or e}: {e.filename or ''}".rstrip(": "), file=sys.stderr)
+        warn(f"pi-sessions: {e.strerror or e}: {e.filename or ''}".rstrip(": "))
         return 2
     except Exception as e:  # never a traceback for a user; PI_SESSIONS_DEBUG=1 shows it
         if os.environ.get("PI_SESSIONS_DEBUG"):
             raise
-        print(f"pi-sessions: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        warn(f"pi-sessions: internal error: {type(e).__name__}: {e}")
         return 1
 
 
-def _silence_stdout() -> None:
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except OSError:
-        pass
-
-
 def _run_tui(ns: argparse.Namespace) -> int:
-    from .config import color_system, load_settings
+    from .config import color_system, read_settings, resolve_theme
 
-    settings, problem = load_settings()
-    overrides: dict[str, object] = {}
-    if ns.color != "auto":
-        overrides["color"] = ns.color
-    for flag in ("ascii", "poll", "exit_on_resume", "animations"):
-        if getattr(ns, flag):
-            overrides[flag] = True
-    if ns.resume_command:
-        overrides["resume_command"] = ns.resume_command
-    if ns.session_dir:
-        overrides["session_dir"] = ns.session_dir
-    settings = settings.model_copy(update=overrides)
+    loaded = read_settings().with_flags(flag_overrides(ns))
+    settings = loaded.settings
+    problem = loaded.problem_line()
     if problem:
-        print(f"pi-sessions: {problem}", file=sys.stderr)
+        warn(f"pi-sessions: {problem}")
+    from .keymap import load_keys
 
-    # Textual reads these when it is imported: set them first.
-    system = color_system(settings.color)
-    if system is None:
-        os.environ["NO_COLOR"] = "1"
-    else:
-        os.environ["TEXTUAL_COLOR_SYSTEM"] = system
+    # Key problems: said here once, before the screen is taken, and again in the status line.
+    keys = load_keys(settings.keys, config_file=str(loaded.path))
+    for line in keys.problems:
+        warn(f"pi-sessions: {line}")
+
+    # Textual reads these when it is imported: set them first. In the browser, textual-serve
+    # has chosen truecolor already; only an explicit choice changes that.
+    color_source = loaded.source("color").kind
+    if color_source in ("file", "flag") and settings.color != "none":
+        os.environ.pop("NO_COLOR", None)  # an explicit choice overrides NO_COLOR (no-color.org)
+    if not (settings.served and color_source == "default"):
+        system = color_system(settings.color)
+        if system is None:
+            os.environ["NO_COLOR"] = "1"
+        else:
+            os.environ["TEXTUAL_COLOR_SYSTEM"] = system
     if not settings.animations:
         os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
 
@@ -127,7 +135,7 @@ def _run_tui(ns: argparse.Namespace) -> int:
         root = SessionsRoot(os.path.abspath(ns.path), "the folder given", True)
     elif ns.path:
         if not os.path.isfile(ns.path):
-            print(f"pi-sessions: no such file or folder: {ns.path}", file=sys.stderr)
+            warn(f"pi-sessions: no such file or folder: {ns.path}")
             return 2
         open_path = os.path.abspath(ns.path)
         root = resolve_sessions_root(settings.session_dir)
@@ -139,8 +147,14 @@ def _run_tui(ns: argparse.Namespace) -> int:
 
     from .tui import run_app
 
-    run_app(settings, root, open_path=open_path)
-    return 0
+    return run_app(
+        settings,
+        root,
+        open_path=open_path,
+        appearance=resolve_theme(settings.theme).appearance,
+        notices=([problem] if problem else []) + keys.problems,
+        keys=keys,
+    )
 
 
 if __name__ == "__main__":

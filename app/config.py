@@ -1,17 +1,22 @@
-"""User settings: a TOML file under the platform's config folder, then command-line flags."""
+"""User settings: defaults, then `config.toml`, then the environment, then command-line flags,
+remembering where each value came from; and the theme, which follows pi's when ours is unset."""
 
 from __future__ import annotations
 
+import json
 import os
 import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..core.resume import DEFAULT_TEMPLATE
 
 ColorMode = Literal["auto", "truecolor", "256", "16", "none"]
+ThemeSetting = Literal["dark", "light", "system"]
 
 
 class Settings(BaseModel):
@@ -27,7 +32,58 @@ class Settings(BaseModel):
     ascii: bool = False
     poll: bool = False
     animations: bool = False
+    mouse: bool = True
+    theme: ThemeSetting | None = Field(None, description="dark, light or system; unset: follow pi's theme")
     session_dir: str | None = None
+    # The `[keys]` table (binding id -> key or list of keys), kept as written for the key bindings.
+    keys: dict[str, Any] = Field(default_factory=dict)
+    # Set by `pi-sessions serve` for the app it runs in the browser; never read from the file.
+    served: bool = False
+
+
+NOT_FROM_FILE = frozenset({"served"})
+FILE_KEYS = tuple(name for name in Settings.model_fields if name not in NOT_FROM_FILE)
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Where a setting's value came from."""
+
+    kind: Literal["default", "file", "environment", "flag"]
+    where: str = ""  # the file's path, the variable or the flag
+
+    def describe(self) -> str:
+        if self.kind == "default":
+            return "default"
+        if self.kind == "file":
+            return self.where
+        return f"{'environment' if self.kind == 'environment' else 'flag'} {self.where}"
+
+
+@dataclass(slots=True)
+class LoadedSettings:
+    settings: Settings
+    path: Path
+    file_found: bool
+    sources: dict[str, Source] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)  # each one line, about the file
+
+    def source(self, name: str) -> Source:
+        return self.sources.get(name, Source("default"))
+
+    def problem_line(self) -> str | None:
+        """All the file's problems as one line (the warning shown once at start)."""
+        return "; ".join(self.problems) if self.problems else None
+
+    def with_flags(self, overrides: Mapping[str, tuple[object, str]]) -> LoadedSettings:
+        """Flag values win: `overrides` maps a setting to (value, the flag that set it)."""
+        if not overrides:
+            return self
+        settings = self.settings.model_copy(update={name: value for name, (value, _) in overrides.items()})
+        sources = dict(self.sources)
+        for name, (_, flag) in overrides.items():
+            sources[name] = Source("flag", flag)
+        return LoadedSettings(settings, self.path, self.file_found, sources, list(self.problems))
 
 
 def config_path() -> Path:
@@ -36,21 +92,68 @@ def config_path() -> Path:
     return Path(platformdirs.user_config_path("pi-sessions")) / "config.toml"
 
 
-def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:
-    """The settings and, if the file was unusable, why (the defaults are used then)."""
+def read_settings(path: Path | None = None, env: Mapping[str, str] | None = None) -> LoadedSettings:
+    """The settings from the file and the environment, where each came from, and what was
+    wrong with the file: unknown keys are reported and ignored, a bad value falls back to its
+    default alone, an unreadable file to all defaults."""
     path = path or config_path()
+    env = os.environ if env is None else env
+    loaded = LoadedSettings(Settings(), path, file_found=False)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
+        loaded.file_found = True
     except FileNotFoundError:
-        return Settings(), None
-    except (OSError, tomllib.TOMLDecodeError) as e:
-        return Settings(), f"{path}: {e}; using defaults"
-    try:
-        return Settings.model_validate(data), None
-    except ValidationError as e:
-        first = e.errors()[0]
-        where = ".".join(str(p) for p in first.get("loc", ()))
-        return Settings(), f"{path}: {where}: {first.get('msg')}; using defaults"
+        data = {}
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        loaded.file_found = path.exists()
+        loaded.problems.append(f"{path}: {getattr(e, 'strerror', None) or e}; using the defaults")
+        data = {}
+    unknown = [key for key in data if key not in FILE_KEYS]
+    if unknown:
+        names = ", ".join(repr(key) for key in unknown)
+        loaded.problems.append(
+            f"{path}: unknown setting{'s' if len(unknown) > 1 else ''} {names} ignored "
+            f"(known: {', '.join(FILE_KEYS)})"
+        )
+    known = {key: value for key, value in data.items() if key in FILE_KEYS}
+    settings, bad = _validate(known)
+    for key, message in bad:
+        loaded.problems.append(f"{path}: {key}: {message}; using the default")
+    loaded.settings = settings
+    for key in known:
+        if key not in dict(bad):
+            loaded.sources[key] = Source("file", str(path))
+    if "color" not in loaded.sources and env.get("NO_COLOR"):
+        # no-color.org: a config file or a flag overrides NO_COLOR; NO_COLOR overrides the default.
+        loaded.settings = loaded.settings.model_copy(update={"color": "none"})
+        loaded.sources["color"] = Source("environment", "NO_COLOR")
+    return loaded
+
+
+def _validate(data: dict[str, Any]) -> tuple[Settings, list[tuple[str, str]]]:
+    """Validate, dropping each key whose value is wrong (and saying why), keeping the rest."""
+    bad: list[tuple[str, str]] = []
+    data = dict(data)
+    while True:
+        try:
+            return Settings.model_validate(data), bad
+        except ValidationError as e:
+            dropped = False
+            for error in e.errors():
+                loc = error.get("loc", ())
+                key = str(loc[0]) if loc else ""
+                if key in data:
+                    bad.append((key, str(error.get("msg"))))
+                    del data[key]
+                    dropped = True
+            if not dropped:
+                return Settings(), bad
+
+
+def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:
+    """The settings and, if the file had problems, what they were (one line)."""
+    loaded = read_settings(path)
+    return loaded.settings, loaded.problem_line()
 
 
 def color_system(mode: ColorMode, env: dict[str, str] | None = None) -> str | None:
@@ -58,9 +161,10 @@ def color_system(mode: ColorMode, env: dict[str, str] | None = None) -> str | No
 
     `auto` does not trust a missing COLORTERM (SSH rarely forwards it): it uses truecolor
     only when the terminal says so and 256 colours otherwise, except on the Linux console.
+    (NO_COLOR is applied when the settings are read: a flag or the file overrides it.)
     """
     env = dict(os.environ) if env is None else env
-    if mode == "none" or "NO_COLOR" in env:
+    if mode == "none":
         return None
     if mode == "truecolor":
         return "truecolor"
@@ -74,3 +178,81 @@ def color_system(mode: ColorMode, env: dict[str, str] | None = None) -> str | No
     if term in ("linux", "vt100", "vt220", "ansi") or term.startswith("vt"):
         return "standard"
     return "256"
+
+
+# ---------------------------------------------------------------------- theme
+@dataclass(frozen=True, slots=True)
+class ThemeChoice:
+    appearance: Literal["dark", "light"]
+    why: str  # for `pi-sessions config`: which setting decided
+
+
+def resolve_theme(
+    setting: ThemeSetting | None, env: Mapping[str, str] | None = None, cwd: str | None = None
+) -> ThemeChoice:
+    """Dark or light. Ours when set; unset, pi's `theme` setting (the project's
+    `.pi/settings.json` over the agent folder's `settings.json`); neither: dark.
+
+    `system`, like pi without a terminal colour report: COLORFGBG, else dark. A pi
+    `light/dark` pair picks by the same rule; a custom pi theme by its `appearance`."""
+    env = os.environ if env is None else env
+    if setting in ("dark", "light"):
+        return ThemeChoice(setting, f"theme = {setting!r}")
+    if setting == "system":
+        return ThemeChoice(terminal_appearance(env), "theme = 'system' (COLORFGBG, else dark)")
+    found = pi_theme_setting(env, cwd)
+    if found is None:
+        return ThemeChoice("dark", "default (neither we nor pi set a theme)")
+    value, settings_path = found
+    return ThemeChoice(_pi_theme_appearance(value, env), f"pi's theme {value!r} in {settings_path}")
+
+
+def terminal_appearance(env: Mapping[str, str]) -> Literal["dark", "light"]:
+    """pi's COLORFGBG rule: the last field is the background's ANSI index; 0-6 and 8 are dark,
+    7 and 9-15 light; anything else says nothing (then dark)."""
+    background = env.get("COLORFGBG", "").split(";")[-1].strip()
+    if not background.isdigit() or len(background) > 2 or int(background) > 15:
+        return "dark"
+    index = int(background)
+    return "dark" if index <= 6 or index == 8 else "light"
+
+
+def pi_theme_setting(env: Mapping[str, str], cwd: str | None = None) -> tuple[str, str] | None:
+    """pi's `theme` setting and the file it is in (the project's settings win), if any."""
+    from ..core.locations import agent_dir
+
+    candidates = (
+        os.path.join(cwd or os.getcwd(), ".pi", "settings.json"),
+        os.path.join(agent_dir(env), "settings.json"),
+    )
+    for path in candidates:
+        try:
+            with open(path, encoding="utf-8") as f:
+                data = json.load(f)
+        except (OSError, ValueError):
+            continue
+        value = data.get("theme") if isinstance(data, dict) else None
+        if isinstance(value, str) and value.strip():
+            return value.strip(), path
+    return None
+
+
+def _pi_theme_appearance(value: str, env: Mapping[str, str]) -> Literal["dark", "light"]:
+    if value == "system":
+        return terminal_appearance(env)
+    if "/" in value:
+        light, _, dark = value.partition("/")
+        if not light.strip() or not dark.strip() or "/" in dark:
+            return "dark"  # pi ignores a malformed pair
+        value = (light if terminal_appearance(env) == "light" else dark).strip()
+    if value in ("dark", "light"):
+        return value  # type: ignore[return-value]
+    from ..core.locations import agent_dir
+
+    try:
+        with open(os.path.join(agent_dir(env), "themes", f"{value}.json"), encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return "dark"
+    appearance = data.get("appearance") if isinstance(data, dict) else None
+    return "light" if appearance == "light" else "dark"

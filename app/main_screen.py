@@ -1,131 +1,156 @@
-"""The main screen: sessions | branch tree | context, coordinated here.
+"""The main screen: sessions | branch tree | context, wired together.
 
-Attributes go down (the screen hands each pane what to show), messages come up (a pane says
-what the user did). All reading happens in core; long reads run in worker threads.
+Attributes go down, messages come up: the screen hands each pane what to show and listens to
+what the user did there. It owns the store, the watcher and the open session; it decides
+nothing itself. Core decides (core/live.py and core/outline.py for a change of the open
+session, core/sidebar_search.py for a search), the panes apply (widgets/), layout is
+widgets/panes.py's, and what the user does with a session is app/actions.py's (this screen is
+its `ActionHost`). File work runs in worker threads; a worker that fails says so in the status
+line instead of taking the app down.
+
+Where things go: a new pane is a widget yielded in `compose` inside `Panes`; a new action is a
+flow in app/actions.py, a binding here and a one-line `action_*`. (Over 450 lines: this is the
+one place where the store, the watcher, the open session, the panes and the actions meet; each
+method only hands something on, and splitting them would scatter one path over files.)
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import gc
 import os
+import subprocess
 import time
-from collections.abc import Mapping
+from collections.abc import Coroutine, Sequence
+from typing import Any, TypeVar, cast
 
 from textual import on, work
-from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.events import Resize
-from textual.notifications import SeverityLevel
+from textual.app import ComposeResult, SuspendNotSupported
 from textual.screen import Screen
-from textual.widget import Widget
-from textual.widgets import Footer, Input, Static
-from textual.worker import get_current_worker
+from textual.worker import Worker, WorkerCancelled, WorkerState, get_current_worker
 
-from ..core.context import extend_projection, project
+from ..core.activity import Activity
+from ..core.context import project
+from ..core.files import FileTracker
+from ..core.glyphs import Glyphs
+from ..core.labels import LabelIndex, LabelRow
+from ..core.landing import Aim, Landing, land, place_words
 from ..core.listing import SessionSummary
+from ..core.live import context_change, nothing_to_show
 from ..core.locations import SessionsRoot
-from ..core.outline import search_entries
 from ..core.problems import SessionError
-from ..core.search import SearchIndex, SessionText, parse_query
 from ..core.session import Session
+from ..core.session_search import HitPlace
+from ..core.sidebar_search import SidebarSearch
 from ..core.store import SessionStore
-from ..core.text import GLYPHS, one_line
-from ..core.watch import EventKind, SessionWatcher, StoreEvent
+from ..core.text import one_line
+from ..core.watch import EventKind, SessionWatcher, StoreBatch, StoreEvent
 from ..widgets.branch_tree import BranchTree
 from ..widgets.context_view import ContextView
-from ..widgets.glyphs import Glyphs
-from ..widgets.plain import PlainStatic
-from ..widgets.sidebar import SessionSidebar
+from ..widgets.glyphs import glyphs_of
+from ..widgets.key_footer import KeyFooter
+from ..widgets.keys import bindings
+from ..widgets.panes import Panes
+from ..widgets.plain import FitStatic
+from ..widgets.sidebar import SessionList, SessionSidebar
+from ..widgets.tree_pane import TreePane
+from .actions import Actions
+from .compare_screen import CompareScreen
 from .config import Settings
-from .screens import MenuScreen, RawJsonScreen
+from .files_screen import FilesScreen
+from .keymap import first_key
+from .labels_screen import LabelsScreen
+from .screens import RawJsonScreen
+from .search_flow import SearchFlow
+
+T = TypeVar("T")
 
 QUICK_SCAN_BYTES = 4 * 1024 * 1024  # up to this much to read, the first listing is done inline
-WIDE = 110  # below this many columns, two panes at a time
-NARROW = 70  # below this, one pane at a time
 PANES = ("sidebar", "tree", "context")
 
 
 class MainScreen(Screen[None]):
-    BINDINGS = [
-        Binding("tab", "next_pane", "Next pane", priority=True),
-        Binding("shift+tab", "previous_pane", "Prev pane", priority=True, show=False),
-        Binding("x", "toggle_excluded", "Excluded"),
-        Binding("F", "toggle_follow", "Follow"),
-        Binding("r", "resume", "Resume"),
-        Binding("f", "fork", "Fork"),
-        Binding("y", "copy", "Copy"),
-        Binding("i", "inspect", "Raw JSON", show=False),
-        Binding("R", "rescan", "Rescan", show=False),
-        Binding("slash", "search", "Search", show=False),
-        Binding("escape", "escape", "Back", show=False),
-        Binding("C", "clone", "Clone", show=False),
-        Binding("M", "rename", "Rename", show=False),
-        Binding("L", "label", "Label", show=False),
-        Binding("D", "delete", "Delete", show=False),
-        Binding("E", "export", "Export", show=False),
-        Binding("d", "demo", "Demo", show=False),
-    ]
+    BINDINGS = bindings("main")
 
     def __init__(
         self,
         settings: Settings,
         root: SessionsRoot,
-        glyphs: Glyphs,
         *,
         open_path: str | None = None,
         current_cwd: str | None = None,
         cache_dir: str | None = None,
+        notices: Sequence[str] = (),
+        pi_agent_dir: str | None = None,
     ) -> None:
         super().__init__()
         self.settings = settings
+        self.pi_agent_dir = pi_agent_dir  # pi's models.json and settings (None: pi's default folder)
+        self.notices = list(notices)  # shown once the sessions are listed (status line and a notice)
         self.root = root
-        self.glyphs = glyphs
         self.open_path = open_path
         self.current_cwd = current_cwd if current_cwd is not None else os.getcwd()
         self.store = SessionStore(root.path, cache_dir=cache_dir, keep_text=True)
-        self.watcher: SessionWatcher | None = None
+        # Every file change goes through the watcher (it watches once the first listing is up).
+        self.watcher = SessionWatcher(self.store, poll=settings.poll)
+        self.activity = Activity()
+        self.search = SidebarSearch(self.store.texts)
+        self.searching = SearchFlow(self, self, self.search)
+        self.label_index = LabelIndex()
+        self.actions = Actions(self)
         self.session: Session | None = None
-        self.search_index: SearchIndex[SessionText] | None = None
-        # path -> (the summary it was made from, its search text): a summary object is new
-        # exactly when its file changed, so a live batch joins and hashes only those texts.
-        self._search_texts: dict[str, tuple[SessionSummary, SessionText]] = {}
-        self.context_leaf: str | None = None
+        self.file_tracker: FileTracker | None = None  # the open session's, kept across entries
         self.follow = False
-        self.active_pane = "sidebar"
         self.scanned = False
         self.last_context_ms = 0.0
 
-    # ------------------------------------------------------------------ layout
+    # ------------------------------------------------------------------ the panes
     def compose(self) -> ComposeResult:
-        with Horizontal(id="panes"):
-            yield SessionSidebar(self.glyphs, self.current_cwd, id="sidebar")
-            with Vertical(id="tree-pane"):
-                yield PlainStatic("", id="tree-title", classes="pane-title")
-                yield Input(placeholder="search this session (enter)", id="tree-search")
-                yield BranchTree(self.glyphs, id="tree")
-            yield ContextView(self.glyphs, id="context")
-        yield PlainStatic("", id="status")
-        yield Footer()
+        with Panes(PANES, id="panes"):
+            yield SessionSidebar(self.current_cwd, self.activity, id="sidebar")
+            yield TreePane(id="tree-pane")
+            yield ContextView(id="context", agent_dir=self.pi_agent_dir)
+        yield FitStatic("", id="status")
+        yield KeyFooter()
+
+    @property
+    def glyphs(self) -> Glyphs:
+        return glyphs_of(self)
+
+    @property
+    def panes(self) -> Panes:
+        return self.query_one(Panes)
 
     @property
     def sidebar(self) -> SessionSidebar:
         return self.query_one(SessionSidebar)
 
     @property
-    def tree(self) -> BranchTree:
+    def tree_pane(self) -> TreePane:
+        return self.query_one(TreePane)
+
+    @property
+    def branch_tree(self) -> BranchTree:
         return self.query_one(BranchTree)
 
     @property
     def context_view(self) -> ContextView:
         return self.query_one(ContextView)
 
+    @property
+    def active_pane(self) -> str:
+        return self.panes.active
+
+    @property
+    def context_leaf(self) -> str | None:
+        """The entry of the open session whose context is shown (None: none is)."""
+        context = self.context_view
+        return context.leaf if context.session is not None and context.session is self.session else None
+
     def on_mount(self) -> None:
-        self.query_one("#tree-search", Input).display = False
-        self.sidebar.search_fn = self._search_sessions
-        self.sidebar.set_status("reading…")
+        self.sidebar.set_status(f"reading{self.glyphs.ellipsis}")
         self.context_view.clear("")
-        self._set_tree_title()
-        self._apply_layout(self.size.width)
         self.sidebar.session_list.focus()
         # With a usable index cache the listing is a stat per file: do it right here, before
         # the first frame, rather than in a thread that competes with that frame for the GIL.
@@ -136,117 +161,63 @@ class MainScreen(Screen[None]):
             listing = self.store.listing()
             self._scan_done(listing.summaries, listing.skipped, report.cache_problem)
 
-    def on_resize(self, event: Resize) -> None:
-        self._apply_layout(event.size.width)
-
-    def _apply_layout(self, width: int) -> None:
-        """Three panes when wide; else the focused pane and a neighbour (or only it)."""
-        panes = {"sidebar": self.sidebar, "tree": self.query_one("#tree-pane"), "context": self.context_view}
-        if width >= WIDE:
-            shown = set(PANES)
-        elif width >= NARROW:
-            shown = {"sidebar", "tree"} if self.active_pane == "sidebar" else {"tree", "context"}
-        else:
-            shown = {self.active_pane}
-        for name, pane in panes.items():
-            pane.display = name in shown
-        self.set_class(width < WIDE, "-narrow")
-
-    def _pane_widget(self, pane: str) -> Widget:
-        return {"sidebar": self.sidebar.session_list, "tree": self.tree, "context": self.context_view.body}[
-            pane
-        ]
-
     def focus_pane(self, pane: str) -> None:
-        self.active_pane = pane
-        self._apply_layout(self.size.width)
-        self._pane_widget(pane).focus()
-
-    def on_descendant_focus(self, event: object) -> None:
-        widget = self.focused
-        if widget is None:
-            return
-        for pane, container in (
-            ("sidebar", self.sidebar),
-            ("tree", self.query_one("#tree-pane")),
-            ("context", self.context_view),
-        ):
-            if widget is container or container in widget.ancestors:
-                if pane != self.active_pane:
-                    self.active_pane = pane
-                    self._apply_layout(self.size.width)
-                return
+        self.panes.focus_pane(pane)
 
     def action_next_pane(self) -> None:
-        self.focus_pane(PANES[(PANES.index(self.active_pane) + 1) % len(PANES)])
+        self.panes.next_pane(1)
 
     def action_previous_pane(self) -> None:
-        self.focus_pane(PANES[(PANES.index(self.active_pane) - 1) % len(PANES)])
+        self.panes.next_pane(-1)
 
-    # ------------------------------------------------------------------ status
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = False,
-    ) -> None:
-        """Notifications carry paths and errors: plain text unless asked otherwise."""
-        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
-
+    # ------------------------------------------------------------------ the status line
     def set_status(self, text: str, *, error: bool = False) -> None:
-        status = self.query_one("#status", Static)
-        status.update(one_line(text, 400))
+        status = self.query_one("#status", FitStatic)
+        status.update(one_line(text, 400, glyphs=self.glyphs))
         status.set_class(error, "-error")
 
-    def _set_tree_title(self) -> None:
-        title = "Tree"
-        session = self.session
-        if session is not None:
-            # What changes with keys comes first: narrow panes cut the end of the line.
-            count = len(session.records)
-            title = f"{self.tree.view.label} view {GLYPHS.dot} {count} {'entry' if count == 1 else 'entries'}"
-            if self.follow:
-                title += f" {GLYPHS.dot} following"
-            if session.problems:
-                title += f" {GLYPHS.dot} {self.glyphs.problem} {len(session.problems)} problem(s)"
-            if session.name:
-                title += f" {GLYPHS.dot} {one_line(session.name, 60)}"
-        self.query_one("#tree-title", Static).update(title)
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """Every worker of this screen that fails (they run with `exit_on_error=False`) says so."""
+        if event.state is WorkerState.ERROR:
+            error = event.worker.error
+            what = event.worker.group or event.worker.name
+            self.set_status(f"{what} failed: {error}", error=True)
+            self.notify(f"Something went wrong ({what}): {error}", severity="error", timeout=10)
+
+    def run_flow(self, flow: Coroutine[Any, Any, None]) -> None:
+        """One of app/actions.py's flows, as a worker (its dialogs need one)."""
+        self.run_worker(flow, group="action", exit_on_error=False)
 
     # ------------------------------------------------------------------ scanning and watching
-    @work(thread=True, exclusive=True, group="scan")
+    @work(thread=True, exclusive=True, group="scan", exit_on_error=False)
     def scan_sessions(self) -> None:
         report = self.store.scan()
-        assert report is not None
         listing = self.store.listing()
-        worker = get_current_worker()
-        if worker.is_cancelled:
-            return
-        self.app.call_from_thread(self._scan_done, listing.summaries, listing.skipped, report.cache_problem)
+        if not get_current_worker().is_cancelled:
+            problem = report.cache_problem if report is not None else None
+            self.app.call_from_thread(self._scan_done, listing.summaries, listing.skipped, problem)
 
-    @work(thread=True, exclusive=True, group="index")
+    @work(thread=True, exclusive=True, group="index", exit_on_error=False)
     def build_search_index(self) -> None:
         """The search index, built after the first screen is up (it competes for the GIL)."""
         summaries = list(self.sidebar.summaries)
-        index = SearchIndex(self._search_items(summaries))
+        index = self.search.prepare(summaries)
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._index_ready, index)
+            self.app.call_from_thread(self._index_built, index)
 
-    def _index_ready(self, index: SearchIndex[SessionText]) -> None:
-        if self.search_index is None:
-            # Batches that arrived while it was being built changed the listing.
-            index.update(self._search_items(self.sidebar.summaries))
-            self.search_index = index
+    def _index_built(self, index: Any) -> None:
+        self.search.install(index, self.sidebar.summaries)
+        # The listing and the index live as long as the app: collections stop walking them
+        # (at 30,000 sessions a full collection took 0.2 s, a pause of typing and drawing).
+        gc.freeze()
 
     def _scan_done(
         self, summaries: list[SessionSummary], skipped: list[tuple[str, str]], cache_problem: str | None
     ) -> None:
-        self.search_index = None
+        self.search.reset()
         first_scan = not self.scanned
         self.scanned = True
+        dot = f" {self.glyphs.dot} "
         self.sidebar.set_status("")
         self.sidebar.set_summaries(summaries)
         if not summaries:
@@ -254,12 +225,16 @@ class MainScreen(Screen[None]):
         else:
             note = f"{len(summaries)} sessions in {self.root.describe()}"
             if skipped:
-                note += f" {GLYPHS.dot} {len(skipped)} other file(s) skipped (not pi sessions)"
+                note += f"{dot}{len(skipped)} other file(s) skipped (unreadable or not pi sessions)"
             if cache_problem:
-                note += f" {GLYPHS.dot} {cache_problem}"
+                note += f"{dot}{cache_problem}"
             self.set_status(note)
+        if first_scan and self.notices:
+            # Once: in the status line, and each in full in a notice (a status line is cut).
+            self.set_status(f"{self.glyphs.problem} " + dot.join(self.notices), error=True)
+            self.notify("\n".join(self.notices), title="Settings", severity="warning", timeout=15)
         if first_scan:
-            self._open_initial(summaries)
+            self._open_initial()
             self.watch_sessions()
         # Searching works at once (the index is built on the first keystroke if need be);
         # building it in the background waits until the first screen is drawn.
@@ -267,6 +242,9 @@ class MainScreen(Screen[None]):
 
     def _show_empty_state(self) -> None:
         where = self.root.describe()
+        demo = first_key(self.app.key_bindings, "ui.demo")  # type: ignore[attr-defined]
+        how = f"Press {demo} to open" if demo else "Run pi-sessions --demo for"
+        # Paragraphs: the list wraps them to its width.
         self.sidebar.session_list.placeholder = [
             "No pi sessions here yet.",
             "",
@@ -274,16 +252,16 @@ class MainScreen(Screen[None]):
             f"  {self.root.path}",
             f"  ({self.root.source})",
             "",
-            "Press d to open the bundled demo",
-            "(a temporary copy), or start pi",
-            "and come back: new sessions",
+            f"{how} the bundled demo (a temporary copy), or start pi and come back: new sessions "
             "appear as they are written.",
         ]
         self.sidebar.session_list.refresh()
         self.context_view.clear(f"No pi sessions found in {where}.")
-        self.set_status(f"No sessions in {where}. Press d for a demo (or run pi-sessions --demo).")
+        # What to do first: a narrow status line is cut at its end.
+        hint = f"press {demo} for a demo (or run pi-sessions --demo)" if demo else "run pi-sessions --demo"
+        self.set_status(f"No sessions here: {hint}. Looked in {where}.")
 
-    def _open_initial(self, summaries: list[SessionSummary]) -> None:
+    def _open_initial(self) -> None:
         if self.open_path:
             path = os.path.abspath(self.open_path)
             self.sidebar.select_path(path)
@@ -294,133 +272,203 @@ class MainScreen(Screen[None]):
         if current is not None:
             self.open_session(current.path)
 
-    @work(exclusive=True, group="watch")
+    @work(exclusive=True, group="watch", exit_on_error=False)
     async def watch_sessions(self) -> None:
-        self.watcher = SessionWatcher(self.store, poll=self.settings.poll)
-        if self.session is not None:
-            self.watcher.track(self.session)
         notice_shown = False
-        async for events in self.watcher.events():
+        async for batch in self.watcher.events():
             if self.watcher.notice and not notice_shown:
                 notice_shown = True
                 self.notify(self.watcher.notice, title="Watching", severity="warning", timeout=8)
-            self.apply_store_events(events)
+            self.apply_store_events(batch)
 
-    def apply_store_events(self, events: list[StoreEvent]) -> None:
-        """New, grown, replaced, renamed and vanished sessions, from the store's events."""
-        changed_listing = False
-        for event in events:
-            changed_listing = True
-            if event.kind in (EventKind.GREW, EventKind.APPEARED):
-                self.sidebar.mark_live(event.path)
+    def apply_store_events(self, batch: StoreBatch, *, ours: bool = False) -> None:
+        """New, grown, replaced, renamed and vanished sessions, from one batch of the store's
+        events (read in a worker thread; `ours`: a change we made ourselves, which neither
+        marks the session live nor is announced)."""
+        had_none = not self.sidebar.summaries
+        current = self.sidebar.session_list.current()
+        select: str | None = None
+        now = time.time()
+        for event in batch:
+            if event.kind in (EventKind.GREW, EventKind.APPEARED) and not ours:
+                self.activity.grew(event.path, now)
+            if event.kind is EventKind.RENAMED and event.old_path is not None:
+                self.activity.moved(event.old_path, event.path)
+                if current is not None and current.path == event.old_path:
+                    select = event.path  # the sidebar's cursor goes with the file
+            if event.kind is EventKind.VANISHED:
+                self.activity.forget(event.path)
             if self.session is not None and event.session is self.session:
-                self._open_session_changed(event)
-        if changed_listing:
-            listing = self.store.listing()
-            self.sidebar.set_summaries(listing.summaries)
-            if self.session is None and listing.summaries:
-                current = self.sidebar.session_list.current()
-                if current is not None:
-                    self.open_session(current.path)  # the first session of a folder that had none
-            if self.search_index is not None:
-                self.search_index.update(self._search_items(listing.summaries))
+                self._open_session_changed(event, ours=ours)
+        self.sidebar.set_summaries(batch.listing.summaries)
+        if select is not None:
+            self.sidebar.select_path(select)
+        self.sidebar.set_open(self.session.path if self.session is not None else None)
+        if self.session is None and batch.listing.summaries and (had_none or ours):
+            # The first session of a folder that had none, or the one after ours that went.
+            current = self.sidebar.session_list.current()
+            if current is not None:
+                self.open_session(current.path)
+        self.search.update(batch.listing.summaries)
 
-    def _open_session_changed(self, event: StoreEvent) -> None:
+    def _open_session_changed(self, event: StoreEvent, *, ours: bool = False) -> None:
+        """The open session's file changed: core says what that means for each pane (the
+        rows in `outline.extend_rows`, the context in `live.context_change`), the panes
+        apply it."""
         session = self.session
-        assert session is not None
+        if session is None:
+            return
         if event.kind is EventKind.VANISHED or event.error:
-            self.set_status(f"the open session is gone: {event.error or event.path}", error=True)
+            why = event.error or "the file is gone"
+            self._close_session(f"The open session cannot be shown any more: {why}.\n{event.path}")
+            if not ours:
+                self.set_status(f"the open session is gone: {why}: {event.path}", error=True)
             return
-        if event.kind is EventKind.RENAMED:
+        if event.kind is EventKind.RENAMED and not ours:
             self.set_status(f"the open session was renamed to {event.path}")
-        append = event.append
-        if append is None or not append.changed:
+        delta = event.append
+        if delta is None or not delta.changed:
             return
-        if append.reloaded:
-            keep = self.tree.current_id()
-            self.tree.show_session(session, select=keep if keep in session.by_id else session.default_leaf)
-            self.set_status("the open session was rewritten on disk: read again")
-            self._set_tree_title()
-            return
-        # Entries that extend the selected path carry the context along; the tree cursor stays.
-        leaf = self.context_leaf
-        extended = False
-        for record in append.new_records:
-            if leaf is not None and record.parentId == leaf and len(session.children.get(leaf, ())) == 1:
-                leaf = record.id
-                extended = True
-        grown_from = len(session.records) - len(append.new_records) - 1
-        previous_leaf = session.records[grown_from].id if grown_from >= 0 else None
-        # The common case, a conversation growing at the bottom, adds rows in place.
-        if append.tree_rebuilt or not self.tree.append_records(append.new_records, previous_leaf):
-            self.tree.rebuild(keep_view=True)
-        if self.follow and session.default_leaf:
-            self.tree.select(session.default_leaf)
-        elif extended and leaf is not None:
-            self.show_context(leaf, keep_scroll=True, live=True)
-        self._set_tree_title()
+        self.tree_pane.take_delta(delta)
+        if delta.reloaded and not ours:
+            what = "cut short" if delta.truncated else "rewritten"
+            self.set_status(f"the open session was {what} on disk: read again")
+        context = self.context_view
+        shown = context.projection if context.session is session else None
+        change = context_change(
+            session,
+            delta,
+            shown,
+            self.context_leaf if shown is not None else None,
+            follow=self.follow,
+            show_excluded=context.show_excluded,
+        )
+        context.apply(session, change)
+
+    def _close_session(self, text: str) -> None:
+        """Nothing is open any more: every pane says so."""
+        if self.session is not None:
+            self.watcher.untrack(self.session)
+        self.session = None
+        self.tree_pane.show_session(None)
+        self.context_view.clear(text)
+        self.sidebar.set_open(None)
 
     def action_rescan(self) -> None:
-        self.sidebar.set_status("reading…")
+        self.sidebar.set_status(f"reading{self.glyphs.ellipsis}")
         self.scan_sessions()
+
+    async def after_external_change(
+        self, path: str, *, select_session: str | None = None, by_us: bool = True
+    ) -> None:
+        """We wrote, moved or ran something on `path` (or found someone else did): bring the
+        store and every pane up to date now (the watcher would, a moment later), the way every
+        file change goes."""
+        self.apply_store_events(await self.watcher.process([path]), ours=by_us)
+        if select_session is not None:
+            self.sidebar.select_path(select_session)
+            with contextlib.suppress(WorkerCancelled):  # the user opened another one meanwhile
+                await self.open_session(select_session).wait()
 
     # ------------------------------------------------------------------ opening a session
     @on(SessionSidebar.SessionHighlighted)
     def _session_highlighted(self, event: SessionSidebar.SessionHighlighted) -> None:
-        if self.session is None or self.session.path != event.summary.path:
-            self.open_session(event.summary.path)
+        path = event.summary.path
+        if self.session is None or self.session.path != path:
+            self.open_session(path, aim=self._search_aim(path))
 
     @on(SessionSidebar.SessionChosen)
     def _session_chosen(self, event: SessionSidebar.SessionChosen) -> None:
-        if self.session is None or self.session.path != event.summary.path:
-            self.open_session(event.summary.path)
+        path = event.summary.path
+        aim = self._search_aim(path)
+        if self.session is None or self.session.path != path or aim is not None:
+            self.open_session(path, aim=aim)
         self.focus_pane("tree")
 
-    @work(thread=True, exclusive=True, group="open")
-    def open_session(self, path: str, select: str | None = None) -> None:
+    def _search_aim(self, path: str) -> Aim | None:
+        """With a search on, the session's hit: opening it lands there."""
+        results = self.sidebar.matches
+        if results is None or path not in results:
+            return None
+        return Aim(results.query, results.scope, results.hit(path), results.place(path))
+
+    def open_session(self, path: str, select: str | None = None, aim: Aim | None = None) -> Worker[None]:
+        """Read `path` in a worker thread, then show it (a newer open cancels this one); with
+        `aim`, land on that hit or label (the session may be open already)."""
+        return self.run_worker(
+            self._open_session(path, select, aim), group="open", exclusive=True, exit_on_error=False
+        )
+
+    async def _open_session(self, path: str, select: str | None, aim: Aim | None) -> None:
+        shown = self.session if self.session is not None and self.session.path == path else None
+
+        def read() -> tuple[Session, Landing | None]:
+            session = shown if shown is not None and aim is not None else Session.open(path)
+            return session, land(session, aim) if aim is not None else None
+
         try:
-            session: Session | None = Session.open(path)
-            error = None
+            session, landing = await asyncio.to_thread(read)
         except (SessionError, OSError) as e:
-            session, error = None, str(e)
-        if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._session_opened, path, session, error, select)
+            self._session_opened(path, None, str(e), select)
+            return
+        if session is not self.session:
+            entry = landing.entry_id if landing is not None else None
+            self._session_opened(path, session, None, entry or select, notify=entry is None)
+        if landing is not None and session is self.session:
+            self._landed(landing)
+
+    def _landed(self, landing: Landing) -> None:
+        """The tree on the hit (unfolded, the view switched if it hid it), n / N walking every
+        hit of the query, the context at the hit; the status line says where it is."""
+        self.branch_tree.set_matches(list(landing.walk), select=landing.entry_id)
+        place = landing.place
+        if place.entry_id is None:
+            if place.field:
+                self.set_status(f"the hit is in the session's {place.field}")
+            return
+        where = place_words(place) or "the entry"
+        status = f"{place.field.replace('_', ' ') or 'hit'} of {place.entry_id}, {where}"
+        ordinal = landing.ordinal()
+        if len(landing.walk) > 1:
+            at = f"{ordinal} of {len(landing.walk)}" if ordinal is not None else f"{len(landing.walk)}"
+            status += f" {self.glyphs.dot} hit {at} in this session: n / N for next / previous"
+        self.set_status(status)
 
     def _session_opened(
-        self, path: str, session: Session | None, error: str | None, select: str | None
+        self,
+        path: str,
+        session: Session | None,
+        error: str | None,
+        select: str | None,
+        *,
+        notify: bool = True,
     ) -> None:
-        if self.watcher is not None and self.session is not None:
+        if self.session is not None:
             self.watcher.untrack(self.session)
         self.session = session
         self.sidebar.set_open(path if session else None)
         if session is None:
-            self.tree.show_session(None)
+            self.tree_pane.show_session(None)
             self.context_view.clear(f"cannot open {path}: {error}")
             self.set_status(f"cannot open {path}: {error}", error=True)
-            self._set_tree_title()
             return
-        if self.watcher is not None:
-            self.watcher.track(session)
-        self.context_leaf = None
-        self.tree.show_session(session, select=select)
-        if session.is_empty:
-            self.context_view.clear("This file is empty: no session header yet.")
-        elif not session.records:
-            self.context_view.clear("This session has no entries yet.")
+        self.watcher.track(session)
+        self.tree_pane.show_session(session, select=select, notify=notify)
+        empty = nothing_to_show(session)
+        if empty is not None:
+            self.context_view.clear(empty)
         if session.problems:
             first = session.problems[0]
             self.set_status(
                 f"{self.glyphs.problem} {len(session.problems)} problem(s) in this file; first: {first}",
                 error=True,
             )
-        self._set_tree_title()
 
     # ------------------------------------------------------------------ the context pane
     @on(BranchTree.EntryHighlighted)
     def _entry_highlighted(self, event: BranchTree.EntryHighlighted) -> None:
         if self.follow and self.session is not None and event.entry_id != self.session.default_leaf:
-            self.follow = False
-            self._set_tree_title()
+            self._set_follow(False)
         self.show_context(event.entry_id)
 
     @on(BranchTree.EntryChosen)
@@ -428,117 +476,112 @@ class MainScreen(Screen[None]):
         self.show_context(event.entry_id)
         self.focus_pane("context")
 
-    @on(BranchTree.FilterChanged)
-    def _filter_changed(self, event: BranchTree.FilterChanged) -> None:
-        self._set_tree_title()
-
-    def show_context(self, entry_id: str, *, keep_scroll: bool = False, live: bool = False) -> None:
+    def show_context(self, entry_id: str, *, keep_scroll: bool = False) -> None:
+        """The context at `entry_id`, chosen by the user (a live change goes through
+        `_open_session_changed`)."""
         session = self.session
         if session is None or entry_id not in session.by_id:
             return
         started = time.perf_counter()
-        self.context_leaf = entry_id
-        shown = self.context_view.projection
-        # Live, the context usually just grows: build on what is shown, not the whole path.
-        extended = extend_projection(shown, session, entry_id) if live and shown is not None else None
-        projection = extended if extended is not None else project(session, entry_id)
-        self.context_view.show(
-            session, projection, keep_scroll=keep_scroll, live_note="(live)" if live else ""
-        )
+        self.context_view.show(session, project(session, entry_id), keep_scroll=keep_scroll)
         self.last_context_ms = (time.perf_counter() - started) * 1000
 
     def action_toggle_excluded(self) -> None:
         self.context_view.toggle_excluded()
 
     def action_toggle_follow(self) -> None:
-        self.follow = not self.follow
+        self._set_follow(not self.follow)
         if self.follow and self.session is not None and self.session.default_leaf:
-            self.tree.select(self.session.default_leaf)
+            self.branch_tree.select(self.session.default_leaf)
         self.notify("following the newest entry" if self.follow else "follow off", timeout=2)
-        self._set_tree_title()
+
+    def _set_follow(self, follow: bool) -> None:
+        self.follow = follow
+        self.tree_pane.set_follow(follow)
 
     # ------------------------------------------------------------------ search
-    def _search_items(self, summaries: list[SessionSummary]) -> list[SessionText]:
-        known = self._search_texts
-        fresh: dict[str, tuple[SessionSummary, SessionText]] = {}
-        for summary in summaries:
-            pair = known.get(summary.path)
-            if pair is None or pair[0] is not summary:
-                pair = (summary, SessionText.from_summary(summary, self.store.texts(summary.path)))
-            fresh[summary.path] = pair
-        self._search_texts = fresh
-        return [text for _, text in fresh.values()]
+    @on(SessionSidebar.SearchChanged)
+    def _search_sessions(self, event: SessionSidebar.SearchChanged) -> None:
+        self.searching.start(event.query, event.scope)
 
-    def _search_sessions(self, query: str) -> Mapping[str, str] | None:
-        """path -> where it matched (and an excerpt of the message that matched)."""
-        if self.search_index is None:
-            # Typed before the background index was ready: build it now, once.
-            self.search_index = SearchIndex(self._search_items(self.sidebar.summaries))
-        parsed = parse_query(query)
-        if parsed.error:
-            self.set_status(parsed.error, error=True)
-            return None
-        found: dict[str, str] = {}
-        for hit in self.search_index.search(parsed):
-            where = "in " + ", ".join(dict.fromkeys(f.rstrip("~") for f in hit.fields)) if hit.fields else ""
-            if hit.excerpt is not None:
-                where += f": {hit.excerpt.text}"
-            found[hit.item.path] = where
-        return found
+    @on(SessionList.PlacesWanted)
+    def _places_wanted(self, event: SessionList.PlacesWanted) -> None:
+        self.searching.place(event.results, event.paths)
+
+    @on(TreePane.SearchDone)
+    def _tree_matches(self, event: TreePane.SearchDone) -> None:
+        found, query = event.matches, event.query
+        if event.error:
+            self.set_status(event.error, error=True)
+            return
+        self.set_status(
+            f"{len(found)} entries match {query!r}: n / N for next / previous"
+            if found
+            else f"nothing matches {query!r}"
+        )
+
+    def action_labels(self) -> None:
+        screen = LabelsScreen(self.sidebar.shown_summaries() or self.sidebar.summaries, self.label_index)
+        self.app.push_screen(screen, self._label_chosen)
+
+    def _label_chosen(self, row: LabelRow | None) -> None:
+        """Land on the labelled entry; n / N walk that session's labels."""
+        if row is None:
+            return
+        self.sidebar.select_path(row.path)
+        place = HitPlace(row.entry_id, "label", row.on_active_path, row.branch_from)
+        labelled = tuple(r.entry_id for r in self.label_index.labels_of(row.path))
+        self.open_session(row.path, aim=Aim(None, "deep", place=place, walk=labelled or (row.entry_id,)))
+        self.focus_pane("tree")
 
     def action_search(self) -> None:
         if self.active_pane == "sidebar":
             self.sidebar.action_search()
-            return
-        search = self.query_one("#tree-search", Input)
-        search.display = True
-        search.focus()
-
-    @on(Input.Submitted, "#tree-search")
-    def _tree_search(self, event: Input.Submitted) -> None:
-        event.stop()
-        if self.session is None or not event.value.strip():
-            self.tree.set_matches([])
-            return
-        self.search_session(self.session, event.value)
-
-    @work(thread=True, exclusive=True, group="tree-search")
-    def search_session(self, session: Session, query: str) -> None:
-        matches = search_entries(session, query)
-        if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._tree_matches, session, query, matches)
-
-    def _tree_matches(self, session: Session, query: str, matches: list[str]) -> None:
-        if session is not self.session:
-            return
-        self.tree.set_matches(matches)
-        self.tree.focus()
-        self.set_status(
-            f"{len(matches)} entries match {query!r}: n / N for next / previous"
-            if matches
-            else f"nothing matches {query!r}"
-        )
+        else:
+            self.tree_pane.open_search()
 
     def action_escape(self) -> None:
-        search = self.query_one("#tree-search", Input)
-        if search.display:
-            search.value = ""
-            search.display = False
-            self.tree.set_matches([])
-            self.tree.focus()
-        elif self.active_pane == "context":
+        if self.tree_pane.close_search():
+            return
+        if self.active_pane == "context":
             self.focus_pane("tree")
         elif self.active_pane == "tree":
             self.focus_pane("sidebar")
 
-    # ------------------------------------------------------------------ small actions
+    # ------------------------------------------------------------------ what actions need (ActionHost)
+    def selected_entry(self) -> str | None:
+        return self.branch_tree.current_id()
+
+    def selected_summary(self) -> SessionSummary | None:
+        return self.sidebar.session_list.current()
+
+    def is_live(self, path: str) -> bool:
+        return self.activity.is_live(path, time.time())
+
+    async def push_screen_wait(self, screen: Screen[T]) -> T:
+        return cast(T, await self.app.push_screen_wait(screen))
+
+    def run_in_terminal(self, argv: list[str], cwd: str) -> int:
+        try:
+            with self.app.suspend():
+                return subprocess.run(argv, cwd=cwd).returncode
+        except SuspendNotSupported:
+            # Headless (tests, some web terminals): run it without handing over the terminal.
+            quiet = subprocess.DEVNULL
+            return subprocess.run(argv, cwd=cwd, stdin=quiet, stdout=quiet, stderr=quiet).returncode
+
+    def exit_app(self) -> None:
+        self.app.exit()
+
+    def osc52_from_thread(self, text: str) -> None:
+        self.app.call_from_thread(self.app.copy_to_clipboard, text)
+
+    # ------------------------------------------------------------------ actions
     def action_inspect(self) -> None:
         session = self.session
-        entry_id = self.tree.current_id()
+        entry_id = self.branch_tree.current_id()
         if self.active_pane == "context":
-            body = self.context_view.body
-            if 0 <= body.current < len(body.blocks) and body.blocks[body.current].entry_id:
-                entry_id = body.blocks[body.current].entry_id
+            entry_id = self.context_view.body.current_entry() or entry_id
         if session is None or entry_id is None:
             return
         record = session.by_id[entry_id]
@@ -547,112 +590,91 @@ class MainScreen(Screen[None]):
         except (SessionError, OSError) as e:
             self.set_status(f"cannot read line {record.line}: {e}", error=True)
             return
-        self.app.push_screen(
-            RawJsonScreen(f"{entry_id} {GLYPHS.dot} line {record.line} of {session.path}", value)
-        )
+        title = f"{entry_id} {self.glyphs.dot} line {record.line} of {session.path}"
+        self.app.push_screen(RawJsonScreen(title, value))
+
+    @on(BranchTree.MarkChanged)
+    def _mark_changed(self, event: BranchTree.MarkChanged) -> None:
+        if event.entry_id is None:
+            self.set_status("mark cleared")
+            return
+        compare = first_key(self.app.key_bindings, "tree.compare")  # type: ignore[attr-defined]
+        how = f"press {compare}" if compare else "use the palette's Compare"
+        self.set_status(f"marked {event.entry_id}: move to another entry and {how} to compare the two")
+
+    def action_compare(self) -> None:
+        session, marked, selected = self.session, self.branch_tree.marked, self.selected_entry()
+        if session is None or selected is None:
+            return
+        if marked is None or marked not in session.by_id:
+            mark = first_key(self.app.key_bindings, "tree.mark")  # type: ignore[attr-defined]
+            how = f"press {mark} on an entry" if mark else "mark an entry (the palette)"
+            self.set_status(f"nothing is marked to compare: {how}, move to another and compare")
+            return
+        if marked == selected:
+            self.set_status("the marked entry is the selected one: move to another entry to compare")
+            return
+        screen = CompareScreen(session, marked, selected)
+        self.app.push_screen(screen, lambda to: self.go_to_entry(session, to))
+
+    def action_files(self) -> None:
+        session, entry = self.session, self.selected_entry()
+        if session is None or entry is None:
+            return
+        if self.file_tracker is None or self.file_tracker.session is not session:
+            self.file_tracker = FileTracker(session)
+        shown = self.context_view.projection if self.context_leaf == entry else None
+        screen = FilesScreen(session, entry, self.file_tracker, shown)
+        self.app.push_screen(screen, lambda to: self.go_to_entry(session, to))
+
+    def go_to_entry(self, session: Session, entry_id: str | None) -> None:
+        """A view chose an entry of `session`: the tree's cursor goes there, the context follows."""
+        if entry_id is None or session is not self.session or entry_id not in session.by_id:
+            return
+        self.focus_pane("tree")
+        self.branch_tree.select(entry_id)
 
     def action_resume(self) -> None:
-        from .actions import resume_selected
-
-        resume_selected(self)
+        self.run_flow(self.actions.resume())
 
     def action_fork(self) -> None:
-        from .actions import fork_selected
-
-        fork_selected(self)
+        self.run_flow(self.actions.fork())
 
     def action_copy(self) -> None:
-        from .actions import copy_menu
+        self.run_flow(self.actions.copy())
 
-        copy_menu(self)
+    def action_copy_entry_text(self) -> None:
+        self.run_flow(self.actions.copy_entry_text())
 
     def action_clone(self) -> None:
-        from .actions import clone_selected
-
-        clone_selected(self)
+        self.run_flow(self.actions.clone())
 
     def action_rename(self) -> None:
-        from .actions import rename_selected
-
-        rename_selected(self)
+        self.run_flow(self.actions.rename())
 
     def action_label(self) -> None:
-        from .actions import label_selected
-
-        label_selected(self)
+        self.run_flow(self.actions.label())
 
     def action_delete(self) -> None:
-        from .actions import delete_selected
-
-        delete_selected(self)
+        self.run_flow(self.actions.delete())
 
     def action_export(self) -> None:
-        from .actions import export_selected
-
-        def chosen(choice: str | None) -> None:
-            if choice:
-                export_selected(self, choice)
-
-        self.app.push_screen(
-            MenuScreen(
-                f"Export to {self.export_folder()}",
-                [
-                    ("context", "the context at the selected entry (Markdown and JSON)"),
-                    ("tree", "the whole session tree (Markdown and JSON)"),
-                ],
-            ),
-            chosen,
-        )
+        self.run_flow(self.actions.export())
 
     def action_export_context(self) -> None:
-        from .actions import export_selected
-
-        export_selected(self, "context")
+        self.run_flow(self.actions.export_into("context"))
 
     def action_export_tree(self) -> None:
-        from .actions import export_selected
+        self.run_flow(self.actions.export_into("tree"))
 
-        export_selected(self, "tree")
+    def action_compaction_audit(self) -> None:
+        self.run_flow(self.actions.compaction_audit())
+
+    def action_size_doctor(self) -> None:
+        self.run_flow(self.actions.size_doctor())
 
     def action_demo(self) -> None:
         if self.scanned and not self.store.entries:
-            self.app.open_demo()  # type: ignore[attr-defined]
-
-    def export_folder(self) -> str:
-        return self.current_cwd if os.access(self.current_cwd, os.W_OK) else os.path.expanduser("~")
-
-    def after_external_change(self, path: str, select_session: str | None = None) -> None:
-        """We wrote, moved or ran something on `path`: update the store and the panes now
-        (the watcher would, a moment later)."""
-        events = self.watcher.apply([path]) if self.watcher is not None else []
-        if self.watcher is None:
-            self.store.update(path)
-        if events:
-            self.apply_store_events(events)
-        else:
-            self.sidebar.set_summaries(self.store.listing().summaries)
-        if self.session is not None and self.session.path == path and not os.path.exists(path):
-            self.session = None
-            self.tree.show_session(None)
-            self.context_view.clear("The session was moved to the trash.")
-        elif self.session is not None and self.session.path == path and self.watcher is None:
-            self.session.refresh()
-            self.tree.rebuild(keep_view=True)
-        if select_session is not None:
-            self.sidebar.select_path(select_session)
-            self.open_session(select_session)
-        self._set_tree_title()
-
-    def run_named_action(self, action: str) -> None:
-        """Actions by name, for the command palette (each pane's own actions included)."""
-        targets: dict[str, object] = {
-            "tree_filter": (self.tree, "cycle_filter"),
-            "active_leaf": (self.tree, "active_leaf"),
-            "toggle_scope": (self.sidebar, "toggle_scope"),
-            "toggle_named": (self.sidebar, "toggle_named"),
-            "cycle_sort": (self.sidebar, "cycle_sort"),
-        }
-        widget, name = targets.get(action, (self, action))  # type: ignore[misc]
-        method = getattr(widget, f"action_{name}", None)
-        if method is not None:
-            method()
+            open_demo = getattr(self.app, "open_demo", None)
+            if callable(open_demo):
+                open_demo()

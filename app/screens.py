@@ -1,4 +1,5 @@
-"""Small screens: help, raw JSON, confirmations, prompts and menus."""
+"""Small screens: raw JSON, confirmations, prompts, menus and the fork preview (their hint
+lines show the keys as they are bound now)."""
 
 from __future__ import annotations
 
@@ -6,79 +7,23 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from rich.table import Table
-from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Log, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets import OptionList
 
-from ..core.text import GLYPHS, visible
-from ..widgets.plain import PlainStatic
-
-HELP = [
-    ("Everywhere", ""),
-    ("tab / shift+tab", "next / previous pane"),
-    ("q", "quit"),
-    ("? or F1", "this help"),
-    ("ctrl+p", "command palette: every action by name"),
-    ("/", "search (sessions in the sidebar, entries in the tree)"),
-    ("x", "show / hide what is not in context, and why"),
-    ("F", "follow: keep the selection on the newest entry"),
-    ("r", "resume the session in pi"),
-    ("f", "fork at the selected entry (then resume with a key)"),
-    ("y", "copy: message text, path, id or resume command"),
-    ("i", "raw JSON of the selected entry"),
-    ("R", "rescan the sessions folder"),
-    ("Sessions", ""),
-    ("up/down, j/k", "move (the session opens as you move)"),
-    ("enter", "go to its tree"),
-    ("c", "this folder only / all folders"),
-    ("n", "named sessions only"),
-    ("s", "sort: recent, name, size"),
-    ("escape", "clear the search"),
-    ("Branch tree", ""),
-    ("up/down, j/k", "move; the context pane follows"),
-    ("enter", "go to the context at this entry"),
-    ("left/right, h/l, space", "fold / unfold a branch"),
-    ("[ and ]", "previous / next fork point"),
-    ("a", "jump to the active leaf (where pi would resume)"),
-    ("v", "view filter: conversation, no tool results, user only, labelled, everything"),
-    ("n / N", "next / previous search match"),
-    ("Context", ""),
-    ("up/down, pgup/pgdn", "scroll"),
-    ("[ and ]", "previous / next message"),
-    ("enter or space", "expand / collapse the message (thinking, long output)"),
-    ("home / end", "first / last message"),
-]
-
-
-class HelpScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,q,question_mark,f1", "dismiss", "Close")]
-
-    def compose(self) -> ComposeResult:
-        with VerticalScroll(id="help-box", classes="dialog"):
-            yield Static(f"pi-sessions {GLYPHS.dot} keys", classes="dialog-title")
-            table = Table(box=None, show_header=False, padding=(0, 1), expand=True)
-            table.add_column(style="bold", no_wrap=True, max_width=24)
-            table.add_column(ratio=1)
-            for key, what in HELP:
-                if not what:
-                    table.add_row(Text(key, style="underline"), "")
-                else:
-                    table.add_row(key, what)
-            yield Static(table)
-
-    def action_dismiss(self) -> None:  # type: ignore[override]
-        self.dismiss(None)
+from ..core.keys import Resolved
+from ..core.text import inline
+from ..widgets.glyphs import glyphs_of
+from ..widgets.keys import bindings
+from ..widgets.plain import PlainInput, PlainLog, PlainStatic, menu
+from .keymap import defaults, hint
 
 
 class RawJsonScreen(ModalScreen[None]):
     """The entry as it is in the file (after legacy migration), pretty-printed."""
 
-    BINDINGS = [Binding("escape,q,i", "dismiss", "Close")]
+    BINDINGS = bindings("rawJson")
 
     def __init__(self, title: str, value: Any) -> None:
         super().__init__()
@@ -87,17 +32,16 @@ class RawJsonScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="raw-box", classes="dialog"):
-            yield PlainStatic(visible(self.title_text), classes="dialog-title")
-            yield Log(id="raw-log", highlight=False, auto_scroll=False)
+            yield PlainStatic(self.title_text, classes="dialog-title")
+            yield PlainLog(id="raw-log", highlight=False, auto_scroll=False)
 
     def on_mount(self) -> None:
         text = json.dumps(self.value, indent=2, ensure_ascii=False)
-        lines = [visible(line) for line in text.splitlines()]
-        logs = self.query(Log)
+        logs = self.query(PlainLog)
         if not logs:
             return  # the app is closing around us
         log = logs.first()
-        log.write_lines(lines)
+        log.write_lines(text.splitlines())
         log.scroll_home(animate=False)
         log.focus()
 
@@ -105,18 +49,21 @@ class RawJsonScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-def dialog_head(title: str, detail: str = "") -> Iterator[Static]:
+def live_keys(screen: ModalScreen[Any]) -> Resolved:
+    """The keys in use (the app's), or the defaults for a screen shown outside our app."""
+    keys = getattr(screen.app, "key_bindings", None)
+    return keys if isinstance(keys, Resolved) else defaults()
+
+
+def dialog_head(title: str, detail: str = "") -> Iterator[PlainStatic]:
     """A dialog's title and, if any, its detail lines: text from files, shown as it is."""
-    yield PlainStatic(visible(title), classes="dialog-title")
+    yield PlainStatic(title, classes="dialog-title")
     if detail:
-        yield PlainStatic(visible(detail))
+        yield PlainStatic(detail)
 
 
 class ConfirmScreen(ModalScreen[bool]):
-    BINDINGS = [
-        Binding("y,enter", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
-    ]
+    BINDINGS = bindings("confirm")
 
     def __init__(self, question: str, detail: str = "") -> None:
         super().__init__()
@@ -126,14 +73,16 @@ class ConfirmScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-box", classes="dialog"):
             yield from dialog_head(self.question, self.detail)
-            yield Static("y / enter: yes    n / escape: no", classes="dialog-hint")
+            yield PlainStatic(
+                hint(live_keys(self), [("confirm.yes", "yes"), ("confirm.no", "no")]), classes="dialog-hint"
+            )
 
     def action_answer(self, value: bool) -> None:
         self.dismiss(value)
 
 
 class PromptScreen(ModalScreen[str | None]):
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = bindings("prompt")
 
     def __init__(self, question: str, value: str = "", placeholder: str = "", detail: str = "") -> None:
         super().__init__()
@@ -145,13 +94,15 @@ class PromptScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="prompt-box", classes="dialog"):
             yield from dialog_head(self.question, self.detail)
-            yield Input(value=self.value, placeholder=self.placeholder, id="prompt-input")
-            yield Static("enter: ok    escape: cancel", classes="dialog-hint")
+            yield PlainInput(value=self.value, placeholder=self.placeholder, id="prompt-input")
+            yield PlainStatic(
+                f"enter: ok    {hint(live_keys(self), [('prompt.cancel', 'cancel')])}", classes="dialog-hint"
+            )
 
     def on_mount(self) -> None:
-        self.query_one(Input).focus()
+        self.query_one(PlainInput).focus()
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
+    def on_input_submitted(self, event: PlainInput.Submitted) -> None:
         event.stop()
         self.dismiss(event.value)
 
@@ -162,7 +113,7 @@ class PromptScreen(ModalScreen[str | None]):
 class MenuScreen(ModalScreen[str | None]):
     """Pick one of a few choices: (key, label) pairs; digits and first letters work too."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = bindings("menu")
 
     def __init__(self, title: str, choices: Sequence[tuple[str, str]], detail: str = "") -> None:
         super().__init__()
@@ -173,14 +124,11 @@ class MenuScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="menu-box", classes="dialog"):
             yield from dialog_head(self.title_text, self.detail)
-            yield OptionList(
-                *[
-                    Option(Text(f"{i + 1}  {visible(label)}"), id=key)
-                    for i, (key, label) in enumerate(self.choices)
-                ],
-                id="menu-options",
+            yield menu(self.choices, id="menu-options", glyphs=glyphs_of(self))
+            yield PlainStatic(
+                f"enter or a digit: choose    {hint(live_keys(self), [('menu.cancel', 'cancel')])}",
+                classes="dialog-hint",
             )
-            yield Static("enter or a digit: choose    escape: cancel", classes="dialog-hint")
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
@@ -205,12 +153,7 @@ class ForkScreen(ModalScreen[str | None]):
 
     Dismisses with "fork", "fork-resume", "cwd" (choose another directory) or None."""
 
-    BINDINGS = [
-        Binding("enter", "choose('fork')", "Fork"),
-        Binding("r", "choose('fork-resume')", "Fork and resume"),
-        Binding("c", "choose('cwd')", "Another directory"),
-        Binding("escape,n", "choose(None)", "Cancel"),
-    ]
+    BINDINGS = bindings("forkPreview")
 
     def __init__(self, title: str, lines: Sequence[str]) -> None:
         super().__init__()
@@ -219,13 +162,22 @@ class ForkScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="fork-box", classes="dialog"):
-            yield PlainStatic(visible(self.title_text), classes="dialog-title")
-            text = Text()
-            for line in self.lines:
-                text.append(visible(line) + "\n")
-            yield Static(text, id="fork-preview")
-            yield Static(
-                "enter: fork    r: fork and resume in pi    c: into another directory    escape: cancel",
+            yield PlainStatic(self.title_text, classes="dialog-title")
+            # One line per item: a newline in a cwd or a message must not fake another line.
+            glyphs = glyphs_of(self)
+            yield PlainStatic(
+                "\n".join(inline(line, glyphs=glyphs) for line in self.lines), id="fork-preview"
+            )
+            yield PlainStatic(
+                hint(
+                    live_keys(self),
+                    [
+                        ("forkPreview.fork", "fork"),
+                        ("forkPreview.resume", "fork and resume in pi"),
+                        ("forkPreview.otherDir", "into another directory"),
+                        ("forkPreview.cancel", "cancel"),
+                    ],
+                ),
                 classes="dialog-hint",
             )
 

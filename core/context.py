@@ -5,6 +5,8 @@ This is pi's three-pass walk (`buildContextEntries`, `buildSessionProjection`,
 on the path, the reason it is in context, summarized by a compaction, folded into a
 checkpoint, omitted or replaced by a context edit. Message bodies are read back only when
 `messages()` is asked for, so projecting a 100 MB session costs a walk over its records.
+(Over 450 lines: pi's passes, the reasons they give and the messages an entry contributes
+follow pi's code closely and change together.)
 """
 
 from __future__ import annotations
@@ -102,6 +104,8 @@ class Projection:
         "__weakref__",
         "_fates",
         "_grown_from",
+        "_message_count",
+        "_settings_at",
         "compaction",
         "context",
         "counts",
@@ -132,8 +136,9 @@ class Projection:
         dropped: dict[int, Reason] | None = None,
     ) -> None:
         self.leaf_id = leaf_id
-        self.path = path  # root to leaf
-        self.context = context  # pi's context entries, in pi's order (the compaction first)
+        self.path = path  # root to leaf (shared with the session's tree: never changed)
+        self.context = context  # pi's context entries, in pi's order (the compaction first; the
+        # path itself when there is none)
         self.counts = counts  # messages each context entry contributes
         self.compaction = compaction
         self.edits = edits  # target id -> the edit that applies
@@ -145,6 +150,10 @@ class Projection:
         self.tree_version = tree_version  # the session's tree this was walked on
         self._fates: list[Fate] | None = None
         self._grown_from: weakref.ref[Projection] | None = None
+        # Path positions of the entries that set the thinking level and the model (-1: none;
+        # None: not known, as for a projection grown by `extend_projection`).
+        self._settings_at: tuple[int, int] | None = None
+        self._message_count: int | None = None
 
     @property
     def grown_from(self) -> Projection | None:
@@ -154,15 +163,13 @@ class Projection:
 
     @property
     def message_count(self) -> int:
-        return sum(self.counts)
+        if self._message_count is None:
+            self._message_count = sum(self.counts)
+        return self._message_count
 
     def path_totals(self, session: Session) -> Totals:
         """Tokens and cost spent on the way to this leaf (every entry of the path)."""
         return session.totals_along(self.path)
-
-    def estimated_tokens(self) -> int:
-        """A cheap estimate (bytes / 4) of the context size, without reading bodies."""
-        return self.estimated_bytes // 4
 
     @property
     def fates(self) -> list[Fate]:
@@ -192,23 +199,42 @@ class Projection:
 
 
 def project(session: Session, leaf_id: str) -> Projection:
-    """pi's projection of the path ending at `leaf_id` (raises UnknownEntryError)."""
+    """pi's projection of the path ending at `leaf_id` (raises UnknownEntryError).
+
+    The last projection of the session is remembered: when the new path differs from its path
+    only in entries that cannot change what came before (no compaction, no context edit among
+    them), only those entries are walked. Moving the selection along a conversation 100,000
+    entries long then costs a few steps, and gives exactly what the full walk gives."""
     path = session.path_to(leaf_id)
+    previous = _last_projection.get(session)
+    projection = None
+    if previous is not None and previous.tree_version == session.tree_version:
+        projection = _moved(previous, session, leaf_id, path)
+    if projection is None:
+        projection = _project(session, leaf_id, path)
+    _last_projection[session] = projection
+    return projection
+
+
+_last_projection: weakref.WeakKeyDictionary[Session, Projection] = weakref.WeakKeyDictionary()
+
+
+def _project(session: Session, leaf_id: str, path: list[EntryRecord]) -> Projection:
+    """pi's three passes over the whole path."""
     kinds = session.type_counts
-    thinking, model = _settings(
-        path,
-        need_thinking="thinking_level_change" in kinds,
-        need_model="model_change" in kinds or "message" in kinds,
-    )
+    need_thinking = "thinking_level_change" in kinds
+    need_model = "model_change" in kinds or "message" in kinds
+    settings_at = _settings_at(path, len(path), 0, need_thinking, need_model)
     compaction: EntryRecord | None = None
     compaction_index = -1
-    for i in range(len(path) - 1, -1, -1):
-        if path[i].type == "compaction":
-            compaction, compaction_index = path[i], i
-            break
+    if "compaction" in kinds:
+        for i in range(len(path) - 1, -1, -1):
+            if path[i].type == "compaction":
+                compaction, compaction_index = path[i], i
+                break
     excluded: dict[Reason, int] = {}
     if compaction is None:
-        context = list(path)
+        context = path  # the same entries: one list for both (neither is ever changed)
     else:
         context = [compaction]
         first_kept = compaction.firstKeptEntryId
@@ -230,29 +256,106 @@ def project(session: Session, leaf_id: str) -> Projection:
         if folded:
             excluded[Reason.FOLDED] = folded
     edits: dict[Any, EntryRecord] = {}
-    for record in context:
-        if record.type == "context_edit" and record.replacement_kind != CONTENT_ABSENT:
-            try:
-                edits[record.targetId] = record
-            except TypeError:
-                continue
+    if "context_edit" in kinds:
+        for record in context:
+            if record.type == "context_edit" and record.replacement_kind != CONTENT_ABSENT:
+                try:
+                    edits[record.targetId] = record
+                except TypeError:
+                    continue
     counts = [0] * len(context)
     dropped: dict[int, Reason] = {}
     size = _count_messages(context, 0, counts, edits, excluded, dropped)
-    return Projection(
+    projection = Projection(
         leaf_id,
         path,
         context,
         counts,
         compaction,
         edits,
-        model,
-        thinking,
+        _model_of(path, settings_at[1]),
+        _thinking_of(path, settings_at[0]),
         excluded,
         size,
         session.tree_version,
         dropped,
     )
+    projection._settings_at = settings_at
+    return projection
+
+
+# Entries that change what the entries before them contribute (or whether they do).
+_REACHING_BACK = ("compaction", "context_edit")
+
+
+def _moved(
+    previous: Projection, session: Session, leaf_id: str, path: list[EntryRecord]
+) -> Projection | None:
+    """The projection at `leaf_id` (whose path is `path`) made from `previous`, when the
+    entries the two paths do not share reach no entry before them; None otherwise."""
+    settings = previous._settings_at
+    if settings is None:
+        return None
+    old = previous.path
+    shared = min(len(old), len(path))
+    while shared and old[shared - 1] is not path[shared - 1]:
+        shared -= 1
+    removed, added = old[shared:], path[shared:]
+    if any(r.type in _REACHING_BACK for r in removed) or any(r.type in _REACHING_BACK for r in added):
+        return None
+    # Past the shared entries, the path and the context end alike (a compaction is shared).
+    kept = len(previous.context) - len(removed)
+    if kept < 0 or (removed and previous.context[kept] is not removed[0]):
+        return None
+    context = path if previous.context is previous.path else previous.context[:kept] + added
+    counts = previous.counts[:kept] + [0] * len(added)
+    excluded = dict(previous.excluded)
+    dropped: dict[int, Reason] = {}
+    for position, reason in previous.dropped.items():
+        if position < kept:
+            dropped[position] = reason
+        else:
+            excluded[reason] -= 1
+            if not excluded[reason]:
+                del excluded[reason]
+    size = previous.estimated_bytes
+    for position in range(kept, len(previous.context)):
+        if previous.counts[position]:
+            record = previous.context[position]
+            size -= record.content_size or record.length
+    size += _count_messages(context, kept, counts, previous.edits, excluded, dropped)
+    kinds = session.type_counts
+    need_thinking = "thinking_level_change" in kinds
+    need_model = "model_change" in kinds or "message" in kinds
+    thinking_at, model_at = _settings_at(path, len(path), shared, need_thinking, need_model)
+    if need_thinking and thinking_at < 0:
+        thinking_at = settings[0] if settings[0] < shared else _settings_at(path, shared, 0, True, False)[0]
+    if need_model and model_at < 0:
+        model_at = settings[1] if settings[1] < shared else _settings_at(path, shared, 0, False, True)[1]
+    projection = Projection(
+        leaf_id,
+        path,
+        context,
+        counts,
+        previous.compaction,
+        previous.edits,
+        _model_of(path, model_at),
+        _thinking_of(path, thinking_at),
+        excluded,
+        size,
+        session.tree_version,
+        dropped,
+    )
+    projection._settings_at = (thinking_at, model_at)
+    if previous._message_count is not None:
+        projection._message_count = previous._message_count - sum(previous.counts[kept:]) + sum(counts[kept:])
+    if previous._fates is not None:
+        fates = previous._fates[:shared]
+        compaction_id = previous.compaction.id if previous.compaction is not None else None
+        for offset, record in enumerate(added):
+            fates.append(_fate_in_context(projection, record, kept + offset, compaction_id))
+        projection._fates = fates
+    return projection
 
 
 def extend_projection(previous: Projection, session: Session, leaf_id: str) -> Projection | None:
@@ -358,20 +461,24 @@ def _fates(projection: Projection) -> list[Fate]:
             folded = record.type == "message" and record.role == "system" and first_kept_seen
             fates.append(Fate(record, Reason.FOLDED if folded else Reason.SUMMARIZED, compaction_id))
             continue
-        edit = projection.edits.get(record.id)
-        dropped = projection.dropped.get(position)
-        if dropped is not None:
-            by = edit.id if dropped is Reason.OMITTED and edit is not None else None
-            fates.append(Fate(record, dropped, compaction_id if dropped is Reason.SUPERSEDED else by))
-            continue
-        count = projection.counts[position]
-        fate = Fate(record, Reason.SENT if count else Reason.NO_MESSAGES, None, count)
-        if position == 0 and record is compaction:
-            fate.reason = Reason.CHECKPOINT
-        elif count and edit is not None and _edit_changes(record):
-            fate.reason, fate.by = Reason.REPLACED, edit.id
-        fates.append(fate)
+        fates.append(_fate_in_context(projection, record, position, compaction_id))
     return fates
+
+
+def _fate_in_context(projection: Projection, record: EntryRecord, position: int, compaction_id: Any) -> Fate:
+    """The fate of `record`, at `position` of the projection's context."""
+    edit = projection.edits.get(record.id)
+    dropped = projection.dropped.get(position)
+    if dropped is not None:
+        by = edit.id if dropped is Reason.OMITTED and edit is not None else None
+        return Fate(record, dropped, compaction_id if dropped is Reason.SUPERSEDED else by)
+    count = projection.counts[position]
+    fate = Fate(record, Reason.SENT if count else Reason.NO_MESSAGES, None, count)
+    if position == 0 and record is projection.compaction:
+        fate.reason = Reason.CHECKPOINT
+    elif count and edit is not None and _edit_changes(record):
+        fate.reason, fate.by = Reason.REPLACED, edit.id
+    return fate
 
 
 def _edit_changes(record: EntryRecord) -> bool:
@@ -414,13 +521,65 @@ def _settings(
     return thinking, model
 
 
+def _settings_at(
+    path: list[EntryRecord], stop: int, start: int, need_thinking: bool, need_model: bool
+) -> tuple[int, int]:
+    """Positions in `path[start:stop]` of the last entry that sets the thinking level and of
+    the last that sets the model, as `_settings` finds them (-1: none, or not asked for)."""
+    thinking_at = model_at = -1
+    if not (need_thinking or need_model):
+        return thinking_at, model_at
+    for i in range(stop - 1, start - 1, -1):
+        record = path[i]
+        kind = record.type
+        if kind == "message":
+            if need_model:
+                m = record.message
+                if isinstance(m, MessageHead) and m.role == "assistant":
+                    model_at, need_model = i, False
+        elif kind == "thinking_level_change":
+            if need_thinking:
+                thinking_at, need_thinking = i, False
+        elif kind == "model_change" and need_model:
+            model_at, need_model = i, False
+        if not (need_thinking or need_model):
+            break
+    return thinking_at, model_at
+
+
+def _thinking_of(path: list[EntryRecord], at: int) -> Any:
+    if at < 0:
+        return "off"
+    level = path[at].thinkingLevel
+    return None if level is UNSET else level
+
+
+def _model_of(path: list[EntryRecord], at: int) -> dict[str, Any] | None:
+    if at < 0:
+        return None
+    record = path[at]
+    if record.type == "message":
+        m = record.message
+        assert isinstance(m, MessageHead)
+        return _defined(provider=m.provider, modelId=m.model)
+    return _defined(provider=record.provider, modelId=record.modelId)
+
+
 def _defined(**fields: Any) -> dict[str, Any]:
     return {k: v for k, v in fields.items() if v is not UNSET}
 
 
-def entry_messages(session: Session, record: EntryRecord, first: bool, edit: EntryRecord | None) -> list[Any]:
-    """pi's `projectContextEntry`: the messages one context entry contributes."""
-    entry = session.entry_dict(record)
+def entry_messages(
+    session: Session,
+    record: EntryRecord,
+    first: bool,
+    edit: EntryRecord | None,
+    entry: dict[str, Any] | None = None,
+) -> list[Any]:
+    """pi's `projectContextEntry`: the messages one context entry contributes (`entry`: the
+    record's `entry_dict`, when the caller read it already)."""
+    if entry is None:
+        entry = session.entry_dict(record)
     kind = entry.get("type")
     messages: list[Any]
     if kind == "message":

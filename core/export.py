@@ -5,13 +5,19 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import subprocess
+import tempfile
 from typing import Any
 
 from .context import Projection, project
+from .describe import content_text, entry_summary_line
 from .jsonout import encode_json
 from .jsvalues import js_string
-from .outline import content_text, entry_summary_line, outline_rows
+from .outline import outline_rows
+from .problems import SessionError
 from .session import Session
+from .tokens import context_tokens
 
 
 def context_json(session: Session, projection: Projection) -> dict[str, Any]:
@@ -85,7 +91,8 @@ def context_markdown(session: Session, projection: Projection) -> str:
         f"- session: `{session.path}` ({session.session_id})",
         f"- model: {model_text}",
         f"- thinking: {js_string(projection.thinking_level)}",
-        f"- {projection.message_count} messages, ~{projection.estimated_tokens()} tokens",
+        f"- {projection.message_count} messages, {context_tokens(session, projection):,} tokens of context"
+        " (pi's estimate)",
         "",
     ]
     prompt = projection.system_prompt(session)
@@ -164,3 +171,40 @@ def export_tree(session: Session, folder: str) -> tuple[str, str]:
     md = write_new_file(folder, stem, ".md", tree_markdown(session).encode("utf-8", "replace"))
     js = write_new_file(folder, stem, ".json", encode_json(tree_json(session)) + b"\n")
     return md, js
+
+
+def export_html_with_pi(pi: str, session_path: str, folder: str, timeout: float = 120.0) -> str:
+    """pi's own HTML page of a session (`pi --export FILE OUT`), as a new file in `folder`.
+
+    pi opens the file with its session manager, which may write to it (a missing final
+    newline, a migration), so it gets a private copy. The output name is reserved first by
+    creating it exclusively: pi overwrites its output, and so can overwrite only that."""
+    base = os.path.basename(session_path).removesuffix(".jsonl")
+    target = write_new_file(folder, f"pi-session-{base}", ".html", b"")
+    try:
+        with tempfile.TemporaryDirectory(prefix="pi-sessions-export-") as scratch:
+            copy = os.path.join(scratch, os.path.basename(session_path))
+            shutil.copyfile(session_path, copy)
+            result = subprocess.run(
+                [pi, "--export", copy, target],
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                errors="replace",
+                timeout=timeout,
+                cwd=scratch,
+                env={**os.environ, "NO_COLOR": "1", "FORCE_COLOR": "0"},
+            )
+    except subprocess.TimeoutExpired:
+        os.unlink(target)
+        raise SessionError(f"{pi} --export did not finish in {timeout:.0f} s") from None
+    except OSError:
+        os.unlink(target)
+        raise
+    if result.returncode != 0 or os.path.getsize(target) == 0:
+        os.unlink(target)
+        said = (result.stderr or result.stdout).strip().splitlines()
+        raise SessionError(
+            f"{pi} --export failed (exit {result.returncode}): {said[0] if said else 'no output'}"
+        )
+    return target

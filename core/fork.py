@@ -1,9 +1,11 @@
 """Forking: the new session file pi's `createBranchedSession` would write, and writing it safely.
 
-The new file holds a fresh header (parentSession = the source file), the root-to-leaf path
-without label entries and re-chained, and the labels of that path re-created at the end with
-their original timestamps. It is written under a temporary name and linked into place without
-ever replacing an existing file; the source is only read.
+`plan_fork` says what the file will hold (nothing written), `fork_preview` says it in a few
+lines for the user to confirm, `write_fork` writes it. The new file holds a fresh header
+(parentSession = the source file), the root-to-leaf path without label entries and re-chained,
+and the labels of that path re-created at the end with their original timestamps. It is written
+under a temporary name and linked into place without ever replacing an existing file; the
+source is only read.
 """
 
 from __future__ import annotations
@@ -16,10 +18,13 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from .describe import entry_text, excerpt
+from .glyphs import UNICODE, Glyphs
 from .jsvalues import iso_from_ms
 from .locations import expand_path
 from .problems import SessionError
 from .session import Session
+from .text import one_line
 
 
 def uuid7(now_ms: int | None = None) -> str:
@@ -164,6 +169,40 @@ def plan_fork(
         source_path=session.path,
         leaf_id=leaf_id,
     )
+
+
+def fork_preview(session: Session, plan: ForkPlan, *, glyphs: Glyphs = UNICODE) -> list[str]:
+    """What the planned file will hold, one line per item, to confirm before writing."""
+    messages = [line for line in plan.lines[1:] if line.get("type") == "message"]
+    first = next(
+        (m for m in messages if isinstance(m.get("message"), dict) and m["message"].get("role") == "user"),
+        None,
+    )
+    last = messages[-1] if messages else None
+    lines = [
+        f"{plan.entry_count} entries (the path from the root to {plan.leaf_id}, labels re-created)",
+        f"cwd: {plan.header.get('cwd')}",
+        f"new file: {plan.path}",
+        f"parent: {plan.source_path}",
+    ]
+    labels = plan.labels
+    lines.append(
+        "labels: " + (", ".join(f"{label!r} on {target}" for target, label in labels) if labels else "none")
+    )
+    for title, line in (("first message", first), ("last message", last)):
+        if line is not None:
+            record = session.by_id.get(line["id"])
+            text = (
+                excerpt(session, record, 100, glyphs=glyphs)
+                if record is not None
+                else one_line(entry_text(line, glyphs=glyphs), 100, glyphs=glyphs)
+            )
+            lines.append(f"{title}: {text}")
+    if not plan.has_conversation:
+        lines.append(
+            "note: no user or assistant message on this path; pi itself would not write the file yet"
+        )
+    return lines
 
 
 def write_fork(plan: ForkPlan) -> str:

@@ -228,3 +228,18 @@ def _js_number_string(value: float) -> str:
     e = point - 1
     shown = digits if k == 1 else digits[0] + "." + digits[1:]
     return f"{sign}{shown}e{'+' if e > 0 else '-'}{abs(e)}"
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+def _surrogate_pair(match: re.Match[str]) -> str:
+    offset = ord(match.group()) - 0x10000
+    return chr(0xD800 + (offset >> 10)) + chr(0xDC00 + (offset & 0x3FF))
+
+
+def utf16_units(text: str) -> str:
+    """Astral characters as surrogate pairs, so indices and lengths are JavaScript's."""
+    if not _ASTRAL.search(text):
+        return text
+    return _ASTRAL.sub(_surrogate_pair, text)

@@ -12,15 +12,17 @@ lone surrogate escapes and out-of-range numbers are accepted, `NaN` is not.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 import msgspec
 
 from .problems import Problem, ProblemKind
+
+if TYPE_CHECKING:
+    import json
 
 CHUNK_SIZE = 4 * 1024 * 1024
 # What is kept of a file read so far to tell, later, a file that only grew from one that was
@@ -31,12 +33,14 @@ TAIL_BYTES = 64
 T = TypeVar("T")
 
 
-class ByteSource(Protocol):
+class ByteReader(Protocol):
+    def read(self, offset: int, length: int) -> bytes: ...
+
+
+class ByteSource(ByteReader, Protocol):
     """Where session bytes come from: a file on disk or bytes in memory (tests, demos)."""
 
     def size(self) -> int: ...
-
-    def read(self, offset: int, length: int) -> bytes: ...
 
 
 class FileSource:
@@ -65,7 +69,7 @@ class BytesSource:
         return self.data[offset : offset + length]
 
 
-class _OpenFileReader:
+class OpenReader:
     """Keeps one descriptor open for a whole scan (FileSource.read opens per call)."""
 
     def __init__(self, source: ByteSource) -> None:
@@ -95,7 +99,7 @@ class Line(Generic[T]):
 
 @dataclass(slots=True)
 class ReadResult(Generic[T]):
-    lines: list[Line[T]] = field(default_factory=list)
+    lines: list[T] = field(default_factory=list)  # what each decoded line gave, in file order
     problems: list[Problem] = field(default_factory=list)
     end_offset: int = 0  # first byte not consumed (start of a held-back partial line, or EOF)
     end_line: int = 1  # number of the next line
@@ -113,7 +117,15 @@ def _reject_constant(name: str) -> Any:
 
 
 # JSON.parse turns 1e400 into Infinity (written back as null); float() does the same.
-_std_decoder = json.JSONDecoder(parse_constant=_reject_constant)
+_std_decoders: list[json.JSONDecoder] = []  # made when first needed (a rare line)
+
+
+def _std_decoder() -> json.JSONDecoder:
+    if not _std_decoders:
+        import json
+
+        _std_decoders.append(json.JSONDecoder(parse_constant=_reject_constant))
+    return _std_decoders[0]
 
 
 def decode_json(data: bytes | memoryview) -> Any:
@@ -136,7 +148,7 @@ def _decode_slow(data: bytes | memoryview) -> Any:
         text = raw.decode("utf-8", errors="replace")
         bad_utf8 = True
     try:
-        value, end = _std_decoder.raw_decode(text.lstrip(" \t\r\n"))
+        value, end = _std_decoder().raw_decode(text.lstrip(" \t\r\n"))
     except (ValueError, RecursionError) as e:
         kind = ProblemKind.INVALID_UTF8 if bad_utf8 else ProblemKind.MALFORMED_LINE
         raise LineDecodeError(kind, f"not valid JSON ({_short_reason(e)})") from None
@@ -153,47 +165,87 @@ def _short_reason(e: BaseException) -> str:
 
 def read_lines(
     source: ByteSource,
-    decode: Callable[[bytes | memoryview], T],
+    decode: Callable[[bytes], T],
     start: int = 0,
     first_line: int = 1,
     end: int | None = None,
+) -> ReadResult[Line[T]]:
+    """Decode every complete line from `start` up to `end` (default: the current size), each
+    value with where its line is (see `read_values`)."""
+
+    def decode_at(data: bytes, offset: int, number: int) -> Line[T]:
+        return Line(offset, len(data), number, decode(data))
+
+    return read_values(source, decode_at, start, first_line, end)
+
+
+def read_values(
+    source: ByteSource,
+    decode: Callable[[bytes, int, int], T],
+    start: int = 0,
+    first_line: int = 1,
+    end: int | None = None,
+    decode_chunk: Callable[[list[bytes], int, int], list[T]] | None = None,
 ) -> ReadResult[T]:
     """Decode every complete line from `start` up to `end` (default: the current size).
 
-    `decode` turns one line's bytes into a value or raises LineDecodeError (or any
-    ValueError); such lines become problems. Blank lines are skipped silently.
+    `decode(line, offset, number)` turns one line's bytes into a value or raises
+    LineDecodeError (or any ValueError); such lines become problems. Blank lines are skipped
+    silently. `decode_chunk(lines, offset, number)`, when given, decodes a whole run of
+    complete lines at once (the first at `offset`, numbered `number`); it must give exactly
+    what `decode` gives line by line, or raise ValueError (or RecursionError) for that run to
+    be read line by line instead.
     """
     result: ReadResult[T] = ReadResult(end_offset=start, end_line=first_line)
     size = source.size() if end is None else end
     if start >= size:
         return result
-    reader = _OpenFileReader(source)
+    out = result.lines
+    problems = result.problems
+    number = first_line
+    reader = OpenReader(source)
     try:
-        for offset, number, data, complete in _split_lines(reader, start, size, first_line):
-            consumed = offset + len(data) + (1 if complete else 0)
-            if _is_blank(data):
-                if complete:
-                    result.end_offset = consumed
-                    result.end_line = number + 1
-                continue
-            try:
-                value = decode(data)
-            except ValueError as e:
-                if not complete:
+        for offset, lines, partial in _chunks(reader, start, size):
+            if partial is not None:
+                if _is_blank(partial):
+                    break
+                try:
+                    value = decode(partial, offset, number)
+                except ValueError:
                     # A writer may still be finishing this line: hold it back, re-read later.
-                    result.pending_bytes = len(data)
-                    result.problems.append(
+                    result.pending_bytes = len(partial)
+                    problems.append(
                         Problem(
                             ProblemKind.PARTIAL_LAST_LINE, "last line is incomplete (no newline yet)", number
                         )
                     )
                     break
-                kind = e.kind if isinstance(e, LineDecodeError) else ProblemKind.MALFORMED_LINE
-                result.problems.append(Problem(kind, f"skipped: {_short_reason(e)}", number))
+                out.append(value)
+                result.end_offset = offset + len(partial)
+                result.end_line = number + 1
+                break
+            values: list[T] | None = None
+            if decode_chunk is not None:
+                try:
+                    values = decode_chunk(lines, offset, number)
+                except (ValueError, RecursionError):
+                    values = None
+            if values is not None:
+                out.extend(values)
+                number += len(lines)
+                offset += sum(map(len, lines)) + len(lines)
             else:
-                result.lines.append(Line(offset, len(data), number, value))
-            result.end_offset = consumed
-            result.end_line = number + 1
+                for data in lines:
+                    if not _is_blank(data):
+                        try:
+                            out.append(decode(data, offset, number))
+                        except ValueError as e:
+                            kind = e.kind if isinstance(e, LineDecodeError) else ProblemKind.MALFORMED_LINE
+                            problems.append(Problem(kind, f"skipped: {_short_reason(e)}", number))
+                    offset += len(data) + 1
+                    number += 1
+            result.end_offset = offset
+            result.end_line = number
     finally:
         reader.close()
     return result
@@ -205,66 +257,44 @@ def _is_blank(data: bytes | memoryview) -> bool:
     return not bytes(data).strip()
 
 
-def _split_lines(
-    reader: _OpenFileReader, start: int, end: int, first_line: int
-) -> Iterator[tuple[int, int, bytes | memoryview, bool]]:
-    """Yield (offset, line number, bytes, ends-with-newline) for each line in [start, end)."""
+def _chunks(reader: OpenReader, start: int, end: int) -> Iterator[tuple[int, list[bytes], bytes | None]]:
+    """The lines in [start, end), a read at a time: (offset of the first, complete lines
+    without their newline, None), and last (offset, [], the line without a newline) if any."""
     pos = start
-    number = first_line
-    carry: list[bytes] = []
+    carry: list[bytes] = []  # the start of a line that began in an earlier read
     carry_start = start
     while pos < end:
         chunk = reader.read(pos, min(CHUNK_SIZE, end - pos))
         if not chunk:
             break  # the file shrank while we read; the caller notices on the next stat
-        view = memoryview(chunk)
-        i = 0
+        last_newline = chunk.rfind(b"\n")
+        if last_newline < 0:
+            if not carry:
+                carry_start = pos
+            carry.append(chunk)
+            pos += len(chunk)
+            continue
+        lines = chunk.split(b"\n")
+        rest = lines.pop()
+        first = pos
         if carry:
-            nl = chunk.find(b"\n")
-            if nl < 0:
-                carry.append(chunk)
-                pos += len(chunk)
-                continue
-            carry.append(chunk[:nl])
-            yield carry_start, number, b"".join(carry), True
-            number += 1
+            carry.append(lines[0])
+            lines[0] = b"".join(carry)
+            first = carry_start
             carry = []
-            i = nl + 1
-        find = chunk.find
-        while True:
-            nl = find(b"\n", i)
-            if nl < 0:
-                break
-            yield pos + i, number, view[i:nl], True
-            number += 1
-            i = nl + 1
-        if i < len(chunk):
-            carry = [chunk[i:]]
-            carry_start = pos + i
+        yield first, lines, None
+        if rest:
+            carry = [rest]
+            carry_start = pos + last_newline + 1
         pos += len(chunk)
     if carry:
-        yield carry_start, number, b"".join(carry), False
+        yield carry_start, [], b"".join(carry)
 
 
-def read_span(source: ByteSource, offset: int, length: int) -> bytes:
+def read_span(source: ByteReader, offset: int, length: int) -> bytes:
     data = source.read(offset, length)
     if len(data) != length:
         from .problems import StaleFileError
 
         raise StaleFileError("the file is shorter than when it was read")
     return data
-
-
-def only_grew(path: str, end: int, head: bytes, tail: bytes) -> bool:
-    """The bytes read before are still there (the first `head`, and the `tail` ending at
-    `end`): whatever follows was appended. One open, two short reads."""
-    if not tail:
-        return end == 0
-    try:
-        with open(path, "rb", buffering=0) as f:
-            if f.read(len(head)) != head:
-                return False
-            f.seek(end - len(tail))
-            return f.read(len(tail)) == tail
-    except OSError:
-        return False

@@ -8,6 +8,9 @@ whole session (a user message whose content is null, say) we keep it and say why
 
 Summaries are built from the bytes appended since the last look: `SummaryBuilder` keeps the
 few running values the listing needs, so a file that grew is read from where we stopped.
+pi's rules are written once, in one hot loop over typed lines (`_feed_many`); a line the typed
+decoder refuses is turned into a typed line and goes through the same loop. (Over 450 lines:
+the rules, the summary they fill and the decoding they rely on are read best side by side.)
 """
 
 from __future__ import annotations
@@ -18,25 +21,27 @@ from typing import Any
 import msgspec
 from msgspec import UNSET, Raw, UnsetType
 
-from .jsvalues import date_ms, iso_from_ms, js_number, js_string, js_truthy, text_of_blocks
+from .heads import CostHead, UsageHead, session_name_of
+from .jsvalues import NotAnArray, date_ms, iso_from_ms, js_number, js_string, js_truthy, text_of_blocks
 from .lines import HEAD_BYTES, TAIL_BYTES, BytesSource, LineDecodeError, decode_json, read_lines
 from .problems import ProblemKind
-from .records import CostHead, UsageHead
-from .session import session_name_of
 
 NO_MESSAGES = "(no messages)"
+NULL_BLOCK = "a message has a null content block"
 
 
 class _Block(msgspec.Struct, gc=False):
     type: Any = None
-    text: Any = None
+    text: Raw = Raw(b"null")  # decoded only when the text is wanted (a first message, search)
 
 
 class _ListMessage(msgspec.Struct, gc=False):
     role: Any = UNSET
     timestamp: Any = None
     usage: UsageHead | None = None
-    content: Raw | UnsetType = UNSET
+    # A string, or the blocks (a null block is None: pi's text extraction throws on it).
+    # Content of another shape makes the line odd (read by the exact path).
+    content: str | list[_Block | None] | UnsetType | None = UNSET
 
 
 class _ListLine(msgspec.Struct, gc=False):
@@ -50,7 +55,64 @@ class _ListLine(msgspec.Struct, gc=False):
 
 
 _line_decoder = msgspec.json.Decoder(_ListLine)
-_blocks_decoder = msgspec.json.Decoder(str | list[_Block | None])
+
+
+def _plain_usage(usage: Any) -> UsageHead | None:
+    if not isinstance(usage, dict):
+        return None
+    cost = usage.get("cost")
+    return UsageHead(
+        input=usage.get("input"),
+        output=usage.get("output"),
+        cacheRead=usage.get("cacheRead"),
+        cacheWrite=usage.get("cacheWrite"),
+        totalTokens=usage.get("totalTokens"),
+        cost=CostHead(total=cost.get("total")) if isinstance(cost, dict) else None,
+    )
+
+
+def _list_line_of(value: dict[str, Any]) -> _ListLine:
+    """The typed line for a plain decoded entry, nested values of the wrong shape dropped as
+    pi's listing would never look at them. The content stays the decoded value."""
+    message = value.get("message", UNSET)
+    if isinstance(message, dict):
+        message = _ListMessage(
+            role=message.get("role", UNSET),
+            timestamp=message.get("timestamp"),
+            usage=_plain_usage(message.get("usage")),
+            content=message.get("content", UNSET),
+        )
+    elif message is not None and message is not UNSET:
+        message = _ListMessage()  # a string, a number...: pi reads `.role` of it (undefined)
+    return _ListLine(
+        type=value.get("type"),
+        id=value.get("id"),
+        parentId=value.get("parentId"),
+        timestamp=value.get("timestamp"),
+        name=value.get("name", UNSET),
+        message=message,
+        usage=_plain_usage(value.get("usage")),
+    )
+
+
+# Lines are decoded one by one (a line holding two values or none is then never mistaken for
+# one); up to this many bytes they are split off in one call (a copy), past it viewed in place.
+SPLIT_BYTES = 4 * 1024 * 1024
+
+
+def _line_views(data: bytes, start: int, stop: int) -> list[memoryview]:
+    """The lines of `data[start:stop]` (`stop` after a newline) without copying them: a big
+    file is mostly long lines (tool outputs), found newline to newline (memchr)."""
+    view = memoryview(data)
+    find = data.find
+    lines: list[memoryview] = []
+    append = lines.append
+    pos = start
+    while pos < stop:
+        newline = find(b"\n", pos, stop)
+        append(view[pos:newline])
+        pos = newline + 1
+    return lines
 
 
 class _Odd:
@@ -156,12 +218,6 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
     texts: list[str] | None = None  # user/assistant texts, when kept for search
 
     # ---------------------------------------------------------------- reading
-    def feed_file(self, path: str) -> None:
-        with open(path, "rb") as f:
-            f.seek(self.offset)
-            data = f.read()
-        self.feed_bytes(data)
-
     def feed_bytes(self, data: bytes) -> None:
         """Consume `data`, the file's bytes from `self.offset` on."""
         pos = 0
@@ -235,15 +291,20 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
         return pos
 
     def _feed_fast(self, data: bytes, start: int, stop: int) -> bool:
-        """All complete lines in one msgspec call; False when any line needs the exact path."""
+        """All complete lines (`data[start:stop]`, `stop` after a newline) decoded at C speed;
+        False when any line needs the exact path (a blank one, an odd shape...)."""
+        lines: list[bytes] | list[memoryview]
+        if stop - start <= SPLIT_BYTES:
+            lines = data.split(b"\n")
+            del lines[: data.count(b"\n", 0, start)]  # before `start` (the header)
+            lines.pop()  # what follows the last newline
+        else:
+            lines = _line_views(data, start, stop)
         try:
-            values = _line_decoder.decode_lines(memoryview(data)[start:stop])
+            values = list(map(_line_decoder.decode, lines))
         except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
             return False
-        lines = data.count(b"\n", start, stop)
-        if len(values) != lines:
-            return False  # blank lines, or two values on one line: be exact instead
-        self.line_number += lines
+        self.line_number += len(values)
         self._feed_many(values)
         return True
 
@@ -301,7 +362,10 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
                 continue
             t = message.timestamp
             if t.__class__ is int or t.__class__ is float:
-                if last_activity is None or t > last_activity:
+                # pi: Math.max(lastActivityTime ?? 0, t)
+                if last_activity is None:
+                    last_activity = js_number(t) if t > 0 else 0.0
+                elif t > last_activity:
                     last_activity = js_number(t)
             else:
                 self.last_activity = last_activity
@@ -312,10 +376,11 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
                 self._message_text(role, text)
                 want_first = not self.first_message
             else:
-                # Without the text: would pi's extraction throw? (strings and arrays are fine)
-                view = memoryview(content)
-                if not (len(view) and view[0] in (0x22, 0x5B)):
-                    self._text(content)
+                # Without the text: would pi's extraction throw? A string never does, an
+                # array only with a null block in it; anything else does.
+                if isinstance(content, str) or (isinstance(content, list) and None not in content):
+                    continue
+                self._text(content)
         self.tokens += tokens
         self.cost += cost
         self.entry_count += entry_count
@@ -345,78 +410,16 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
         if usage is not None and kind in ("usage", "compaction", "branch_summary"):
             self._add_usage(usage)
 
-    def _add_plain_usage(self, usage: Any) -> None:
-        if not isinstance(usage, dict):
-            return
-        cost = usage.get("cost")
-        self._add_usage(
-            UsageHead(
-                input=usage.get("input"),
-                output=usage.get("output"),
-                cacheRead=usage.get("cacheRead"),
-                cacheWrite=usage.get("cacheWrite"),
-                totalTokens=usage.get("totalTokens"),
-                cost=CostHead(total=cost.get("total")) if isinstance(cost, dict) else None,
-            )
-        )
-
     def _add_usage(self, usage: UsageHead) -> None:
         self.tokens += usage.tokens()
         self.cost += usage.cost_total()
 
     def _feed_plain(self, value: Any) -> None:
-        """The same rules on a plain decoded value (odd shapes, lone surrogates...)."""
+        """A line the typed decoder refused (odd shapes, lone surrogates...): the same rules,
+        on the same fields taken from the plain decoded value."""
         if not isinstance(value, dict):
             return  # JSON.parse gave a non-object: pi's listing reads `.type` of it and moves on
-        self.entry_count += 1
-        self._structure(value.get("id"), value.get("parentId"))
-        kind = value.get("type")
-        if kind == "session_info":
-            self._name(value.get("name"))
-        elif kind == "compaction":
-            self.has_compaction = True
-        if kind in ("usage", "compaction", "branch_summary"):
-            self._add_plain_usage(value.get("usage"))
-        if kind != "message":
-            return
-        self.message_count += 1
-        message = value.get("message")
-        if message is None:
-            self._drop("a message entry has no message object")
-            return
-        if not isinstance(message, dict):
-            if isinstance(message, str):
-                self._drop("a message entry holds a string")
-            return
-        role = message.get("role")
-        if role == "assistant":
-            self._add_plain_usage(message.get("usage"))
-        if not isinstance(role, str) or "content" not in message:
-            return
-        if role != "user" and role != "assistant":
-            return
-        self._activity(message.get("timestamp"), value.get("timestamp"))
-        try:
-            text = text_of_blocks(message.get("content"), " ")
-        except TypeError as e:
-            self._drop(f"a {role} message has unreadable content ({e})")
-            text = ""
-        self._message_text(role, text)
-
-    def _structure(self, entry_id: Any, parent_id: Any) -> None:
-        # Tips (entries nobody names as parent) without keeping every id: an entry is a tip
-        # until a child names it; a parent that was not a tip is remembered in case it shows
-        # up later (a child written before its parent).
-        if entry_id.__class__ is str:
-            if entry_id in self.referenced:
-                self.referenced.discard(entry_id)
-            else:
-                self.tips.add(entry_id)
-        if parent_id.__class__ is str:
-            if parent_id in self.tips:
-                self.tips.discard(parent_id)
-            else:
-                self.referenced.add(parent_id)
+        self._feed_many([_list_line_of(value)])
 
     def _name(self, value: Any) -> None:
         if value is not UNSET and value is not None and not isinstance(value, str):
@@ -431,25 +434,29 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
         if t is not None and not math.isnan(t):
             self.last_activity = max(self.last_activity if self.last_activity is not None else 0.0, t)
 
-    def _text(self, content: Raw | UnsetType) -> str:
+    def _text(self, content: Any) -> str:
+        """pi's extractTextContent of a message's content (typed, or a plain decoded value);
+        where pi would throw, the session is marked as one pi's list leaves out."""
+        if content.__class__ is list and content and content[0].__class__ is _Block:
+            parts: list[str] = []
+            for block in content:
+                if block is None:
+                    self._drop(NULL_BLOCK)
+                    return ""
+                if block.type == "text":
+                    try:
+                        parts.append(js_string(decode_json(block.text)))
+                    except LineDecodeError as e:
+                        self._drop(f"a message has unreadable content ({e})")
+                        return ""
+            return " ".join(parts)
         try:
-            decoded = _blocks_decoder.decode(content)  # type: ignore[arg-type]
-        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-            try:
-                return text_of_blocks(decode_json(content), " ")  # type: ignore[arg-type]
-            except (TypeError, LineDecodeError) as e:
-                self._drop(f"a message has unreadable content ({e})")
-                return ""
-        if isinstance(decoded, str):
-            return decoded
-        parts: list[str] = []
-        for block in decoded:
-            if block is None:
-                self._drop("a message has a null content block")
-                return ""
-            if block.type == "text":
-                parts.append(js_string(block.text))
-        return " ".join(parts)
+            return text_of_blocks(content, " ")
+        except NotAnArray as e:
+            self._drop(f"a message has unreadable content ({e})")
+        except TypeError:
+            self._drop(NULL_BLOCK)
+        return ""
 
     def _message_text(self, role: str, text: str) -> None:
         if not text:

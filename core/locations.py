@@ -10,7 +10,6 @@ directly in a custom session dir; we read both layouts.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -40,6 +39,8 @@ def agent_dir(env: Mapping[str, str] | None = None) -> str:
 
 
 def _setting_session_dir(path: str) -> str | None:
+    import json
+
     try:
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
@@ -69,25 +70,39 @@ def resolve_sessions_root(
 
 
 def iter_session_files(root: str) -> Iterator[str]:
-    """Every `*.jsonl` directly in `root` or one folder below it (pi's two layouts)."""
-    try:
-        top = list(os.scandir(root))
-    except OSError:
-        return
-    for entry in top:
+    """Every `*.jsonl` directly in `root` or one folder below it (pi's two layouts).
+
+    Each name is judged on its own: one that cannot even be looked at (a symlink loop, no
+    permission) is still yielded, so the reader lists it as skipped with its reason instead
+    of it hiding the files after it. Folders that cannot be listed are left out."""
+    for entry in _scan(root):
+        if entry.name.endswith(".jsonl") and _is_file(entry):
+            yield entry.path
+            continue
         try:
-            if entry.is_file() and entry.name.endswith(".jsonl"):
-                yield entry.path
-            elif entry.is_dir():
-                try:
-                    inner = list(os.scandir(entry.path))
-                except OSError:
-                    continue
-                for item in inner:
-                    if item.name.endswith(".jsonl") and item.is_file():
-                        yield item.path
+            is_dir = entry.is_dir()
         except OSError:
             continue
+        if is_dir:
+            for item in _scan(entry.path):
+                if item.name.endswith(".jsonl") and _is_file(item):
+                    yield item.path
+
+
+def _scan(folder: str) -> list[os.DirEntry[str]]:
+    try:
+        with os.scandir(folder) as entries:
+            return list(entries)
+    except OSError:
+        return []
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    """A regular file (or a link to one); True also when the question itself fails."""
+    try:
+        return entry.is_file()
+    except OSError:
+        return True
 
 
 def encode_cwd_folder(cwd: str) -> str:

@@ -5,17 +5,20 @@ type-specific fields and a head of the message (role, model, usage). Message bod
 outputs, system prompts and extension data are validated but not kept: they are read back by
 byte offset when someone looks at them (see `Session.entry_dict`). This keeps a 100 MB
 session at a few MB of memory and makes opening it a matter of scanning its bytes once.
+The usage and name heads (core/heads.py) are decoded the same way by the listing.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: msgspec would evaluate the annotation strings of
+# every Struct here (a dozen) at import, which costs more than the rest of the module.
 import math
-from typing import Any
+from sys import intern
+from typing import TYPE_CHECKING, Any, Union
 
 import msgspec
 from msgspec import UNSET, Raw, UnsetType
 
-from .jsvalues import date_ms, is_finite_number, js_number, js_truthy
+from .heads import CostHead, UsageHead, session_name_of
+from .jsvalues import date_ms, js_truthy
 from .lines import LineDecodeError, decode_json
 from .problems import ProblemKind
 
@@ -23,35 +26,10 @@ from .problems import ProblemKind
 _INTERNAL = "§pi-sessions§"
 
 
-class CostHead(msgspec.Struct, gc=False):
-    total: Any = None
-
-
-class UsageHead(msgspec.Struct, gc=False):
-    input: Any = None
-    output: Any = None
-    cacheRead: Any = None
-    cacheWrite: Any = None
-    totalTokens: Any = None
-    cost: CostHead | None = None
-
-    def tokens(self) -> float:
-        if is_finite_number(self.totalTokens):
-            return js_number(self.totalTokens)
-        parts = (self.input, self.output, self.cacheRead, self.cacheWrite)
-        return sum(js_number(v) for v in parts if is_finite_number(v))
-
-    def cost_total(self) -> float:
-        if self.cost is not None and is_finite_number(self.cost.total):
-            return js_number(self.cost.total)
-        return 0.0
-
-
 class MessageHead(msgspec.Struct, gc=False):
     role: Any = None
     provider: Any = UNSET
     model: Any = UNSET
-    timestamp: Any = None
     usage: UsageHead | None = None
     stopReason: Any = None
     toolName: Any = None
@@ -87,12 +65,99 @@ def _raw_truthy(raw: Raw | UnsetType) -> bool:
 
 
 class EntryRecord(msgspec.Struct, gc=False, kw_only=True):
-    """One non-header line of a session, as far as structure goes (fields named as in the file)."""
+    """One non-header line of a session, as far as structure goes (fields named as in the file).
 
-    type: Any = None
+    Nine lines in ten are plain messages: they are `MessageRecord`s, which hold only the
+    fields every line has; every other line is a `FullRecord`. Both answer for every field
+    (a message record's type-specific fields are their defaults, as a message line has none)."""
+
     id: Any = None
     parentId: Any = None
     timestamp: Any = None
+    message: MessageHead | UnsetType | None = UNSET
+
+    # --- set by the reader, never from the file ---------------------------------------------
+    index: int = msgspec.field(default=-1, name=_INTERNAL + "index")  # position among records
+    line: int = msgspec.field(default=0, name=_INTERNAL + "line")  # 1-based physical line
+    offset: int = msgspec.field(default=0, name=_INTERNAL + "offset")
+    length: int = msgspec.field(default=0, name=_INTERNAL + "length")
+    parsed_index: int = msgspec.field(default=0, name=_INTERNAL + "parsed")  # in pi's parsed array
+    content_kind: int = msgspec.field(default=CONTENT_ABSENT, name=_INTERNAL + "ck")
+    content_size: int = msgspec.field(default=0, name=_INTERNAL + "cs")
+    tokens: float = msgspec.field(default=0.0, name=_INTERNAL + "tok")  # what this entry adds to totals
+    cost: float = msgspec.field(default=0.0, name=_INTERNAL + "cost")
+
+    if TYPE_CHECKING:
+        type: Any
+        # label, context_edit
+        targetId: Any
+        label: Any
+        # session_info
+        name: Any
+        # compaction / branch_summary
+        firstKeptEntryId: Any
+        firstKeptEntryIndex: Any
+        tokensBefore: Any
+        summary: Any
+        fromId: Any
+        # model_change / thinking_level_change / usage
+        provider: Any
+        modelId: Any
+        model: Any
+        thinkingLevel: Any
+        kind: Any
+        customType: Any
+        display: Any
+        usage: UsageHead | None
+        replacement: Raw | UnsetType
+        systemMessage: Raw | UnsetType
+        replacement_kind: int
+        has_system_message: bool
+    else:
+        # What a record without these fields (a message record) answers for them.
+        type = None
+        targetId = None
+        label = None
+        name = None
+        firstKeptEntryId = None
+        firstKeptEntryIndex = UNSET
+        tokensBefore = None
+        summary = None
+        fromId = UNSET
+        provider = UNSET
+        modelId = UNSET
+        model = UNSET
+        thinkingLevel = UNSET
+        kind = None
+        customType = None
+        display = None
+        usage = None
+        replacement = UNSET
+        systemMessage = UNSET
+        replacement_kind = CONTENT_ABSENT
+        has_system_message = False
+
+    # --- derived views ----------------------------------------------------------------------
+    @property
+    def role(self) -> Any:
+        m = self.message
+        return m.role if isinstance(m, MessageHead) else None
+
+    def ts_ms(self) -> float | None:
+        """`new Date(timestamp).getTime()`, None for NaN."""
+        return date_ms(self.timestamp)
+
+
+class MessageRecord(EntryRecord, tag_field="type", tag="message", forbid_unknown_fields=True):
+    """A message line holding the keys pi writes on one and nothing else."""
+
+    if not TYPE_CHECKING:
+        type = "message"
+
+
+class _RareFields(EntryRecord):
+    """Every structural field a line may have besides the common ones."""
+
     # label, context_edit
     targetId: Any = None
     label: Any = None
@@ -113,52 +178,53 @@ class EntryRecord(msgspec.Struct, gc=False, kw_only=True):
     customType: Any = None
     display: Any = None
     usage: UsageHead | None = None
-    message: MessageHead | UnsetType | None = UNSET
     replacement: Raw | UnsetType = UNSET
     systemMessage: Raw | UnsetType = UNSET
-
-    # --- set by the reader, never from the file ---------------------------------------------
-    index: int = msgspec.field(default=-1, name=_INTERNAL + "index")  # position among records
-    line: int = msgspec.field(default=0, name=_INTERNAL + "line")  # 1-based physical line
-    offset: int = msgspec.field(default=0, name=_INTERNAL + "offset")
-    length: int = msgspec.field(default=0, name=_INTERNAL + "length")
-    parsed_index: int = msgspec.field(default=0, name=_INTERNAL + "parsed")  # in pi's parsed array
-    content_kind: int = msgspec.field(default=CONTENT_ABSENT, name=_INTERNAL + "ck")
-    content_size: int = msgspec.field(default=0, name=_INTERNAL + "cs")
     replacement_kind: int = msgspec.field(default=CONTENT_ABSENT, name=_INTERNAL + "rk")
     has_system_message: bool = msgspec.field(default=False, name=_INTERNAL + "sm")
-    tokens: float = msgspec.field(default=0.0, name=_INTERNAL + "tok")  # what this entry adds to totals
-    cost: float = msgspec.field(default=0.0, name=_INTERNAL + "cost")
-    ts_cache: Any = msgspec.field(default=UNSET, name=_INTERNAL + "ts")
-
-    # --- derived views ----------------------------------------------------------------------
-    @property
-    def role(self) -> Any:
-        m = self.message
-        return m.role if isinstance(m, MessageHead) else None
-
-    def ts_ms(self) -> float | None:
-        """`new Date(timestamp).getTime()`, None for NaN (cached: only sorting needs it)."""
-        if self.ts_cache is UNSET:
-            self.ts_cache = date_ms(self.timestamp)
-        value: float | None = self.ts_cache
-        return value
 
 
-def _counted_usage(record: EntryRecord) -> UsageHead | None:
-    """The usage an entry adds to the totals: an assistant reply's, a usage entry's (any
-    kind), or a compaction's / branch summary's own generation cost."""
-    if record.type == "message":
-        m = record.message
-        if isinstance(m, MessageHead) and m.role == "assistant":
-            return m.usage
-        return None
-    if record.type in ("usage", "compaction", "branch_summary"):
-        return record.usage
-    return None
+class FullRecord(_RareFields):
+    """Any line: every structural field, the type whatever it is."""
+
+    type: Any = None
 
 
-_record_decoder = msgspec.json.Decoder(EntryRecord)
+# The types pi writes, each a tagged record (the type is its class's), so one decoder tells
+# them apart on the first key; a line of another type is read as a FullRecord.
+KNOWN_TYPES = (
+    "session",
+    "thinking_level_change",
+    "model_change",
+    "compaction",
+    "branch_summary",
+    "custom",
+    "custom_message",
+    "label",
+    "session_info",
+    "context_edit",
+    "usage",
+)
+
+
+def _typed_record(kind: str) -> type[EntryRecord]:
+    made: type[EntryRecord] = msgspec.defstruct(  # type: ignore[assignment]
+        "TypedRecord",
+        [],
+        bases=(_RareFields,),
+        namespace={"type": kind, "__doc__": f"A {kind} line."},
+        tag_field="type",
+        tag=kind,
+        gc=False,
+        kw_only=True,
+    )
+    return made
+
+
+_TYPED_RECORDS = tuple(_typed_record(kind) for kind in KNOWN_TYPES)
+_full_decoder = msgspec.json.Decoder(FullRecord)
+
+_record_decoder = msgspec.json.Decoder(Union[MessageRecord, *_TYPED_RECORDS])
 
 
 def decode_record(data: bytes | memoryview) -> EntryRecord | dict[str, Any]:
@@ -167,7 +233,23 @@ def decode_record(data: bytes | memoryview) -> EntryRecord | dict[str, Any]:
     Raises LineDecodeError for a line that is not JSON or not an object.
     """
     try:
-        record = _record_decoder.decode(data)
+        record: EntryRecord = _record_decoder.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        other = _decode_other(data)
+        if isinstance(other, dict):
+            return other
+        record = other
+    if record.type == "session":
+        # Headers are decoded in full: they are small and shown as they are.
+        return decode_json(data)  # type: ignore[no-any-return]
+    _finish(record)
+    return record
+
+
+def _decode_other(data: bytes | memoryview) -> EntryRecord | dict[str, Any]:
+    """A line of a type pi does not write, or with keys of odd shapes (the lenient path)."""
+    try:
+        return _full_decoder.decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
         value = decode_json(data)
         if not isinstance(value, dict):
@@ -176,33 +258,103 @@ def decode_record(data: bytes | memoryview) -> EntryRecord | dict[str, Any]:
             ) from None
         if value.get("type") == "session":
             return value
-        record = _record_from_dict(value)
-    if record.type == "session":
-        # Headers are decoded in full: they are small and shown as they are.
-        return decode_json(data)  # type: ignore[no-any-return]
-    _finish(record)
-    return record
+        return _record_from_dict(value)
+
+
+class HeaderLine:
+    """A session header line (the first, or a later one pi ignores), decoded in full."""
+
+    __slots__ = ("length", "line", "offset", "value")
+
+    def __init__(self, value: dict[str, Any], offset: int, length: int, line: int) -> None:
+        self.value = value
+        self.offset = offset
+        self.length = length
+        self.line = line
+
+
+def decode_entry_at(data: bytes, offset: int, number: int) -> EntryRecord | HeaderLine:
+    """One line at `offset` (line `number`) -> its record, placed; or its header."""
+    value = decode_record(data)
+    if isinstance(value, dict):
+        return HeaderLine(value, offset, len(data), number)
+    value.offset, value.length, value.line = offset, len(data), number
+    return value
+
+
+def decode_entries(lines: list[bytes], offset: int, number: int) -> list[EntryRecord | HeaderLine]:
+    """`decode_entry_at` for a run of lines in one go; raises ValueError (or RecursionError)
+    when some line needs the lenient path, so the run is read line by line instead."""
+    records: list[EntryRecord | HeaderLine] = list(map(_record_decoder.decode, lines))
+    position = offset
+    for i, record in enumerate(records):
+        length = len(lines[i])
+        if record.type == "session":  # type: ignore[union-attr]
+            records[i] = HeaderLine(decode_json(lines[i]), position, length, number + i)
+        else:
+            record.offset, record.length, record.line = position, length, number + i
+            _finish(record)  # type: ignore[arg-type]
+        position += length + 1
+    return records
 
 
 def _finish(record: EntryRecord) -> None:
-    usage = _counted_usage(record)
-    if usage is not None:
-        record.tokens = usage.tokens()
-        record.cost = usage.cost_total()
-    record.usage = None  # the two numbers above are all we keep
+    """Keep of the decoded line what the session needs: the usage's two numbers, the
+    content's kind and size; the repeated short strings shared (a session holds thousands
+    of "message", "assistant" and model names)."""
+    kind = record.type
+    if record.__class__ is FullRecord and kind.__class__ is str:
+        record.type = kind = intern(kind)
     m = record.message
     if isinstance(m, MessageHead):
-        m.usage = None
-        if m.content is not UNSET:
-            record.content_kind = _raw_kind(m.content)
-            record.content_size = len(memoryview(m.content))
+        usage = m.usage
+        if usage is not None:
+            if kind == "message" and m.role == "assistant":
+                record.tokens, record.cost = _usage_numbers(usage)
+            m.usage = None
+        content = m.content
+        if content is not UNSET:
+            record.content_kind = _raw_kind(content)
+            record.content_size = len(content)
             m.content = UNSET
+        value = m.role
+        if value.__class__ is str:
+            m.role = intern(value)
+        value = m.provider
+        if value.__class__ is str:
+            m.provider = intern(value)
+        value = m.model
+        if value.__class__ is str:
+            m.model = intern(value)
+        value = m.stopReason
+        if value.__class__ is str:
+            m.stopReason = intern(value)
+        value = m.toolName
+        if value.__class__ is str:
+            m.toolName = intern(value)
+    usage = record.usage
+    if usage is not None:
+        if kind in ("usage", "compaction", "branch_summary"):
+            record.tokens, record.cost = _usage_numbers(usage)
+        record.usage = None  # the two numbers are all we keep
     if record.replacement is not UNSET:
         record.replacement_kind = _raw_kind(record.replacement)
         record.replacement = UNSET
     if record.systemMessage is not UNSET:
         record.has_system_message = _raw_truthy(record.systemMessage)
         record.systemMessage = UNSET
+
+
+def _usage_numbers(usage: UsageHead) -> tuple[float, float]:
+    """(tokens, cost) of a usage, as `UsageHead.tokens()` and `cost_total()` give them."""
+    total = usage.totalTokens
+    exact = total.__class__ is int and -(2**53) < total < 2**53
+    tokens = float(total) if exact else usage.tokens()
+    cost = usage.cost
+    spent = cost.total if cost is not None else None
+    if spent.__class__ is float and spent - spent == 0.0:  # finite
+        return tokens, spent
+    return tokens, usage.cost_total()
 
 
 def _js_type(value: Any) -> str:
@@ -237,12 +389,14 @@ def _record_from_dict(value: dict[str, Any]) -> EntryRecord:
         encoded = msgspec.json.encode(clean)
     except (msgspec.EncodeError, UnicodeEncodeError, OverflowError, ValueError):
         encoded = msgspec.json.encode(_without_surrogates(clean))
-    record = _record_decoder.decode(encoded)
+    record = _full_decoder.decode(encoded)
     for key in _STRUCTURAL_STRINGS:
         # Cleaning lone surrogates must not change what links entries together.
         original = value.get(key)
         if isinstance(original, str):
             setattr(record, key, original)
+    if "type" in value:
+        record.type = value["type"]  # whatever it is: reading the line back compares it
     if bad_message:
         # pi would pass a non-object message through as it is; we keep none and report it.
         record.message = None
@@ -278,3 +432,23 @@ def _without_surrogates(value: Any) -> Any:
     if isinstance(value, float) and not math.isfinite(value):
         return None
     return value
+
+
+__all__ = [
+    "CONTENT_ABSENT",
+    "CONTENT_ARRAY",
+    "CONTENT_NULL",
+    "CONTENT_OTHER",
+    "CONTENT_STRING",
+    "CostHead",
+    "EntryRecord",
+    "FullRecord",
+    "HeaderLine",
+    "MessageHead",
+    "MessageRecord",
+    "UsageHead",
+    "decode_entries",
+    "decode_entry_at",
+    "decode_record",
+    "session_name_of",
+]

@@ -1,32 +1,29 @@
 """Every session under a sessions folder, listed as pi lists them, kept current cheaply.
 
-A persistent index (under `platformdirs.user_cache_path("pi-sessions")`) remembers, per file,
-its size, mtime and inode and the running state of its summary. Opening the store then costs
-a stat per file: an unchanged file is taken from the index, a file that only grew is read
-from where the index stopped (after checking the bytes before that point are unchanged), and
-anything else is read again. A corrupt, stale or unwritable cache is ignored and rebuilt.
-Nothing in the sessions folder is ever written.
+A persistent index (core/index_cache.py) remembers, per file, its size, mtime and inode and
+the running state of its summary. Opening the store then costs a stat per file: an unchanged
+file is taken from the index, a file that only grew is read from where the index stopped
+(after checking the bytes before that point are unchanged), and anything else is read again
+(core/growth.py: one look per file). A scan and the watcher change the store from worker
+threads, one at a time (`lock`). Nothing in the sessions folder is ever written.
 """
 
 from __future__ import annotations
 
-import contextlib
-import gc
-import hashlib
 import os
-import tempfile
-from collections.abc import Iterator, Sequence
+import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import partial
 from pathlib import Path
 
-import msgspec
-
-from .lines import only_grew
+from .gcpause import paused_gc
+from .growth import Growth, ReadMark, Stamp, Verdict, read_growth
+from .index_cache import IndexEntry, cache_file_path, default_cache_dir, load_index, save_index
 from .listing import NotASession, SessionSummary, SummaryBuilder
 from .locations import iter_session_files
 
-CACHE_VERSION = 3
 # Below this many bytes to read, a second process costs more than it saves.
 PARALLEL_MIN_BYTES = 48 * 1024 * 1024
 
@@ -37,25 +34,6 @@ class FileChange(StrEnum):
     REPLACED = "replaced"  # truncated, rewritten or a new inode: read again from the start
     VANISHED = "vanished"
     UNCHANGED = "unchanged"
-
-
-class IndexEntry(msgspec.Struct, kw_only=True, array_like=True, gc=False):
-    size: int
-    mtime_ns: int
-    inode: int
-    builder: SummaryBuilder | None = None
-    summary: SessionSummary | None = None  # derived from `builder`, kept so a warm start is a stat
-    skipped: str | None = None  # why this file is not a session (left out of the list)
-
-    def matches(self, st: os.stat_result) -> bool:
-        """The file is as it was when this entry was read (same inode, size and mtime)."""
-        return st.st_ino == self.inode and st.st_size == self.size and st.st_mtime_ns == self.mtime_ns
-
-
-class IndexFile(msgspec.Struct, kw_only=True):
-    version: int
-    root: str
-    entries: dict[str, IndexEntry]
 
 
 @dataclass(slots=True)
@@ -77,55 +55,72 @@ class ScanReport:
     cache_problem: str | None = None
 
 
-def default_cache_dir() -> Path:
-    import platformdirs
-
-    return Path(platformdirs.user_cache_path("pi-sessions"))
-
-
 def sort_newest_first(summaries: list[SessionSummary]) -> None:
     """pi's order: `modified` newest first; ties by file mtime, then file name, both descending."""
     summaries.sort(key=lambda s: (s.modified_ms, s.mtime_ns, os.path.basename(s.path)), reverse=True)
 
 
-@contextlib.contextmanager
-def paused_gc() -> Iterator[None]:
-    """Bulk reads allocate many small objects that are never cyclic: collecting during them
-    only burns time (measured: 40% of a cold listing)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 def read_file_state(path: str, keep_text: bool = False) -> tuple[IndexEntry | None, int]:
     """Read one file from the start: its index entry (None if it vanished) and bytes read."""
     try:
-        st = os.stat(path)
-    except OSError:
+        growth = read_growth(path, [None])
+    except FileNotFoundError:
         return None, 0
-    entry = IndexEntry(size=st.st_size, mtime_ns=st.st_mtime_ns, inode=st.st_ino)
+    except OSError as e:
+        return _unreadable(e), 0
+    return entry_from_bytes(path, growth.data, growth.stamp, keep_text), growth.size
+
+
+def entry_from_bytes(path: str, data: bytes, stamp: Stamp, keep_text: bool = False) -> IndexEntry:
+    """The index entry of a file whose bytes, all of them, are `data`."""
+    entry = IndexEntry(size=stamp.size, mtime_ns=stamp.mtime_ns, inode=stamp.inode)
     builder = SummaryBuilder(texts=[] if keep_text else None)
     try:
-        builder.feed_file(path)
+        builder.feed_bytes(data)
     except NotASession as e:
         entry.skipped = str(e)
-        return entry, st.st_size
-    except OSError as e:
-        entry.skipped = f"cannot read: {e.strerror or e}"
-        return entry, 0
+        return entry
     entry.builder = builder
     if builder.header is None:
         entry.skipped = "empty file (no session header yet)"
     else:
-        entry.summary = builder.summary(path, st.st_size, st.st_mtime_ns, st.st_ino)
-    return entry, st.st_size
+        entry.summary = builder.summary(path, stamp.size, stamp.mtime_ns, stamp.inode)
+    return entry
 
 
-def _read_many(paths: Sequence[str], keep_text: bool) -> list[tuple[str, IndexEntry | None, int]]:
+def take_growth(
+    path: str, entry: IndexEntry | None, growth: Growth, keep_text: bool = False
+) -> tuple[FileChange, IndexEntry | None, int]:
+    """Bring `entry` (None: a file not known yet) up to date from one look at its file
+    (`read_growth` given `entry.mark`): (what changed, the entry now, bytes it consumed)."""
+    mark = entry.mark if entry is not None else None
+    verdict = growth.verdict(mark)
+    if verdict in (Verdict.FRESH, Verdict.REPLACED) or entry is None or entry.builder is None:
+        fresh = entry_from_bytes(path, growth.since(0), growth.stamp, keep_text)
+        return (FileChange.APPEARED if entry is None else FileChange.REPLACED), fresh, growth.size
+    builder = entry.builder
+    before = builder.offset
+    if verdict is Verdict.GREW:
+        try:
+            builder.feed_bytes(growth.since(before))
+        except NotASession as e:
+            skipped = IndexEntry(size=growth.size, mtime_ns=growth.stamp.mtime_ns, inode=growth.stamp.inode)
+            skipped.skipped = str(e)
+            return FileChange.REPLACED, skipped, growth.size
+    entry.size, entry.mtime_ns, entry.inode = growth.stamp.size, growth.stamp.mtime_ns, growth.stamp.inode
+    if builder.offset == before:
+        return FileChange.UNCHANGED, entry, 0
+    entry.summary = None
+    if builder.header is not None:
+        entry.skipped = None
+    return FileChange.GREW, entry, builder.offset - before
+
+
+def _unreadable(error: OSError) -> IndexEntry:
+    return IndexEntry(size=0, mtime_ns=0, inode=0, skipped=f"cannot read: {error.strerror or error}")
+
+
+def _read_many(paths: Sequence[str], keep_text: bool = False) -> list[tuple[str, IndexEntry | None, int]]:
     with paused_gc():
         return [(p, *read_file_state(p, keep_text)) for p in paths]
 
@@ -145,6 +140,8 @@ class SessionStore:
         self.keep_text = keep_text
         self.cache_dir = Path(cache_dir) if cache_dir is not None else None
         self.entries: dict[str, IndexEntry] = {}
+        # The entries change in worker threads (a scan, the watcher's reading): one at a time.
+        self.lock = threading.RLock()
         # A cache loaded by a scan that gave up (read_limit), with what the load reported:
         # the scan that follows starts from it instead of reading and decoding it again.
         self._loaded: tuple[dict[str, IndexEntry], bool, str | None] | None = None
@@ -153,69 +150,18 @@ class SessionStore:
     @property
     def cache_path(self) -> Path:
         base = self.cache_dir if self.cache_dir is not None else default_cache_dir()
-        digest = hashlib.sha256(self.root.encode("utf-8", "surrogateescape")).hexdigest()[:16]
-        text = "-text" if self.keep_text else ""
-        return base / f"index-v{CACHE_VERSION}{text}-{digest}.msgpack"
+        return cache_file_path(base, self.root, self.keep_text)
 
     def _load_cache(self, report: ScanReport) -> dict[str, IndexEntry]:
         if not self.use_cache:
             return {}
-        try:
-            data = self.cache_path.read_bytes()
-        except FileNotFoundError:
-            return {}
-        except OSError as e:
-            report.cache_problem = f"cache unreadable ({e.strerror}); rebuilt"
-            return {}
-        try:
-            index = msgspec.msgpack.decode(data, type=IndexFile)
-        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-            report.cache_problem = "cache corrupt; rebuilt"
-            return {}
-        if index.version != CACHE_VERSION or index.root != self.root:
-            report.cache_problem = "cache from another version; rebuilt"
-            return {}
-        report.cache_loaded = True
-        return index.entries
+        entries, report.cache_problem = load_index(self.cache_path, self.root)
+        report.cache_loaded = entries is not None
+        return entries or {}
 
     def save_cache(self) -> str | None:
         """Write the index atomically; returns a problem description instead of raising."""
-        if not self.use_cache:
-            return None
-        path = self.cache_path
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            data = self._encode_index()
-            fd, temp = tempfile.mkstemp(prefix=".index-", dir=path.parent)
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    f.write(data)
-                os.replace(temp, path)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(temp)
-                raise
-        except OSError as e:
-            return f"cannot write the cache in {path.parent}: {e.strerror or e}"
-        return None
-
-    def _encode_index(self) -> bytes:
-        try:
-            return msgspec.msgpack.encode(
-                IndexFile(version=CACHE_VERSION, root=self.root, entries=self.entries)
-            )
-        except (msgspec.EncodeError, UnicodeEncodeError, OverflowError, ValueError, TypeError):
-            pass
-        # Something unencodable (a lone surrogate, a 400-digit number): leave those files out
-        # of the cache; they are simply read again next time.
-        keep = {}
-        for file, entry in self.entries.items():
-            try:
-                msgspec.msgpack.encode(entry)
-            except (msgspec.EncodeError, UnicodeEncodeError, OverflowError, ValueError, TypeError):
-                continue
-            keep[file] = entry
-        return msgspec.msgpack.encode(IndexFile(version=CACHE_VERSION, root=self.root, entries=keep))
+        return save_index(self.cache_path, self.root, self.entries) if self.use_cache else None
 
     # ------------------------------------------------------------------ scanning
     def scan(
@@ -225,6 +171,10 @@ class SessionStore:
 
         With `read_limit`, give up (None, nothing changed) when more than that many bytes
         would have to be read: the caller can then scan in the background instead."""
+        with self.lock:
+            return self._scan(workers, save, read_limit)
+
+    def _scan(self, workers: int | None, save: bool, read_limit: int | None) -> ScanReport | None:
         report = ScanReport()
         with paused_gc():
             if self.entries:
@@ -246,18 +196,23 @@ class SessionStore:
                 if old is None:
                     to_read.append(path)
                     continue
-                change, read = self._refresh(path, old, stats.get(path))
-                if change is FileChange.VANISHED:
+                st = stats.get(path)
+                if st is not None and old.matches(st):
+                    fresh[path] = old
+                    report.unchanged += 1
                     continue
-                if change is FileChange.REPLACED:
-                    to_read.append(path)
+                # Changed, gone, or not even stat-able (a symlink loop: skipped, with why).
+                change, entry, read = self._refresh(path, old)
+                if entry is None:
                     continue
-                fresh[path] = old
+                fresh[path] = entry
                 report.bytes_read += read
                 if change is FileChange.GREW:
                     report.grown += 1
-                else:
+                elif change is FileChange.UNCHANGED:
                     report.unchanged += 1
+                else:
+                    report.read += 1
             for path, entry, read in self._read_all(to_read, stats, workers):
                 if entry is None:
                     continue
@@ -284,90 +239,65 @@ class SessionStore:
         total = sum(sizes.values())
         if workers < 2 or total < PARALLEL_MIN_BYTES or len(paths) < 8:
             return _read_many(paths, self.keep_text)
-        # Two halves of about the same cost: one here, one in a second process.
-        ordered = sorted(paths, key=lambda p: _read_cost(sizes[p]), reverse=True)
-        mine: list[str] = []
-        theirs: list[str] = []
-        mine_cost = theirs_cost = 0.0
-        for p in ordered:
-            if mine_cost <= theirs_cost:
-                mine.append(p)
-                mine_cost += _read_cost(sizes[p])
-            else:
-                theirs.append(p)
-                theirs_cost += _read_cost(sizes[p])
-        import multiprocessing
-        import threading
-        from concurrent.futures import ProcessPoolExecutor
+        from .index_cache import decode_results, encode_results
+        from .sharedwork import share_work
 
         # fork is cheap but unsafe with other threads running (the app's workers): spawn then.
         method = "fork" if threading.active_count() == 1 and hasattr(os, "fork") else "spawn"
-        try:
-            pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context(method))
-        except (OSError, ValueError):
-            return _read_many(paths, self.keep_text)
-        with pool:
-            future = pool.submit(_read_many, theirs, self.keep_text)
-            results = _read_many(mine, self.keep_text)
-            try:
-                results.extend(future.result())
-            except Exception:  # a broken worker must not break the listing
-                results.extend(_read_many(theirs, self.keep_text))
-        return results
+        work = partial(_read_many, keep_text=self.keep_text)
+        decode = partial(decode_results, reread=partial(read_file_state, keep_text=self.keep_text))
+        return share_work(_pieces(paths, sizes), work, encode_results, decode, method)
 
-    def _refresh(
-        self, path: str, entry: IndexEntry, st: os.stat_result | None = None
-    ) -> tuple[FileChange, int]:
-        """Bring one known entry up to date in place, reading only appended bytes."""
-        if st is None:
-            try:
-                st = os.stat(path)
-            except OSError:
-                return FileChange.VANISHED, 0
-        if entry.matches(st):
-            return FileChange.UNCHANGED, 0
-        builder = entry.builder
-        if builder is None or st.st_ino != entry.inode or st.st_size < builder.offset:
-            return FileChange.REPLACED, 0
-        if st.st_size == entry.size:
-            return FileChange.REPLACED, 0  # changed, yet nothing was appended: rewritten in place
-        if not only_grew(path, builder.offset, builder.head, builder.tail):
-            return FileChange.REPLACED, 0
-        before = builder.offset
+    def _refresh(self, path: str, entry: IndexEntry) -> tuple[FileChange, IndexEntry | None, int]:
+        """One known file brought up to date, reading only what it gained."""
         try:
-            builder.feed_file(path)
-        except NotASession:
-            return FileChange.REPLACED, 0
-        except OSError:
-            return FileChange.VANISHED, 0
-        entry.size, entry.mtime_ns, entry.inode = st.st_size, st.st_mtime_ns, st.st_ino
-        entry.summary = None
-        if builder.header is not None:
-            entry.skipped = None
-        return (FileChange.GREW if builder.offset > before else FileChange.UNCHANGED), builder.offset - before
+            growth = read_growth(path, [entry.mark])
+        except FileNotFoundError:
+            return FileChange.VANISHED, None, 0
+        except OSError as e:  # a symlink loop, a lost permission: listed as skipped, with why
+            return FileChange.REPLACED, _unreadable(e), 0
+        return take_growth(path, entry, growth, self.keep_text)
 
     def update(self, path: str) -> FileChange:
-        """Re-check one file after a change on disk (the watcher calls this)."""
+        """Re-check one file after a change on disk."""
         path = os.path.abspath(path)
-        old = self.entries.get(path)
-        if old is not None:
-            change, _ = self._refresh(path, old)
-            if change is FileChange.VANISHED:
-                del self.entries[path]
-                return change
-            if change is not FileChange.REPLACED:
-                return change
-        entry, _ = read_file_state(path, self.keep_text)
-        if entry is None:
-            if old is not None:
-                del self.entries[path]
-                return FileChange.VANISHED
-            return FileChange.UNCHANGED
-        self.entries[path] = entry
-        return FileChange.REPLACED if old is not None else FileChange.APPEARED
+        with self.lock:
+            old = self.entries.get(path)
+            try:
+                growth = read_growth(path, [old.mark if old is not None else None])
+            except OSError as e:
+                return self.lost(path, e)
+            return self.take(path, growth)
+
+    def take(self, path: str, growth: Growth) -> FileChange:
+        """Apply one look at `path` (`read_growth` given `mark_for(path)`) to its entry."""
+        with self.lock:
+            change, entry, _ = take_growth(path, self.entries.get(path), growth, self.keep_text)
+            if entry is not None:
+                self.entries[path] = entry
+            return change
+
+    def mark_for(self, path: str) -> ReadMark | None:
+        entry = self.entries.get(path)
+        return entry.mark if entry is not None else None
+
+    def lost(self, path: str, error: OSError) -> FileChange:
+        """`path` could not be looked at: gone (or unreadable: listed as skipped, with why)."""
+        with self.lock:
+            if isinstance(error, FileNotFoundError):
+                return (
+                    FileChange.VANISHED if self.entries.pop(path, None) is not None else FileChange.UNCHANGED
+                )
+            known = path in self.entries
+            self.entries[path] = _unreadable(error)
+            return FileChange.REPLACED if known else FileChange.APPEARED
 
     # ------------------------------------------------------------------ results
     def summary(self, path: str) -> SessionSummary | None:
+        with self.lock:
+            return self._summary(path)
+
+    def _summary(self, path: str) -> SessionSummary | None:
         entry = self.entries.get(path)
         if entry is None:
             return None
@@ -379,12 +309,13 @@ class SessionStore:
 
     def listing(self) -> Listing:
         listing = Listing()
-        for path, entry in self.entries.items():
-            summary = self.summary(path)
-            if summary is not None:
-                listing.summaries.append(summary)
-            elif entry.skipped:
-                listing.skipped.append((path, entry.skipped))
+        with self.lock:
+            for path, entry in self.entries.items():
+                summary = self._summary(path)
+                if summary is not None:
+                    listing.summaries.append(summary)
+                elif entry.skipped:
+                    listing.skipped.append((path, entry.skipped))
         sort_newest_first(listing.summaries)
         return listing
 
@@ -410,6 +341,8 @@ def _bytes_to_read(cached: dict[str, IndexEntry], stats: dict[str, os.stat_resul
     total = 0
     for path, st in stats.items():
         entry = cached.get(path)
+        if entry is not None and entry.matches(st):
+            continue  # taken as it is
         if (
             entry is None
             or entry.builder is None
@@ -418,9 +351,32 @@ def _bytes_to_read(cached: dict[str, IndexEntry], stats: dict[str, os.stat_resul
             or (st.st_size == entry.size and not entry.matches(st))
         ):
             total += st.st_size
-        elif not entry.matches(st):
+        else:
             total += st.st_size - entry.builder.offset
     return total
+
+
+# The work of a cold scan comes in this many pieces or so (the biggest files one each).
+PIECES = 64
+
+
+def _pieces(paths: list[str], sizes: dict[str, int]) -> list[list[str]]:
+    """Groups of files of about the same cost, the costliest first (so the last pieces to
+    share out are small ones)."""
+    ordered = sorted(paths, key=lambda p: _read_cost(sizes[p]), reverse=True)
+    share = sum(_read_cost(sizes[p]) for p in paths) / PIECES
+    pieces: list[list[str]] = []
+    piece: list[str] = []
+    cost = 0.0
+    for path in ordered:
+        piece.append(path)
+        cost += _read_cost(sizes[path])
+        if cost >= share:
+            pieces.append(piece)
+            piece, cost = [], 0.0
+    if piece:
+        pieces.append(piece)
+    return pieces
 
 
 def _read_cost(size: int) -> float:
@@ -438,6 +394,7 @@ def list_sessions(root: str, use_cache: bool = True, cache_dir: str | None = Non
 
 __all__ = [
     "FileChange",
+    "IndexEntry",
     "Listing",
     "ScanReport",
     "SessionStore",

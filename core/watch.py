@@ -1,10 +1,12 @@
 """Following the sessions folder live: file system changes turned into session events.
 
 One `watchfiles.awatch` over the whole folder (recursive) reports changed paths; each batch is
-coalesced per file and handed to the store, which reads only the bytes appended since its last
-look. The result is a list of `StoreEvent`s: a session appeared, grew, was replaced (truncated,
-rewritten, new inode: read again), vanished, or was renamed. Sessions opened with `track()`
-are refreshed in the same pass, so their tree and totals follow without re-reading the file.
+coalesced per file and goes one way (`process`): in a worker thread, every changed file is
+looked at once (`core/growth.py`): the store's summary and an open session that follow it
+share that one read of the new bytes, which the session decodes there too; back on the event
+loop, the open sessions take in what was read for them (cheap: no file work). The result is a
+`StoreBatch`: one `StoreEvent` per file that appeared, grew, was replaced (truncated,
+rewritten, new inode: read again), vanished, or was renamed, and the listing after them.
 
 When the OS watcher cannot start (no inotify watches left, an unsupported filesystem) the
 watcher falls back to polling and says so in `notice`.
@@ -16,15 +18,17 @@ import asyncio
 import contextlib
 import os
 import time
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from .growth import Growth, read_growth
+from .index_cache import IndexEntry
 from .listing import SessionSummary
 from .locations import iter_session_files
 from .problems import SessionError
-from .session import AppendResult, Session
-from .store import FileChange, IndexEntry, SessionStore
+from .session import Session, SessionDelta, SessionUpdate
+from .store import FileChange, Listing, SessionStore
 
 DEBOUNCE_MS = 50
 STEP_MS = 25
@@ -46,8 +50,26 @@ class StoreEvent:
     old_path: str | None = None  # for RENAMED
     summary: SessionSummary | None = None  # None once vanished (or not a session)
     session: Session | None = None  # a tracked session that was refreshed
-    append: AppendResult | None = None  # what the refresh of a tracked session changed
+    append: SessionDelta | None = None  # what the refresh of a tracked session changed
     error: str | None = None  # a tracked session that can no longer be read
+    update: SessionUpdate | None = None  # read for `session`, not taken in yet (see `settle`)
+
+
+@dataclass(slots=True)
+class StoreBatch:
+    """One batch of file changes: an event per file that changed, and the listing after them
+    (made where the files were read, so the event loop never waits for the store)."""
+
+    events: list[StoreEvent] = field(default_factory=list)
+    listing: Listing = field(default_factory=Listing)
+    # Updates of tracked sessions whose file changed nothing worth an event (half a line).
+    quiet: list[tuple[Session, SessionUpdate]] = field(default_factory=list)
+
+    def __iter__(self) -> Iterator[StoreEvent]:
+        return iter(self.events)
+
+    def __len__(self) -> int:
+        return len(self.events)
 
 
 def is_session_file(path: str) -> bool:
@@ -67,6 +89,7 @@ class SessionWatcher:
     # Called with every coalesced batch of paths, events or not (tests wait on it).
     on_batch: Callable[[set[str]], None] | None = None
     _stop: asyncio.Event | None = None
+    _serial: asyncio.Lock = field(default_factory=asyncio.Lock)  # one batch at a time
 
     def track(self, session: Session) -> None:
         if session.path:
@@ -85,66 +108,103 @@ class SessionWatcher:
         if self._stop is not None:
             self._stop.set()
 
-    def apply(self, paths: Iterable[str]) -> list[StoreEvent]:
-        """Bring the store (and tracked sessions) up to date for these paths; one event per
-        file that changed, a vanish and an appearance of the same inode paired as a rename."""
-        unique = sorted(_session_paths(paths))
-        before = {p: _identity(e) for p in unique if (e := self.store.entries.get(p)) is not None}
-        changes: dict[str, FileChange] = {}
-        refreshed: dict[str, tuple[AppendResult | None, str | None]] = {}
-        for path in unique:
-            change = self.store.update(path)
-            if path in self.tracked and change is not FileChange.VANISHED:
-                # An open session reads the new bytes itself (a partial line stays pending).
-                refreshed[path] = self._refresh(self.tracked[path])
-                append, error = refreshed[path]
-                if change is FileChange.UNCHANGED and (error or (append is not None and append.changed)):
-                    change = FileChange.GREW
-            if change is not FileChange.UNCHANGED:
-                changes[path] = change
-        events: list[StoreEvent] = []
-        vanished = {p: before.get(p) for p, c in changes.items() if c is FileChange.VANISHED}
-        for path, change in changes.items():
-            if change is FileChange.VANISHED:
-                continue
-            if change is FileChange.APPEARED:
-                # A rename: the same inode, holding the same session, under a new name. (An
-                # inode alone is not enough: filesystems reuse a deleted file's inode.)
-                entry = self.store.entries.get(path)
-                identity = _identity(entry) if entry is not None else None
-                old = next(
-                    (p for p, ident in vanished.items() if identity is not None and ident == identity), None
-                )
-                if old is not None:
-                    del vanished[old]
-                    self._retrack(old, path)
-                    event = StoreEvent(
-                        EventKind.RENAMED, path, old_path=old, summary=self.store.summary(path)
-                    )
-                    session = self.tracked.get(path)
+    async def process(self, paths: Iterable[str]) -> StoreBatch:
+        """The one way a batch of changed paths goes (the watch loop's and our own writes'):
+        the files are read in a worker thread, the tracked sessions take in what was read for
+        them here, on the event loop. One batch at a time."""
+        async with self._serial:
+            batch = await asyncio.to_thread(self.read, list(paths), dict(self.tracked))
+            return self.settle(batch)
+
+    def apply(self, paths: Iterable[str]) -> StoreBatch:
+        """`process` in the caller's thread (scripts and tests without an event loop)."""
+        return self.settle(self.read(list(paths), dict(self.tracked)))
+
+    def read(self, paths: Iterable[str], tracked: dict[str, Session]) -> StoreBatch:
+        """The file work of a batch (meant for a worker thread): each changed file looked at
+        once, the store updated, updates for `tracked` sessions read but not applied. One
+        event per file that changed; a vanish and an appearance of the same session file
+        (same inode, same session id) are paired as a rename."""
+        store = self.store
+        with store.lock:
+            unique = sorted(_session_paths(paths))
+            before = {p: _identity(e) for p in unique if (e := store.entries.get(p)) is not None}
+            changes: dict[str, FileChange] = {}
+            looks: dict[str, Growth] = {}
+            updates: dict[str, tuple[SessionUpdate | None, str | None]] = {}
+            for path in unique:
+                session = tracked.get(path)
+                marks = [store.mark_for(path)]
+                if session is not None and session.read_mark is not None:
+                    marks.append(session.read_mark)
+                try:
+                    look = read_growth(path, marks)
+                except OSError as e:
+                    change = store.lost(path, e)
+                else:
+                    looks[path] = look
+                    change = store.take(path, look)
                     if session is not None:
-                        event.session = session
-                        event.append, event.error = self._refresh(session)
-                    events.append(event)
+                        updates[path] = _prepare(session, look)
+                        update, error = updates[path]
+                        news = _has_news(update) or session.has_unseen_changes
+                        if change is FileChange.UNCHANGED and (error or news):
+                            change = FileChange.GREW  # the session was behind the store
+                if change is not FileChange.UNCHANGED:
+                    changes[path] = change
+            batch = StoreBatch()
+            for path, (update, _) in updates.items():
+                if path not in changes and update is not None:
+                    batch.quiet.append((tracked[path], update))
+            vanished = {p: before.get(p) for p, c in changes.items() if c is FileChange.VANISHED}
+            for path, change in changes.items():
+                if change is FileChange.VANISHED:
                     continue
-            kind = {
-                FileChange.APPEARED: EventKind.APPEARED,
-                FileChange.GREW: EventKind.GREW,
-                FileChange.REPLACED: EventKind.REPLACED,
-            }[change]
-            event = StoreEvent(kind, path, summary=self.store.summary(path))
-            if path in refreshed:
-                event.session = self.tracked.get(path)
-                event.append, event.error = refreshed[path]
-            events.append(event)
-        for path in vanished:
-            event = StoreEvent(EventKind.VANISHED, path)
-            session = self.tracked.get(path)
-            if session is not None:
-                event.session = session
-                event.error = "the file is gone"
-            events.append(event)
-        return events
+                event = StoreEvent(_KINDS[change], path, summary=store.summary(path))
+                if change is FileChange.APPEARED:
+                    # A rename: the same inode, holding the same session, under a new name. (An
+                    # inode alone is not enough: filesystems reuse a deleted file's inode.)
+                    entry = store.entries.get(path)
+                    identity = _identity(entry) if entry is not None else None
+                    old = next(
+                        (p for p, i in vanished.items() if identity is not None and i == identity), None
+                    )
+                    if old is not None:
+                        del vanished[old]
+                        event.kind, event.old_path = EventKind.RENAMED, old
+                        if old in tracked:
+                            updates[path] = _prepare(tracked[old], looks[path])
+                            tracked[path] = tracked[old]
+                if path in updates:
+                    event.session = tracked[path]
+                    event.update, event.error = updates[path]
+                batch.events.append(event)
+            for path in vanished:
+                event = StoreEvent(EventKind.VANISHED, path)
+                if path in tracked:
+                    event.session = tracked[path]
+                    event.error = "the file is gone"
+                batch.events.append(event)
+            batch.listing = store.listing()
+        return batch
+
+    def settle(self, batch: StoreBatch) -> StoreBatch:
+        """Back on the event loop: renamed sessions follow their file, and every tracked
+        session takes in what was read for it (`event.append` says what that changed)."""
+        for session, quiet in batch.quiet:
+            with contextlib.suppress(SessionError, OSError):
+                session.apply(quiet)
+        batch.quiet = []
+        for event in batch.events:
+            if event.kind is EventKind.RENAMED and event.old_path is not None:
+                self._retrack(event.old_path, event.path)
+            update, event.update = event.update, None
+            if update is not None and event.session is not None and event.error is None:
+                try:
+                    event.append = event.session.apply(update)
+                except (SessionError, OSError) as e:
+                    event.error = str(e)
+        return batch
 
     def _retrack(self, old: str, new: str) -> None:
         session = self.tracked.pop(old, None)
@@ -153,14 +213,7 @@ class SessionWatcher:
             session.source.path = new  # type: ignore[attr-defined]
             self.tracked[new] = session
 
-    @staticmethod
-    def _refresh(session: Session) -> tuple[AppendResult | None, str | None]:
-        try:
-            return session.refresh(), None
-        except (SessionError, OSError) as e:
-            return None, str(e)
-
-    async def events(self) -> AsyncIterator[list[StoreEvent]]:
+    async def events(self) -> AsyncIterator[StoreBatch]:
         """Batches of events, forever (until `stop()`)."""
         self._stop = asyncio.Event()
         root = self.store.root
@@ -173,16 +226,18 @@ class SessionWatcher:
             source = self._polled() if self.poll else self._notified()
             try:
                 async for paths in source:
-                    events = self.apply(paths)
+                    batch = await self.process(paths)
                     if self.on_batch is not None:
                         self.on_batch(paths)
-                    if events:
-                        yield events
-            except (OSError, RuntimeError) as e:
+                    if batch.events:
+                        yield batch
+            except (OSError, RuntimeError, ExceptionGroup) as e:
+                # (watchfiles raises from a task group: a file name that is not UTF-8, say)
                 if self.poll:
                     raise
                 self.poll = True
-                reason = f"file notifications unavailable ({e})"
+                cause = e.exceptions[0] if isinstance(e, ExceptionGroup) and e.exceptions else e
+                reason = f"file notifications unavailable ({cause})"
                 self.notice = f"{reason}; polling files every {POLL_DELAY_MS} ms instead"
                 continue
             if not os.path.isdir(root):
@@ -209,25 +264,30 @@ class SessionWatcher:
                 # The first quiet second proves the OS watch is in place: whatever changed
                 # between the listing and now is found by comparing every file once.
                 caught_up = True
-                yield self._changed_on_disk()
+                yield await asyncio.to_thread(self._changed_on_disk, dict(self.tracked))
 
     async def _polled(self) -> AsyncIterator[set[str]]:
         """Our own polling: stat every session file and compare size, mtime (ns) and inode
         with the index. (watchfiles' poller compares whole-second mtimes and misses a second
         append within the same second.)"""
-        assert self._stop is not None
-        while not self._stop.is_set():
+        stop = self._stop
+        if stop is None:
+            return  # not started by `events()`: nothing to stop it
+        while not stop.is_set():
             started = time.perf_counter()
-            changed = self._changed_on_disk()
+            changed = await asyncio.to_thread(self._changed_on_disk, dict(self.tracked))
             if changed:
                 yield changed
             spent = time.perf_counter() - started
             delay = max(POLL_DELAY_MS / 1000, spent * 20)  # at most ~5% of a core on huge folders
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._stop.wait(), timeout=delay)
+                await asyncio.wait_for(stop.wait(), timeout=delay)
 
-    def _changed_on_disk(self) -> set[str]:
-        entries = self.store.entries
+    def _changed_on_disk(self, tracked: dict[str, Session]) -> set[str]:
+        """Every session file that differs from what the store (or a tracked session) read:
+        a stat per file (meant for a worker thread)."""
+        with self.store.lock:
+            entries = dict(self.store.entries)
         seen: set[str] = set()
         changed: set[str] = set()
         for path in iter_session_files(self.store.root):
@@ -237,17 +297,33 @@ class SessionWatcher:
                 st = os.stat(path)
             except OSError:
                 continue
+            session = tracked.get(path)
             if (
                 entry is None
                 or not entry.matches(st)
-                or (
-                    path in self.tracked
-                    and self.tracked[path].end_offset + self.tracked[path].pending_bytes < st.st_size
-                )
+                or (session is not None and session.end_offset + session.pending_bytes < st.st_size)
             ):
                 changed.add(path)
         changed.update(p for p in entries if p not in seen)
         return changed
+
+
+_KINDS = {
+    FileChange.APPEARED: EventKind.APPEARED,
+    FileChange.GREW: EventKind.GREW,
+    FileChange.REPLACED: EventKind.REPLACED,
+}
+
+
+def _prepare(session: Session, look: Growth) -> tuple[SessionUpdate | None, str | None]:
+    try:
+        return session.prepare(look), None
+    except (SessionError, OSError) as e:
+        return None, str(e)
+
+
+def _has_news(update: SessionUpdate | None) -> bool:
+    return update is not None and (update.fresh is not None or bool(update.lines and update.lines.lines))
 
 
 def _identity(entry: IndexEntry) -> tuple[int, object]:

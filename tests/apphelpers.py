@@ -19,14 +19,23 @@ WAIT = 15.0  # only a hang reaches this
 
 
 def make_app(
-    root: Path, cache: Path, *, open_path: Path | None = None, cwd: str | None = None, **settings: Any
+    root: Path,
+    cache: Path,
+    *,
+    open_path: Path | None = None,
+    cwd: str | None = None,
+    pi_agent_dir: Path | None = None,
+    **settings: Any,
 ) -> PiSessionsApp:
+    """The app on `root`; pi's keybindings.json is read from `pi_agent_dir` (by default a
+    folder that does not exist: the tester's own pi settings never change a test)."""
     return PiSessionsApp(
         Settings(**settings),
         SessionsRoot(str(root), "the test folder", True),
         open_path=str(open_path) if open_path else None,
         current_cwd=cwd or "/nowhere",
         cache_dir=str(cache),
+        pi_agent_dir=str(pi_agent_dir) if pi_agent_dir else str(cache / "no-pi-agent"),
     )
 
 
@@ -61,18 +70,24 @@ async def loaded(pilot: Pilot[Any]) -> MainScreen:
 
 
 async def settled(pilot: Pilot[Any]) -> None:
-    """Wait until no pane has a scroll waiting for the next refresh."""
+    """Wait until no pane has a scroll waiting for the next refresh, and the figures read in
+    the background (the context sparkline, the tree's branch costs) are in."""
     screen = main(pilot)
     await until(
         pilot,
-        lambda: not screen.tree.scroll_pending and not screen.context_view.body.scroll_pending,
+        lambda: not screen.branch_tree.scroll_pending and not screen.context_view.body.scroll_pending,
         "scrolling",
+    )
+    await until(
+        pilot,
+        lambda: not screen.context_view.header.sparkline.pending and not screen.branch_tree.costs_pending,
+        "the context sparkline and the branch costs",
     )
 
     def thumbs_caught_up() -> bool:
         return all(
             not (w.show_vertical_scrollbar and w.region.height) or w.vertical_scrollbar.position == w.scroll_y
-            for w in (screen.tree, screen.context_view.body, screen.sidebar.session_list)
+            for w in (screen.branch_tree, screen.context_view.body, screen.sidebar.session_list)
         )
 
     await until(pilot, thumbs_caught_up, "the scrollbars to show the scroll positions")
@@ -89,10 +104,14 @@ def segments_of(widget: Any) -> list[str]:
 
 
 def static_text(screen: Any, selector: str) -> str:
-    """The plain text a Static shows."""
+    """The plain text a Static shows (a one-line FitStatic: all of it, before it is cut to fit)."""
+    from pi_sessions.widgets.plain import FitStatic
     from textual.widgets import Static
 
-    return str(screen.query_one(selector, Static).render())
+    widget = screen.query_one(selector, Static)
+    if isinstance(widget, FitStatic):
+        return widget.full_text
+    return str(widget.render())
 
 
 async def watching(pilot: Pilot[Any]) -> None:

@@ -77,6 +77,34 @@ def chain(count: int, start_parent: str | None = None) -> list[dict[str, Any]]:
     return out
 
 
+def two_fork_session(path: Path) -> Path:
+    """A tree with two fork points, the active branch written last, and a label (on u4):
+
+        u1 a1 u2 a2 ┬ u3 a3 u5 (l1: the label entry)
+                    └ u4 a4 ┬ u6
+                            └ u7 a7   <- the active leaf
+
+    pi 1.6.0's tree selector was driven over this very file for the expectations of the
+    key tests (tests/test_tree_moves.py, tests/test_keys_app.py)."""
+    return write(
+        path,
+        header(),
+        user("u1", None, "first question", 1),
+        assistant("a1", "u1", "first answer", 2),
+        user("u2", "a1", "second question", 3),
+        assistant("a2", "u2", "second answer", 4),
+        user("u3", "a2", "branch one question", 5),
+        assistant("a3", "u3", "branch one answer", 6),
+        user("u5", "a3", "branch one follow up", 7),
+        entry("label", "l1", "u5", 8, targetId="u4", label="checkpoint"),
+        user("u4", "a2", "branch two question", 9),
+        assistant("a4", "u4", "branch two answer", 10),
+        user("u6", "a4", "branch two a", 11),
+        user("u7", "a4", "branch two b", 12),
+        assistant("a7", "u7", "branch two b answer", 13),
+    )
+
+
 def calls(record: Path) -> list[list[str]]:
     """What the fake `pi` (conftest's fake_pi) was run with: [cwd, *args] per run."""
     if not record.exists():

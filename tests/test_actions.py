@@ -412,7 +412,7 @@ async def test_fork_in_the_app_then_resume_the_fork(tmp_path: Path, fake_pi: Pat
     async with app.run_test(size=(160, 40)) as pilot:
         screen = await loaded(pilot)
         await pilot.press("tab", "k")
-        assert screen.tree.current_id() == "a1"
+        assert screen.branch_tree.current_id() == "a1"
         await pilot.press("f")
         assert isinstance(app.screen, ForkScreen)
         preview = "\n".join(app.screen.lines)
@@ -436,6 +436,8 @@ async def test_rename_label_delete_and_copy_from_the_app(
 ) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("PATH", "/usr/bin:/bin")  # no `trash` command: the freedesktop trash
+    monkeypatch.setenv("SSH_TTY", "/dev/pts/9")  # a copy goes to the terminal, as OSC 52
+    monkeypatch.delenv("TMUX", raising=False)
     root = tmp_path / "sessions"
     path = small_session(root / "--home-u-proj--")
     app = make_app(root, tmp_path / "cache")
@@ -449,12 +451,12 @@ async def test_rename_label_delete_and_copy_from_the_app(
             pilot, lambda: any(s.name == "Renamed here" for s in screen.sidebar.summaries), "the sidebar"
         )
         await pilot.press("tab", "L", *"nice", "enter")
-        labelled = screen.tree.current_id()
+        labelled = screen.branch_tree.current_id()
         await until(pilot, lambda: Session.open(path).labels.get(labelled) == "nice", "the label")
         await pilot.press("y")
         assert isinstance(app.screen, MenuScreen)
         await pilot.press("2")  # the session's path
-        assert app.clipboard == str(path)
+        await until(pilot, lambda: app.clipboard == str(path), "the copy")
         await pilot.press("shift+tab", "D")
         assert isinstance(app.screen, ConfirmScreen)
         await pilot.press("y")

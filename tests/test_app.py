@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 from pi_sessions.app.demo import prepare_demo
-from pi_sessions.app.screens import ConfirmScreen, HelpScreen, MenuScreen, RawJsonScreen
+from pi_sessions.app.help_screen import HelpScreen
+from pi_sessions.app.screens import ConfirmScreen, MenuScreen, RawJsonScreen
+from pi_sessions.widgets.plain import FitStatic
 
 from .apphelpers import (
     lines_of,
@@ -185,11 +187,11 @@ async def test_view_filters_cycle(tmp_path: Path) -> None:
         await pilot.press("tab")
 
         def kinds() -> list[str]:
-            return [line.split()[1] for line in lines_of(screen.tree) if line.strip()]
+            return [line.split()[1] for line in lines_of(screen.branch_tree) if line.strip()]
 
         assert static_text(screen, "#tree-title").startswith("conversation view")
         assert "edit" not in kinds()  # settings entries hidden, like pi...
-        edited = next(line for line in lines_of(screen.tree) if "third answer" in line)
+        edited = next(line for line in lines_of(screen.branch_tree) if "third answer" in line)
         assert "✎" in edited  # ... but the entry a context edit changed says so
         assert kinds()[-1] == "name"  # ... and the active leaf is always shown
         seen = {}
@@ -252,13 +254,13 @@ async def test_live_append_keeps_selection_and_scroll(tmp_path: Path) -> None:
 
         await pilot.press("tab", *["k"] * 30)
         await until(pilot, lambda: context() == "Context at a44", "thirty rows up")
-        view = lines_of(screen.tree)
+        view = lines_of(screen.branch_tree)
         with open(path, "ab") as f:
             f.write(
                 jsonl(user("u60", "a59", "a new question", 200), assistant("a60", "u60", "a new answer", 201))
             )
         await arrived(122)
-        assert lines_of(screen.tree) == view  # the rows in view did not move
+        assert lines_of(screen.branch_tree) == view  # the rows in view did not move
         assert context() == "Context at a44"
         # At the tip, the context follows new entries that extend it; the cursor stays.
         await pilot.press("a")
@@ -289,14 +291,14 @@ async def test_a_new_branch_that_moves_the_active_path_leaves_the_view_alone(tmp
         await until(
             pilot, lambda: static_text(screen, "#context-title") == "Context at e29", "thirty rows up"
         )
-        assert "answer 29" in lines_of(screen.tree)[0]
+        assert "answer 29" in lines_of(screen.branch_tree)[0]
         with open(path, "ab") as f:  # pi went back to e20 (above the view) and went on from there
             f.write(jsonl(user("x1", "e20", "a side question", 300)))
         await until(pilot, lambda: "61 entries" in static_text(screen, "#tree-title"), "the branch")
         await settled(pilot)
         # The rows were built again (a new branch above, the old one indented): the same
         # entry is at the top of the view, and under the cursor.
-        assert "answer 29" in lines_of(screen.tree)[0]
+        assert "answer 29" in lines_of(screen.branch_tree)[0]
         assert static_text(screen, "#context-title") == "Context at e29"
 
 
@@ -314,12 +316,12 @@ async def test_a_new_branch_below_a_selected_middle_entry_leaves_selection_and_c
         with open(path, "ab") as f:  # pi goes back to e4 and carries on from there
             f.write(jsonl(user("x1", "e4", "a question on a new branch", 20)))
         await until(
-            pilot, lambda: any("a question on a new branch" in r for r in lines_of(screen.tree)), "x1"
+            pilot, lambda: any("a question on a new branch" in r for r in lines_of(screen.branch_tree)), "x1"
         )
         await settled(pilot)
-        rows = lines_of(screen.tree)
+        rows = lines_of(screen.branch_tree)
         assert static_text(screen, "#context-title") == "Context at e4"  # the context stays
-        assert screen.tree.current_id() == "e4"
+        assert screen.branch_tree.current_id() == "e4"
         new_branch = next(r for r in rows if "a question on a new branch" in r)
         old_branch = next(r for r in rows if "answer 9" in r)
         assert new_branch.startswith("●") and not old_branch.startswith("●")  # pi resumes there now
@@ -347,7 +349,7 @@ async def test_the_header_counts_what_was_spent_on_the_selected_path(tmp_path: P
         await pilot.press("tab")
 
         async def header_at(entry_id: str) -> str:
-            screen.tree.select(entry_id)
+            screen.branch_tree.select(entry_id)
             await until(pilot, lambda: f"Context at {entry_id}" == static_text(screen, "#context-title"))
             return static_text(screen, "#context-line1")
 
@@ -383,10 +385,10 @@ async def test_live_rows_are_drawn_as_a_fresh_read_draws_them(tmp_path: Path) ->
                 pilot, lambda: f" {count} entries" in static_text(screen, "#tree-title"), "the entries"
             )
             await settled(pilot)
-            live = [line.rstrip() for line in lines_of(screen.tree) if line.strip()]
+            live = [line.rstrip() for line in lines_of(screen.branch_tree) if line.strip()]
             await pilot.press("slash", "escape")  # an empty search: the tree is drawn again
             await settled(pilot)
-            assert [line.rstrip() for line in lines_of(screen.tree) if line.strip()] == live
+            assert [line.rstrip() for line in lines_of(screen.branch_tree) if line.strip()] == live
             return live
 
         # The conversation grows at its tip: the new rows come below its old tip; the cursor
@@ -489,20 +491,20 @@ async def test_folding_and_jumping_move_the_context_with_the_cursor(tmp_path: Pa
         # Folding from inside a branch folds the branch and goes to its first entry.
         await pilot.press("left")
         await context_at("b1")
-        folded = next(line for line in lines_of(screen.tree) if "first branch" in line)
+        folded = next(line for line in lines_of(screen.branch_tree) if "first branch" in line)
         assert "▸" in folded and folded.rstrip().endswith("+2")
-        assert not any("on it" in line for line in lines_of(screen.tree))
+        assert not any("on it" in line for line in lines_of(screen.branch_tree))
         # Folding the entry under the cursor leaves the context as it is.
         await pilot.press("right")
         await context_at("b1")
-        assert any("on it" in line for line in lines_of(screen.tree))
+        assert any("on it" in line for line in lines_of(screen.branch_tree))
         await pilot.press("space")
         await context_at("b1")
-        assert not any("on it" in line for line in lines_of(screen.tree))
+        assert not any("on it" in line for line in lines_of(screen.branch_tree))
         # Going to an entry hidden in a fold (here: a search match) unfolds it.
         await pilot.press("slash", *"more", "enter")
         await context_at("b3")
-        assert any("on it" in line for line in lines_of(screen.tree))
+        assert any("on it" in line for line in lines_of(screen.branch_tree))
 
 
 async def test_new_and_deleted_sessions_appear_and_disappear(demo: Path, tmp_path: Path) -> None:
@@ -553,8 +555,10 @@ async def test_hostile_text_is_shown_inert(tmp_path: Path) -> None:
     app = make_app(root, tmp_path / "cache")
     async with app.run_test(size=(160, 40)) as pilot:
         screen = await loaded(pilot)
-        # Titles, status line and dialogs show text from files (and typed text) literally too.
-        assert "[red]name[/red] [/x]" in static_text(screen, "#tree-title")
+        # Titles, status line and dialogs show text from files (and typed text) literally too
+        # (the title is cut to the pane at a word boundary: the whole of it is kept apart).
+        assert "[red]name[/red]" in static_text(screen, "#tree-title")
+        assert "[red]name[/red] [/x]\u241b[2J" in screen.query_one("#tree-title", FitStatic).full_text
         await pilot.press("D")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the delete question")
         assert "[red]name[/red] [/x]" in static_text(app.screen, ".dialog-title")
@@ -564,7 +568,7 @@ async def test_hostile_text_is_shown_inert(tmp_path: Path) -> None:
         await until(pilot, lambda: "zz[/x]" in static_text(screen, "#status"), "the search status")
         await pilot.press("k")
         texts = (
-            segments_of(screen.tree)
+            segments_of(screen.branch_tree)
             + segments_of(screen.context_view.body)
             + segments_of(screen.sidebar.session_list)
         )
@@ -674,7 +678,12 @@ async def test_empty_folder_says_where_it_looked_and_offers_the_demo(tmp_path: P
         await until(pilot, lambda: main(pilot).scanned, "the scan")
         screen = main(pilot)
         status = str(screen.query_one("#status").render())
-        assert str(root) in status and "demo" in status
+        assert status.startswith("No sessions here: press d for a demo")
+        assert str(root) in screen.query_one("#status", FitStatic).full_text
+        # The sidebar says it all, wrapped to its width: the long path is broken, never cut.
+        shown = [line.strip() for line in lines_of(screen.sidebar.session_list)]
+        assert str(root) in "".join(shown) and "…" not in "".join(shown)
+        assert "appear as they are written." in " ".join(shown)
         await pilot.press("d")
         await until(
             pilot,
@@ -692,7 +701,7 @@ async def test_raw_json_of_an_entry(tmp_path: Path) -> None:
         screen = await loaded(pilot)
         await pilot.press("tab", "i")
         assert isinstance(app.screen, RawJsonScreen)
-        assert app.screen.value["id"] == screen.tree.current_id() == "n1"
+        assert app.screen.value["id"] == screen.branch_tree.current_id() == "n1"
         assert app.screen.value["name"] == "Compaction demo"
         log_text = "\n".join(app.screen.query_one("Log").lines)
         assert json.loads(log_text)["type"] == "session_info"
@@ -706,18 +715,56 @@ async def test_ascii_mode_draws_only_ascii(tmp_path: Path) -> None:
         screen = await loaded(pilot)
         await pilot.press("tab", "x")
         drawn = "".join(
-            segments_of(screen.tree)
+            segments_of(screen.branch_tree)
             + segments_of(screen.context_view.body)
             + segments_of(screen.sidebar.session_list)
         )
-        titles = [
-            str(screen.query_one(f"#{name}").render())
-            for name in ("tree-title", "sidebar-title", "context-line1")
-        ]
+        titles = [str(screen.query_one(f"#{name}").render()) for name in ("tree-title", "sidebar-title")]
+        titles += screen.context_view.header.text().splitlines()
         assert drawn.isascii() and all(t.isascii() for t in titles), [
             c for c in drawn + "".join(titles) if not c.isascii()
         ]
         assert "|- " in drawn or "`- " in drawn or "* " in drawn
+
+
+async def test_ascii_mode_cuts_and_collapses_with_ascii(tmp_path: Path) -> None:
+    """What is cut or collapsed says so in ASCII too: the hint under a long message, a long
+    title, a control character in a message."""
+    root = tmp_path / "sessions"
+    long_text = "\n".join(f"line {i} \x1b[2J" for i in range(40))
+    write(
+        root / "--home-u-proj--" / "long.jsonl",
+        header(id="long", cwd="/home/u/proj"),
+        user("u1", None, long_text, 1),
+        entry("session_info", "n1", "u1", 2, name="a name " * 40),
+    )
+    app = make_app(root, tmp_path / "cache", ascii=True)
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await loaded(pilot)
+        drawn = lines_of(screen.context_view.body)
+        assert any("... 32 more line(s): enter to expand" in line for line in drawn), drawn
+        assert any("<1b>[2J" in line for line in drawn)
+        title = static_text(screen, "#tree-title")
+        assert title.isascii() and title.endswith("..."), title
+        assert "".join(drawn).isascii()
+        # A search hit's excerpt is cut with ASCII marks too.
+        screen.sidebar.search_input.value = '"line 20"'
+        await until(pilot, lambda: screen.sidebar.matches, "the search")
+        where = next(line for line in lines_of(screen.sidebar.session_list) if "line 20" in line)
+        assert where.isascii() and "..." in where, where
+        assert "".join(lines_of(screen.sidebar.session_list)).isascii()
+
+
+def test_an_excerpt_marked_with_other_glyphs_keeps_its_highlights() -> None:
+    from pi_sessions.core.excerpt import cut_excerpt
+
+    flat = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi"
+    excerpt = cut_excerpt(flat, flat.index("theta"), flat.index("theta") + 5, 20)
+    assert excerpt.cut_start and excerpt.cut_end and excerpt.text.startswith("…")
+    ascii = excerpt.marked("...")
+    start, end = ascii.spans[0]
+    assert ascii.text.startswith("...") and ascii.text.endswith("...") and ascii.text[start:end] == "theta"
+    assert excerpt.marked("…") is excerpt
 
 
 def test_demo_copies_are_removed_and_a_given_folder_is_kept(tmp_path: Path) -> None:
@@ -729,3 +776,28 @@ def test_demo_copies_are_removed_and_a_given_folder_is_kept(tmp_path: Path) -> N
     remove_demos()
     assert not made.parent.exists()
     assert any(given.rglob("*.jsonl"))
+
+
+async def test_an_action_that_fails_says_so_and_the_app_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker that raises (here: a bug in an action) does not take the app down: the status
+    line and a notification say what failed, and the keys still work."""
+    from pi_sessions.app.actions import Actions
+
+    async def broken(self: Actions) -> None:
+        raise RuntimeError("the export broke")
+
+    monkeypatch.setattr(Actions, "export", broken)
+    root = tmp_path / "sessions"
+    compaction_session(root / "--home-u-proj--")
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("E")
+        await until(
+            pilot, lambda: "the export broke" in static_text(screen, "#status"), "the failure reported"
+        )
+        assert "failed" in static_text(screen, "#status") and app.is_running
+        await pilot.press("tab", "k")
+        assert screen.active_pane == "tree" and screen.branch_tree.current_id() != "n1"

@@ -14,27 +14,34 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from pi_sessions.core import searchtext as searchtext_module
+from pi_sessions.core.excerpt import cell_width
+from pi_sessions.core.fuzzy import fuzzy_match
+from pi_sessions.core.jsregex import translate_js_regex
 from pi_sessions.core.listing import SessionSummary
+from pi_sessions.core.query import parse_duration
 from pi_sessions.core.search import (
     TIER_WEIGHT,
     Excerpt,
     ParsedQuery,
+    PatternTooSlow,
     QueryToken,
+    SearchCancelled,
     SearchHit,
     SearchIndex,
     SessionText,
     SortOrder,
     filter_sessions,
-    fuzzy_match,
     parse_query,
-    translate_js_regex,
 )
 
 
 def session(
     id: str, name: str | None = None, cwd: str = "/home/u/proj", text: str = "", modified: float = 0.0
 ) -> SessionText:
-    return SessionText(id=id, cwd=cwd, name=name, message_text=text, modified_ms=modified, path=id)
+    return SessionText(
+        id=id, cwd=cwd, name=name, message_texts=[text] if text else [], modified_ms=modified, path=id
+    )
 
 
 def ids(hits: list[SearchHit[Any]]) -> list[str]:
@@ -160,6 +167,37 @@ def test_regex_follows_javascript_syntax() -> None:
     for python_only in ("(?P<x>a)", "(?i)a", "a*+", r"\b+", "(?>a)"):
         assert parse_query("re:" + python_only).error is not None, python_only
     assert translate_js_regex("[a-c]") == "[a-cABC]"
+
+
+def test_regex_lookbehind_of_any_width_as_in_javascript() -> None:
+    # Results checked with Node 22 (`new RegExp(p, "i").exec(s)?.index`).
+    def index(pattern: str, text: str) -> int | None:
+        parsed = parse_query("re:" + pattern)
+        assert parsed.regex is not None, parsed.error
+        found = parsed.regex.search(text)
+        return None if found is None else found.start()
+
+    assert index(r"(?<=fix(ed|ing) )bug", "Fixing bug") == 7  # Python's re refuses this one
+    assert index(r"(?<=fix(ed|ing) )bug", "fix bug") is None
+    # a lookbehind matches right to left: its \1 refers to the group on its right
+    assert index(r"(?<=\1(a))b", "xaab") == 3
+    assert index(r"(?<=\1(a))b", "ab") is None
+    assert index(r"(?<=(?<w>\w+)-)\k<w>", "ab-ab") == 3
+    assert index(r"(?<$x>a)\k<$x>", "aA") == 0  # any JavaScript group name
+    assert parse_query("re:(?<a>x)(?<a>y)").error is not None  # duplicate names
+    assert parse_query("re:(?<1a>x)").error is not None
+    hits = SearchIndex([session("s", text="we fixed the bug")]).search(r"re:(?<=fix(ed|ing) \w+ )bug")
+    assert ids(hits) == ["s"]
+
+
+def test_a_regex_that_backtracks_forever_says_so() -> None:
+    index = SearchIndex([session("short", text="aaa"), session("long", text="a" * 40 + "!")])
+    with pytest.raises(PatternTooSlow) as raised:
+        index.search("re:(a|aa)+$", time_limit=0.05)
+    assert "too slow" in str(raised.value)
+    # the textbook case finishes (the regex package sees through it); so do normal patterns
+    assert ids(index.search("re:(a+)+$")) == ["short"]
+    assert ids(index.search("re:a{3}")) == ["short", "long"]
 
 
 # pattern, text, and what node 22 says `new RegExp(pattern, "i").test(text)` gives (pi's
@@ -420,47 +458,144 @@ def test_matched_fields_in_query_order() -> None:
     assert index.search("rls")[0].fields == ("name~",)
     assert index.search("wrkpp")[0].fields == ("cwd~",)
     assert index.search("brace app notes logs")[0].fields == ("message", "cwd", "name")
-    assert index.search("brace")[0].excerpt is not None
-    assert index.search("release app")[0].excerpt is None  # no message match, no excerpt
+    # the hit is shown where the text matched, else in the first token's field
+    assert index.search("app brace")[0].field == "message"
+    assert index.search("release app")[0].field == "name"
+    assert index.search("rls")[0].field == "name"
+    assert index.search("release app")[0].excerpt() == Excerpt("Release notes", ((0, 7),))
+    assert index.search("abc")[0].excerpt() == Excerpt("abc-123", ((0, 3),))
+    assert SearchIndex([item]).search("")[0].excerpt() is None
 
 
-def test_excerpt_around_the_first_message_match() -> None:
+def test_excerpt_is_centred_on_the_match() -> None:
     index = SearchIndex([session("s", text=STORY)])
-    excerpt = index.search("parser")[0].excerpt
-    assert excerpt == Excerpt("…the logs first. Then the Parser crashed on line 42 because…", 26, 32)
+    excerpt = index.search("parser")[0].excerpt()
+    assert excerpt == Excerpt("…the logs first. Then the Parser crashed on line 42 because…", ((26, 32),))
     assert excerpt.text[excerpt.match_start : excerpt.match_end] == "Parser"
-    # the earliest match in the text, whatever the token order
-    excerpt = index.search("brace Then")[0].excerpt
-    assert (
-        excerpt is not None and str(excerpt) == "…looked at the logs first. Then the Parser crashed on line…"
-    )
+    # several tokens: centred on the longest one (the likeliest to be rare); all are marked
+    excerpt = index.search("then crashed")[0].excerpt()
+    assert excerpt == Excerpt("…first. Then the Parser crashed on line 42 because a…", ((24, 31), (8, 12)))
+    excerpt = index.search("brace logs")[0].excerpt(120)
+    assert excerpt is not None and [excerpt.text[a:b] for a, b in excerpt.spans] == ["brace", "logs"]
     # at the start and at the end: no ellipsis on that side
-    assert (
-        str(index.search("we")[0].excerpt) == "We looked at the logs first. Then the Parser crashed on line…"
-    )
-    assert str(index.search("input")[0].excerpt).endswith("brace was missing from the input.")
+    assert str(index.search("we")[0].excerpt()) == "We looked at the logs first. Then the Parser crashed on…"
+    assert str(index.search("input")[0].excerpt()).endswith("brace was missing from the input.")
+
+
+@pytest.mark.parametrize("width", [3, 8, 20, 40, 60, 120, 400])
+def test_excerpt_fits_any_width_and_shows_the_match(width: int) -> None:
+    text = "x" * 300 + " 世界 the needle is here " + "y" * 300
+    (hit,) = SearchIndex([session("s", text=text)]).search("needle")
+    excerpt = hit.excerpt(width)
+    assert excerpt is not None
+    assert cell_width(excerpt.text) <= width
+    start, end = excerpt.spans[0]
+    shown = excerpt.text[start:end]
+    assert shown == "needle"[: len(shown)] and len(shown) == min(6, width - 2)
+    if width >= 40:  # centred: about as much before the match as after it
+        before, after = cell_width(excerpt.text[:start]), cell_width(excerpt.text[end:])
+        assert abs(before - after) <= 14
+    assert hit.excerpt(width) is excerpt  # computed once per width
+
+
+def test_several_tokens_are_shown_in_a_message_that_holds_them_all() -> None:
+    texts = ["the parser is slow", "lexer notes", "the parser and the lexer crashed", "parser lexer"]
+    (hit,) = SearchIndex([SessionText(id="s", message_texts=texts)]).search("lexer parser")
+    assert hit.segment == 2  # "parser" (the longest) in a message with "lexer" too
+    excerpt = hit.excerpt()
+    assert excerpt is not None and [excerpt.text[a:b] for a, b in excerpt.spans] == ["parser", "lexer"]
+    (hit,) = SearchIndex([SessionText(id="s", message_texts=texts[:2])]).search("lexer parser")
+    assert hit.segment == 0  # no message holds both: the longest token's first place
+
+
+def test_excerpt_comes_from_the_message_that_matched() -> None:
+    texts = ["first message about logs", "the parser crashed", "a third one"]
+    item = SessionText(id="s", message_texts=texts)
+    (hit,) = SearchIndex([item]).search("parser")
+    assert hit.segment == 1 and hit.in_text and hit.entry_id is None
+    assert hit.excerpt() == Excerpt("the parser crashed", ((4, 10),))
+    # a phrase may run from one message into the next, as in pi (joined with " ")
+    (across,) = SearchIndex([item]).search('"crashed a third"')
+    assert across.segment == 1 and across.excerpt() == Excerpt("the parser crashed", ((11, 18),))
+    assert SearchIndex([item]).search("re:^a third")[0:1] == []  # `^` is the start of the whole text
+    (last,) = SearchIndex([item]).search("re:third one$")
+    assert last.segment == 2 and last.excerpt() == Excerpt("a third one", ((2, 11),))
 
 
 def test_excerpt_collapses_whitespace_for_phrases_and_regexes() -> None:
     index = SearchIndex([session("s", text="line one\n\n\n   line two has ERROR\there")])
     for query in ("re:error", '"has   error"', "error"):
-        excerpt = index.search(query)[0].excerpt
+        excerpt = index.search(query)[0].excerpt()
         assert excerpt is not None and excerpt.text == "line one line two has ERROR here"
-    assert index.search("re:error")[0].excerpt == Excerpt("line one line two has ERROR here", 22, 27)
-    assert index.search('"two has"')[0].excerpt == Excerpt("line one line two has ERROR here", 14, 21)
+    assert index.search("re:error")[0].excerpt() == Excerpt("line one line two has ERROR here", ((22, 27),))
+    assert index.search('"two has"')[0].excerpt() == Excerpt("line one line two has ERROR here", ((14, 21),))
 
 
 def test_excerpt_positions_survive_length_changing_text() -> None:
     # "İ" lowercases to two characters and "😀" is two UTF-16 units for a regex
-    text = "İİİİ " * 10 + "the parser\tfailed " + "😀" * 30 + " end"
-    index = SearchIndex([session("s", text=text)])
+    segments = ["İİİİ " * 10 + "the parser\tfailed " + "😀" * 30 + " end", "😀 second İ message"]
+    index = SearchIndex([SessionText(id="s", message_texts=segments)])
     for query in ("parser", "re:parser"):
-        excerpt = index.search(query)[0].excerpt
+        excerpt = index.search(query)[0].excerpt()
         assert excerpt is not None
         assert excerpt.text[excerpt.match_start : excerpt.match_end] == "parser"
         assert "the parser failed 😀" in excerpt.text
-    excerpt = index.search("re:END")[0].excerpt
+    excerpt = index.search("re:END")[0].excerpt()
     assert excerpt is not None and excerpt.text[excerpt.match_start : excerpt.match_end] == "end"
+    for query in ("second", "re:second"):
+        (hit,) = index.search(query)
+        assert hit.segment == 1
+        assert hit.excerpt() == Excerpt("😀 second İ message", ((2, 8),))
+
+
+# ---------------------------------------------------------------------------- time filters
+
+DAY = 86_400_000.0
+NOW = 1_750_000_000_000.0
+
+
+def test_time_filters_in_the_query() -> None:
+    assert parse_query("@7d").window_ms == 7 * DAY
+    assert parse_query("fix @2w bug").tokens == (QueryToken("fuzzy", "fix"), QueryToken("fuzzy", "bug"))
+    assert parse_query("fix @2w bug").window_ms == 14 * DAY
+    assert parse_query("@3mo @12h x").window_ms == 12 * 3_600_000  # the narrowest
+    assert parse_query("@1y").window_ms == 365 * DAY
+    assert parse_query("@2W").window_ms == 14 * DAY
+    # a regex after its time filters; inside a pattern or a phrase it is text
+    assert parse_query("@7d re:fix(ed)?").window_ms == 7 * DAY
+    assert parse_query("@7d re:fix(ed)?").regex is not None
+    assert parse_query("re:a @7d").window_ms is None
+    assert parse_query('"meet @7d"').window_ms is None
+    # not a time filter: ordinary tokens
+    for word in ("@types/node", "@7days", "@d", "a@7d", "@7x"):
+        assert parse_query(word).tokens == (QueryToken("fuzzy", word),), word
+    assert parse_query("@0d").error == "@0d: a time filter needs a count above 0"
+    assert parse_query("x", window_ms=DAY).window_ms == DAY
+    assert parse_query("x @2d", window_ms=5 * DAY).window_ms == 2 * DAY
+    assert not parse_query("", window_ms=DAY).is_blank
+
+
+def test_time_filters_keep_sessions_active_in_the_window() -> None:
+    recent = session("recent", text="fix it", modified=NOW - 2 * DAY)
+    older = session("older", text="fix it", modified=NOW - 10 * DAY)
+    ancient = session("ancient", text="fix it", modified=NOW - 400 * DAY)
+    index = SearchIndex([recent, older, ancient])
+    assert ids(index.search("@7d", now_ms=NOW)) == ["recent"]
+    assert ids(index.search("fix @2w", now_ms=NOW)) == ["recent", "older"]
+    assert ids(index.search("@2y fix", now_ms=NOW)) == ["recent", "older", "ancient"]
+    assert ids(index.search("@7d re:FIX", now_ms=NOW)) == ["recent"]
+    assert ids(index.search(parse_query("fix", window_ms=3 * DAY), now_ms=NOW)) == ["recent"]
+    assert ids(index.search("@7d", "relevance", now_ms=NOW)) == ["recent"]
+    assert index.search("@0d", now_ms=NOW) == []
+
+
+def test_parse_duration() -> None:
+    assert parse_duration("7d") == 7 * DAY
+    assert parse_duration("@3mo") == 90 * DAY
+    assert parse_duration(" 36h ") == 36 * 3_600_000
+    for bad in ("", "7", "d", "0d", "-1d", "1.5d", "7 d", "7days"):
+        with pytest.raises(ValueError, match="not a duration"):
+            parse_duration(bad)
 
 
 # ---------------------------------------------------------------------------- inputs
@@ -473,28 +608,44 @@ class OwnSession:
     name: str | None
     id: str
     cwd: str
-    message_text: str
+    message_texts: list[str]
     modified_ms: float
     extra: int = 0
 
 
 def test_any_searchable_object_and_summaries() -> None:
-    mine = [OwnSession(None, "x1", "/a", "hello world", 1.0, extra=7)]
+    mine = [OwnSession(None, "x1", "/a", ["hello world"], 1.0, extra=7)]
     assert filter_sessions(mine, "world") == mine
     summary = SessionSummary(path="/s/a.jsonl", id="abc", cwd="/w", name="Named", modified_ms=5.0)
-    item = SessionText.from_summary(summary, ["first text", "second"])
+    texts = ["first text", "second"]
+    item = SessionText.from_summary(summary, texts)
     assert item == SessionText(
-        id="abc", cwd="/w", name="Named", message_text="first text second", modified_ms=5.0, path="/s/a.jsonl"
+        id="abc", cwd="/w", name="Named", message_texts=texts, modified_ms=5.0, path="/s/a.jsonl"
     )
+    assert item.message_texts is texts  # the store's list, not a copy
     assert SessionText.from_summary(SessionSummary(path="p")).id == ""
 
 
-def test_update_follows_the_new_list() -> None:
+def test_update_follows_the_new_list(monkeypatch: pytest.MonkeyPatch) -> None:
     """An update keeps what is unchanged, takes in what is new and forgets what went (reusing
     prepared texts is a matter of speed: tests/bench)."""
     long_text = "word " * 500
     items = [session("a", text=long_text + "alpha"), session("b", text=long_text + "beta")]
     index = SearchIndex(items)
+    prepared: list[int] = []
+    real = searchtext_module.normalize_whitespace_lower
+
+    def counting(text: str) -> str:
+        if len(text) > 100:
+            prepared.append(len(text))
+        return real(text)
+
+    monkeypatch.setattr(searchtext_module, "normalize_whitespace_lower", counting)
+    index.update([items[1], items[0], session("c", text=long_text + "gamma")])
+    assert len(prepared) == 1  # only the new text
+    assert ids(index.search("")) == ["b", "a", "c"]
+    assert ids(index.search("gamma")) == ["c"]
+    assert len(index) == 3
     index.update([items[1], session("c", text=long_text + "gamma")])
     assert ids(index.search("")) == ["b", "c"]
     assert ids(index.search("gamma")) == ["c"] and ids(index.search("beta")) == ["b"]
@@ -502,6 +653,96 @@ def test_update_follows_the_new_list() -> None:
     index.update([session("b", text="rewritten"), items[0]])  # b's text changed, a is back
     assert ids(index.search("beta")) == [] and ids(index.search("rewritten")) == ["b"]
     assert ids(index.search("alpha")) == ["a"] and len(index) == 2
+
+
+def test_a_growing_session_is_taken_up_where_it_stopped(monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = ["first " * 40, "second " * 40]  # the store appends to this very list as the file grows
+    item = SessionText(id="live", message_texts=texts)
+    index = SearchIndex([item])
+    assert ids(index.search("third")) == []
+    normalized: list[str] = []
+    real = searchtext_module.normalize_whitespace_lower
+    monkeypatch.setattr(
+        searchtext_module, "normalize_whitespace_lower", lambda t: normalized.append(t) or real(t)
+    )
+    texts.append("a third message")
+    index.update([SessionText(id="live", message_texts=texts)])
+    assert normalized == ["a third message"]  # only what was appended
+    (hit,) = index.search("third")
+    assert hit.segment == 2 and str(hit.excerpt()) == "a third message"
+    assert ids(index.search('"second a third"')) == ["live"]  # joined as pi joins them
+
+
+def test_narrower_keystrokes_give_what_a_fresh_search_gives() -> None:
+    rng = random.Random(3)
+    words = ["parser", "parse", "pars", "lexer", "Lexicon", "ΑΣ", "ΑΣΑ", "v2", "2v", "İx", "k"]
+    items = [
+        session(
+            f"s{i}",
+            name=rng.choice([None, "Parser work", "v2 notes", "ΑΣΑ"]),
+            cwd=rng.choice(["/work/lexer", "/srv/2v-app", "/home/u"]),
+            text=" ".join(rng.choice(words) for _ in range(rng.randint(0, 6))),
+            modified=float(rng.randint(0, 9) * DAY),
+        )
+        for i in range(80)
+    ]
+    typed = ["pars", "parser lex", '"pars', "v2 k", "ΑΣΑ", "p r", "@3d pa", "lexer @9d", "2v", '"par"x']
+    index = SearchIndex(items)
+    for query in typed:
+        for order in ("recent", "relevance"):
+            for i in range(1, len(query) + 1):  # letter by letter, then backwards
+                prefix = query[:i]
+                got = index.search(prefix, order, now_ms=9 * DAY)
+                assert ids(got) == ids(SearchIndex(items).search(prefix, order, now_ms=9 * DAY)), prefix
+            for i in range(len(query), 0, -1):
+                prefix = query[:i]
+                assert ids(index.search(prefix, order, now_ms=9 * DAY)) == ids(
+                    SearchIndex(items).search(prefix, order, now_ms=9 * DAY)
+                ), prefix
+
+
+def test_a_narrower_keystroke_looks_only_at_what_matched() -> None:
+    items = [session(f"s{i}", text="parser" if i % 10 == 0 else "lexer") for i in range(100)]
+    index = SearchIndex(items)
+    assert len(index.search("pa")) == 10
+    looked: list[int] = []
+
+    class Counting(list):  # type: ignore[type-arg]
+        def __getitem__(self, i: Any) -> Any:
+            looked.append(i)
+            return super().__getitem__(i)
+
+    index._entries = Counting(index._entries)
+    assert len(index.search("par")) == 10 and len(looked) == 10
+    assert len(index.search("par ser")) == 10 and len(looked) == 20
+    assert len(index.search("pa")) == 10 and len(looked) == 120  # wider: everything again
+    assert len(index.search("par")) == 10 and len(looked) == 130
+    index.update(items)
+    assert len(index.search("parse")) == 10  # a new list: everything again (not counted here)
+
+
+def test_hits_are_made_only_for_the_rows_looked_at() -> None:
+    index = SearchIndex([session(f"s{i}", text=f"hello {i}") for i in range(500)])
+    results = index.search("hello")
+    assert len(results) == 500 and results._hits.count(None) == 500
+    assert results.items[:2] == [results.item(0), results.item(1)]
+    first = results[0]
+    assert results[0] is first and results._hits.count(None) == 499
+    assert [h.item.id for h in results[1:3]] == ["s1", "s2"]
+    assert str(results[-1].excerpt()) == "hello 499"
+
+
+def test_a_stale_search_can_be_cancelled() -> None:
+    index = SearchIndex([session(f"s{i}", text="hello") for i in range(1000)])
+    looks: list[int] = []
+
+    def cancelled() -> bool:
+        looks.append(1)
+        return len(looks) > 1
+
+    with pytest.raises(SearchCancelled):
+        index.search("hello", cancelled=cancelled)
+    assert len(index.search("hello", cancelled=lambda: False)) == 1000
 
 
 # ---------------------------------------------------------------------------- scale
@@ -535,7 +776,7 @@ def test_thousands_of_sessions() -> None:
         )
         for i in range(3000)
     ]
-    assert all(3900 < len(item.message_text) < 4200 for item in items)
+    assert all(3900 < len(item.message_texts[0]) < 4200 for item in items)
     index = SearchIndex(items)
     queries = {
         "marker0042": [42],
@@ -567,6 +808,6 @@ def test_thousands_of_sessions() -> None:
     assert common and all(h.fields in (("message",), ("name",), ("id",), ("cwd",)) for h in common)
     for hit in common[:50]:
         if hit.fields == ("message",):
-            assert hit.excerpt is not None and vocabulary[0] in hit.excerpt.text.lower()
+            assert hit.excerpt() is not None and vocabulary[0] in hit.excerpt().text.lower()
     assert len(index.search("re:.")) == 3000
     assert len(index.search("")) == 3000

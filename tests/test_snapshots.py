@@ -30,13 +30,14 @@ from pi_sessions.app.tui import PiSessionsApp
 from pi_sessions.core import fork as fork_module
 from pi_sessions.core.locations import SessionsRoot
 from pi_sessions.widgets import sidebar
+from pi_sessions.widgets.key_footer import KeyFooter
 from rich.color import ColorSystem
 from rich.segment import Segment
 from rich.style import Style
 from textual import constants
 from textual.filter import LineFilter
 
-from .apphelpers import loaded, main, settled, until
+from .apphelpers import lines_of, loaded, main, settled, until
 
 pytestmark = pytest.mark.snapshot
 
@@ -140,6 +141,12 @@ async def _ready(pilot: Any) -> None:
     await pilot.pause()
 
 
+def _quit_and_help_shown(pilot: Any) -> None:
+    """At 80 columns the footer still says how to quit and where the help is."""
+    footer = lines_of(pilot.app.screen.query_one(KeyFooter))[0]
+    assert footer.startswith(" q Quit  ? Help "), footer
+
+
 async def _dialog(pilot: Any, kind: type) -> None:
     await until(pilot, lambda: isinstance(pilot.app.screen, kind), kind.__name__)
     await pilot.pause()
@@ -147,7 +154,11 @@ async def _dialog(pilot: Any, kind: type) -> None:
 
 # ---------------------------------------------------------------------- the panes
 def test_small_terminal_first_screen(snap_compare: Any, demo_app: Any) -> None:
-    assert snap_compare(demo_app(), terminal_size=(80, 24), run_before=_ready)
+    async def first(pilot: Any) -> None:
+        await _ready(pilot)
+        _quit_and_help_shown(pilot)
+
+    assert snap_compare(demo_app(), terminal_size=(80, 24), run_before=first)
 
 
 def test_small_terminal_tree_and_context(snap_compare: Any, demo_app: Any) -> None:
@@ -155,6 +166,7 @@ def test_small_terminal_tree_and_context(snap_compare: Any, demo_app: Any) -> No
         await _ready(pilot)
         await pilot.press("tab", "k", "k")
         await settled(pilot)
+        _quit_and_help_shown(pilot)
 
     assert snap_compare(demo_app(), terminal_size=(80, 24), run_before=tree)
 
@@ -179,6 +191,57 @@ def test_ascii_and_help(snap_compare: Any, demo_app: Any) -> None:
         await pilot.pause()
 
     assert snap_compare(demo_app(ascii=True), terminal_size=(80, 24), run_before=help_screen)
+
+
+def test_wide_terminal_comparison_of_two_leaves(snap_compare: Any, demo_app: Any) -> None:
+    async def comparison(pilot: Any) -> None:
+        await _ready(pilot)
+        screen = pilot.app.screen
+        screen.focus_pane("tree")
+        screen.branch_tree.select("329cfeae")  # the end of the branch with the compaction
+        await pilot.press("m")
+        screen.branch_tree.select("91ac5f50")  # the active leaf, with context edits
+        await pilot.press("equals_sign")
+        await until(pilot, lambda: getattr(pilot.app.screen, "comparison", None) is not None, "the rows")
+        await pilot.pause()
+
+    assert snap_compare(demo_app(KITCHEN_SINK), terminal_size=(160, 48), run_before=comparison)
+
+
+def test_wide_terminal_files_the_model_knew(snap_compare: Any, demo_app: Any) -> None:
+    async def files(pilot: Any) -> None:
+        await _ready(pilot)
+        pilot.app.screen.focus_pane("tree")
+        await pilot.press("w")
+        await until(pilot, lambda: getattr(pilot.app.screen, "report", None) is not None, "the files")
+        await pilot.press("down", "down", "down", "down")  # lib/utils.py: its read, replaced since
+        await pilot.pause()
+
+    assert snap_compare(demo_app(KITCHEN_SINK), terminal_size=(160, 48), run_before=files)
+
+
+API_WITH_COMPACTION = "--srv-my-api--/2025-03-12T09-04-49-453Z_01958999-712d-71e5-b35b-1b7130a4d54a.jsonl"
+
+
+def _report(key: str) -> Any:
+    async def report(pilot: Any) -> None:
+        await _ready(pilot)
+        await pilot.press(key)
+        await until(pilot, lambda: getattr(pilot.app.screen, "ready", False), "the report")
+        await pilot.pause()
+
+    return report
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+def test_compaction_audit(snap_compare: Any, demo_app: Any, size: tuple[int, int]) -> None:
+    """Behind the audit: the header's sparkline with the compaction's mark."""
+    assert snap_compare(demo_app(API_WITH_COMPACTION), terminal_size=size, run_before=_report("A"))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)])
+def test_size_doctor(snap_compare: Any, demo_app: Any, size: tuple[int, int]) -> None:
+    assert snap_compare(demo_app(KITCHEN_SINK), terminal_size=size, run_before=_report("S"))
 
 
 def test_folded_rows(snap_compare: Any, demo_app: Any) -> None:
@@ -211,7 +274,7 @@ def test_search_results_with_highlights(snap_compare: Any, demo_app: Any) -> Non
         assert found is not None
         await until(pilot, lambda: screen.session is not None and screen.session.path == found.path, "it")
         await pilot.press("slash", *"fetchData", "enter")
-        await until(pilot, lambda: screen.tree.matches, "the tree search")
+        await until(pilot, lambda: screen.branch_tree.matches, "the tree search")
         await settled(pilot)
 
     assert snap_compare(demo_app(), terminal_size=(160, 40), run_before=searched)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from pathlib import Path
 
 import pytest
 from pi_sessions.app.subcommands.listing import cmd_list
 from pi_sessions.core.locations import resolve_sessions_root
-from pi_sessions.core.store import FileChange, SessionStore
+from pi_sessions.core.store import FileChange, ScanReport, SessionStore
 
 from .helpers import assistant, entry, header, jsonl, user, write
 
@@ -71,6 +72,54 @@ def test_pi_dropped_session_is_listed_with_its_problem(tmp_path: Path) -> None:
     assert not summary.pi_lists_it
     assert any("pi leaves this session out" in p for p in summary.problems)
     assert summary.path == str(path)
+
+
+# What pi 1.6.0's SessionManager.list() does with each (checked with the real pi): it extracts
+# the text of EVERY user and assistant message, so a null block anywhere drops the session,
+# while a message that is not an object is only skipped.
+PI_LISTS = [
+    ("just a string", True),
+    (5, True),
+    ({"role": "assistant", "content": "fine"}, True),
+    ({"role": "assistant", "content": [None]}, False),
+    ({"role": "user", "content": [{"type": "text", "text": "x"}, None]}, False),
+    ({"role": "user", "content": {"text": "an object"}}, False),
+]
+
+
+@pytest.mark.parametrize("odd_line", [False, True], ids=["typed", "plain"])
+@pytest.mark.parametrize("keep_text", [False, True], ids=["list", "browser"])
+@pytest.mark.parametrize(("message", "pi_lists_it"), PI_LISTS)
+def test_one_rule_set_whatever_the_line_or_the_reader(
+    tmp_path: Path, message: object, pi_lists_it: bool, keep_text: bool, odd_line: bool
+) -> None:
+    second = entry("message", "b", "a", 1, message=message)
+    if odd_line:
+        second["odd"] = "\ud800"  # a lone surrogate: msgspec refuses the line, the plain path reads it
+    write(tmp_path / "s.jsonl", header(), user("a", None, "hello"), second)
+    store = SessionStore(tmp_path, use_cache=False, keep_text=keep_text)
+    store.scan()
+    [summary] = store.listing().summaries
+    assert summary.pi_lists_it is pi_lists_it, summary.problems
+    assert (summary.message_count, summary.first_message, summary.entry_count) == (2, "hello", 2)
+
+
+@pytest.mark.parametrize("big", [False, True], ids=["split", "viewed"])
+def test_a_line_holding_two_entries_is_one_malformed_line(
+    tmp_path: Path, big: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # pi parses line by line: two entries on one line are not JSON, so neither counts; a blank
+    # line elsewhere (which evens out a count of newlines against entries) changes nothing.
+    if big:
+        monkeypatch.setattr("pi_sessions.core.listing.SPLIT_BYTES", 0)  # the path of files over 4 MB
+    two = jsonl(user("b", "a", "second"))[:-1] + b" " + jsonl(user("c", "b", "third"))
+    data = jsonl(header(), user("a", None, "first")) + two + b"\n" + jsonl(assistant("d", "a", "x", 1))
+    (tmp_path / "s.jsonl").write_bytes(data)
+    store = SessionStore(tmp_path, use_cache=False)
+    store.scan()
+    [s] = store.listing().summaries
+    assert (s.entry_count, s.message_count, s.tip_count) == (2, 2, 1)
+    assert s.problems == ["1 malformed line(s) skipped"]
 
 
 def test_extras_branches_compaction_tokens(tmp_path: Path) -> None:
@@ -239,6 +288,36 @@ def test_list_cwd_filter_and_json(
         "messageCount": 1,
         "firstMessage": "old question",
     }
+
+
+@pytest.mark.parametrize("odd_cache", ["fifo", "link to /dev/zero"])
+def test_a_cache_that_is_not_a_regular_file_neither_hangs_list_nor_the_store(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, odd_cache: str
+) -> None:
+    root = tmp_path / "sessions"
+    make_tree(root)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    cache = SessionStore(root).cache_path  # where `pi-sessions list` and the browser look
+    cache.parent.mkdir(parents=True)
+    if odd_cache == "fifo":
+        os.mkfifo(cache)
+    else:
+        cache.symlink_to("/dev/zero")
+    results: list[object] = []
+
+    def run() -> None:
+        results.append(SessionStore(root).scan(save=False))
+        results.append(cmd_list(str(root), None, as_json=True))
+
+    worker = threading.Thread(target=run, daemon=True)  # a hang fails the test, not the suite
+    worker.start()
+    worker.join(60)
+    assert not worker.is_alive(), "blocked on the cache file"
+    report = results[0]
+    assert isinstance(report, ScanReport) and not report.cache_loaded
+    assert "not a regular file" in (report.cache_problem or "")
+    assert results[1] == 0
+    assert [json.loads(line)["id"] for line in capsys.readouterr().out.splitlines()] == ["new", "old"]
 
 
 def _list_json(root: Path) -> list[dict]:

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import builtins
+import io
 import os
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pi_sessions.core.session import Session
 from pi_sessions.core.store import SessionStore
 from pi_sessions.core.watch import EventKind, SessionWatcher, StoreEvent
 
-from .helpers import assistant, header, jsonl, user, write
+from .helpers import assistant, chain, header, jsonl, user, write
 
 pytestmark = pytest.mark.unit  # async for the watcher, but no app
 
@@ -207,3 +210,98 @@ async def test_a_sessions_folder_that_appears_later_is_picked_up(tmp_path: Path)
     assert event.summary.first_message == "the very first session"
     harness.watcher.stop()
     await asyncio.wait_for(task, TIMEOUT)
+
+
+class ReadCounter:
+    """Counts, per byte offset, how often the bytes of one file are read: by `os.read`,
+    `os.pread` or a file object from `open` (whatever the reading code uses)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, path: Path) -> None:
+        self.inode = path.stat().st_ino
+        self.path = str(path)
+        self.counts: dict[int, int] = {}
+        real_pread, real_read, real_open = os.pread, os.read, builtins.open
+        counter = self
+
+        def pread(fd: int, length: int, offset: int) -> bytes:
+            data = real_pread(fd, length, offset)
+            if os.fstat(fd).st_ino == self.inode:
+                self.add(offset, len(data))
+            return data
+
+        def read(fd: int, length: int) -> bytes:
+            at = os.lseek(fd, 0, os.SEEK_CUR) if os.fstat(fd).st_ino == self.inode else None
+            data = real_read(fd, length)
+            if at is not None:
+                self.add(at, len(data))
+            return data
+
+        class CountingFile(io.FileIO):
+            def readinto(self, buffer: Any) -> int | None:
+                at = self.tell()
+                n = super().readinto(buffer)
+                counter.add(at, n or 0)
+                return n
+
+            def readall(self) -> bytes:
+                at = self.tell()
+                data = super().readall()
+                counter.add(at, len(data))
+                return data
+
+            def read(self, size: int = -1) -> bytes:
+                at = self.tell()
+                data = super().read(size)
+                counter.add(at, len(data or b""))
+                return data or b""
+
+        def open_(file: Any, mode: str = "r", buffering: int = -1, *args: Any, **kwargs: Any) -> Any:
+            if (
+                isinstance(file, str | os.PathLike)
+                and os.path.abspath(file) == self.path
+                and mode in ("rb", "br")
+            ):
+                raw = CountingFile(file, "rb")
+                return raw if buffering == 0 else io.BufferedReader(raw)
+            return real_open(file, mode, buffering, *args, **kwargs)
+
+        monkeypatch.setattr(os, "pread", pread)
+        monkeypatch.setattr(os, "read", read)
+        monkeypatch.setattr(builtins, "open", open_)
+
+    def add(self, offset: int, length: int) -> None:
+        for at in range(offset, offset + length):
+            self.counts[at] = self.counts.get(at, 0) + 1
+
+    def times_read(self, start: int, end: int) -> set[int]:
+        return {self.counts.get(at, 0) for at in range(start, end)}
+
+
+async def test_a_live_append_reads_each_new_byte_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store's summary and the open session follow the same file: one read of the new
+    bytes serves both (and neither reads them back to remember where it stopped)."""
+    root = tmp_path / "sessions"
+    path = write(root / "--home-u-p--" / "s.jsonl", header(), *chain(40))
+    store = SessionStore(root, use_cache=False, keep_text=True)
+    store.scan()
+    watcher = SessionWatcher(store)
+    session = Session.open(path)
+    watcher.track(session)
+    old_size = path.stat().st_size
+    counter = ReadCounter(monkeypatch, path)
+    appended = jsonl(user("n1", "e39", "a new question", 50), assistant("n2", "n1", "a new answer", 51))
+    with open(path, "ab") as f:
+        f.write(appended)
+    counter.counts.clear()
+    [event] = await watcher.process([str(path)])
+    assert event.kind is EventKind.GREW and event.session is session
+    assert event.append is not None and [r.id for r in event.append.new_records] == ["n1", "n2"]
+    assert session.default_leaf == "n2" and store.summary(str(path)).message_count == 42
+    assert "a new answer" in store.texts(str(path))
+    assert counter.times_read(old_size, old_size + len(appended)) == {1}
+    # A batch that finds nothing new reads none of the new bytes again.
+    counter.counts.clear()
+    assert list(await watcher.process([str(path)])) == []
+    assert counter.times_read(old_size, old_size + len(appended)) == {0}

@@ -1,24 +1,34 @@
 """The branch tree of one session, as rows: a linear run stays flat, forks indent.
 
-Rows come from `core.outline`; this widget only draws the ones in view (excerpts are read
-back lazily and cached) and handles the keys: move, fold, jump between fork points, jump to
-the active leaf, cycle the view filter, and search within the session.
+Rows come from `core.outline` (what each says from `core.describe`); this widget only draws
+the ones in view (excerpts are read back lazily and cached) and handles the keys: move, fold,
+jump between fork points and branch segments (pi's keys, core/tree_moves.py), jump to the
+active leaf, set or cycle the view filter, walk search matches. A live change is applied as
+core decides (`take_delta`: `outline.extend_rows` or a rebuild). The first row of each branch
+below a fork point ends with what that branch spent (core/branch_costs.py: built once per tree,
+in a worker thread for a big session, the first time such a row is drawn).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from rich.cells import cell_len
 from rich.style import Style
-from textual.binding import Binding
+from textual import work
 from textual.message import Message
 from textual.strip import Strip
+from textual.worker import get_current_worker
 
-from ..core.outline import OutlineRow, ViewFilter, excerpt, kind_label, outline_rows, row_filter
+from ..core.branch_costs import BranchTotals, branch_totals
+from ..core.describe import excerpt, kind_label
+from ..core.models import format_tokens
+from ..core.outline import OutlineRow, RowFilter, RowInsert, ViewFilter, extend_rows, outline_rows, row_filter
 from ..core.records import EntryRecord
-from ..core.session import Session
-from ..core.text import one_line
-from .glyphs import Glyphs
+from ..core.session import Session, SessionDelta
+from ..core.text import one_line, short_cost
+from ..core.tree_moves import can_fold, segment_start_above, segment_start_below
+from .keys import bindings
 from .rowlist import RowList
 from .rowtext import RowText
 
@@ -31,6 +41,8 @@ KIND_STYLES = {
     "compaction": "tree--compaction",
     "branch": "tree--compaction",
 }
+WIDE_ROW = 48  # from this many cells a branch's first row shows its tokens besides its cost
+SYNC_COSTS = 5000  # entries: up to this many, branch totals are built as the tree is drawn
 
 
 class BranchTree(RowList):
@@ -49,38 +61,52 @@ class BranchTree(RowList):
         "tree--marker",
         "tree--dim",
         "tree--match",
+        "tree--mark",
+        "tree--cost",
     }
 
-    BINDINGS = [
-        Binding("left,h", "fold", "Fold", show=False),
-        Binding("right,l", "unfold", "Unfold", show=False),
-        Binding("space", "toggle_fold", "Fold/unfold"),
-        Binding("left_square_bracket", "prev_fork", "Prev fork", show=False),
-        Binding("right_square_bracket", "next_fork", "Next fork", show=False),
-        Binding("a", "active_leaf", "Active leaf"),
-        Binding("v", "cycle_filter", "View filter"),
-        Binding("n", "next_match", "Next match", show=False),
-        Binding("N", "prev_match", "Prev match", show=False),
-    ]
+    BINDINGS = bindings("tree")
 
-    class EntryHighlighted(Message):
-        def __init__(self, entry_id: str) -> None:
+    class EntryMessage(Message):
+        def __init__(self, tree: BranchTree, entry_id: str) -> None:
             super().__init__()
+            self.tree = tree
             self.entry_id = entry_id
 
-    class EntryChosen(Message):
-        def __init__(self, entry_id: str) -> None:
+        @property
+        def control(self) -> BranchTree:
+            return self.tree
+
+    class EntryHighlighted(EntryMessage):
+        """The cursor is on another entry."""
+
+    class EntryChosen(EntryMessage):
+        """Enter on an entry."""
+
+    class MarkChanged(Message):
+        """The entry marked to compare is another one (`entry_id`), or none (None)."""
+
+        def __init__(self, tree: BranchTree, entry_id: str | None) -> None:
             super().__init__()
+            self.tree = tree
             self.entry_id = entry_id
+
+        @property
+        def control(self) -> BranchTree:
+            return self.tree
 
     class FilterChanged(Message):
-        def __init__(self, view: ViewFilter) -> None:
+        def __init__(self, tree: BranchTree, view: ViewFilter) -> None:
             super().__init__()
+            self.tree = tree
             self.view = view
 
-    def __init__(self, glyphs: Glyphs, *, id: str | None = None) -> None:
+        @property
+        def control(self) -> BranchTree:
+            return self.tree
+
+    def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.glyphs = glyphs
         self.session: Session | None = None
         self.rows: list[OutlineRow] = []
         self.index_by_id: dict[str, int] = {}
@@ -88,17 +114,27 @@ class BranchTree(RowList):
         self.view = ViewFilter.DEFAULT
         self.matches: list[str] = []
         self.match_set: set[str] = set()
+        self.marked: str | None = None  # the entry marked to compare with another (`m`)
         self._excerpts: dict[int, str] = {}
         self.scroll_pending = False  # a scroll to the cursor waits for the next refresh
+        self.costs: BranchTotals | None = None  # what each subtree spent, once built
+        self.costs_pending = False  # being built in a worker thread
 
     # ------------------------------------------------------------------ data in
-    def show_session(self, session: Session | None, select: str | None = None) -> None:
+    def show_session(
+        self, session: Session | None, select: str | None = None, *, notify: bool = True
+    ) -> None:
+        if self.marked is not None and (
+            session is not self.session or session is None or self.marked not in session.by_id
+        ):
+            self.marked = None  # another session, or the marked entry is gone (read again)
         self.session = session
         self.folded = set()
         self.matches = []
         self.match_set = set()
         self._excerpts = {}
-        self.rebuild(select=select or (session.default_leaf if session else None), center=True)
+        self.costs = None
+        self.rebuild(select=select or (session.default_leaf if session else None), center=True, notify=notify)
 
     def rebuild(
         self, select: str | None = None, center: bool = False, keep_view: bool = False, notify: bool = True
@@ -122,7 +158,8 @@ class BranchTree(RowList):
         view = row_filter(self.view)
         if view is not None:
             # Like pi: the active leaf is always shown, and so are search matches.
-            view = view.with_always(self.match_set | {session.default_leaf})
+            leaf = {session.default_leaf} if session.default_leaf is not None else set()
+            view = view.with_always(self.match_set | leaf)
         self.rows = outline_rows(session, folded=self.folded, view=view)
         self.index_by_id = {row.record.id: i for i, row in enumerate(self.rows)}
         self.set_row_count(len(self.rows))
@@ -139,43 +176,42 @@ class BranchTree(RowList):
             self.scroll_pending = True
             self.call_after_refresh(self._deferred_scroll, center)
         if notify and self.rows and (center or self.rows[index].record.id != previous):
-            self.post_message(self.EntryHighlighted(self.rows[index].record.id))
+            self.post_message(self.EntryHighlighted(self, self.rows[index].record.id))
         self.refresh()
 
-    def append_records(self, records: list[EntryRecord], previous_leaf: str | None) -> bool:
-        """New entries that only extend the active leaf get rows inserted below it, with the
-        cursor and the view kept on the same entries (a rebuild of 100,000 rows takes a fifth
-        of a second). False when the change is anything else: the caller rebuilds."""
+    def take_delta(self, delta: SessionDelta, *, follow: bool = False) -> None:
+        """The open session changed (`delta`): new rows in place when core says they only extend
+        the active leaf, else the rows again with the view kept; with `follow`, the cursor goes
+        to the newest entry. The cursor moving is not announced (the screen decides the context)."""
         session = self.session
-        if session is None or not records or previous_leaf not in self.index_by_id:
-            return False
-        if session.default_leaf != records[-1].id:
-            return False  # the active path moved elsewhere: every row's marking may change
-        if self.view is ViewFilter.LABELED and any(record.type == "label" for record in records):
-            return False  # a new label can reveal an older entry
-        at = self.index_by_id[previous_leaf]
-        leaf_row = self.rows[at]
+        if session is None or not delta.changed:
+            return
+        if delta.reloaded:
+            keep = self.current_id()
+            select = session.default_leaf if follow or keep not in session.by_id else keep
+            self.show_session(session, select=select, notify=False)
+            return
+        rows = extend_rows(session, self.rows, self.index_by_id, delta, self.live_filter())
+        if rows is not None:
+            self.insert_rows(rows)
+        else:
+            self.rebuild(keep_view=True, notify=False)
+        if follow and session.default_leaf:
+            self.select(session.default_leaf, notify=False)
+
+    def live_filter(self) -> RowFilter | None:
+        """The view's filter with what it always shows (search matches), for `extend_rows`."""
         view = row_filter(self.view)
-        shown_anyway = view is None or view.with_always(self.match_set).shows(leaf_row.record, session.labels)
-        if leaf_row.folded or not leaf_row.on_active_path or not shown_anyway:
-            return False  # the old leaf was shown only for being the leaf, or is folded
-        parent = previous_leaf
-        for record in records:
-            if record.parentId != parent or len(session.children.get(parent, ())) != 1:
-                return False
-            parent = record.id
-        shown = view.with_always(self.match_set | {session.default_leaf}) if view is not None else None
-        new_rows = [
-            OutlineRow(record, leaf_row.depth, leaf_row.guides, False, leaf_row.last_branch, 0, True)
-            for record in records
-            if shown is None or shown.shows(record, session.labels)
-        ]
-        leaf_row.child_count = 1
-        for row in new_rows:
-            row.child_count = len(session.children.get(row.record.id, ()))
+        return view.with_always(self.match_set) if view is not None else None
+
+    def insert_rows(self, change: RowInsert) -> None:
+        """Rows core made for new entries below the active leaf (`outline.extend_rows`),
+        put in place with the cursor and the view kept on the same entries."""
+        at = change.at
         top = int(self.scroll_offset.y)
-        self.rows[at + 1 : at + 1] = new_rows
-        added = len(new_rows)
+        self.rows[at] = change.parent_row
+        self.rows[at + 1 : at + 1] = change.rows
+        added = len(change.rows)
         # Rows below moved down: so do their indexes, the cursor and the view.
         for index in range(at + 1, len(self.rows)):
             self.index_by_id[self.rows[index].record.id] = index
@@ -185,7 +221,6 @@ class BranchTree(RowList):
         if added and top > at:
             self.scroll_to(y=top + added, animate=False, immediate=True, force=True)
         self.refresh()
-        return True
 
     def _deferred_scroll(self, center: bool) -> None:
         self.scroll_to_cursor(center=center)
@@ -208,7 +243,8 @@ class BranchTree(RowList):
 
     def current_id(self) -> str | None:
         if 0 <= self.cursor < len(self.rows):
-            return self.rows[self.cursor].record.id
+            entry_id: str = self.rows[self.cursor].record.id  # every ingested record has a string id
+            return entry_id
         return None
 
     def select(self, entry_id: str, *, notify: bool = True) -> bool:
@@ -216,7 +252,7 @@ class BranchTree(RowList):
             self._unfold_to(entry_id)
             if entry_id not in self.index_by_id and self.view is not ViewFilter.ALL:
                 self.view = ViewFilter.ALL
-                self.post_message(self.FilterChanged(self.view))
+                self.post_message(self.FilterChanged(self, self.view))
             self.rebuild(select=entry_id, notify=False)
         index = self.index_by_id.get(entry_id)
         if index is None:
@@ -238,7 +274,7 @@ class BranchTree(RowList):
     def excerpt_of(self, record: EntryRecord) -> str:
         cached = self._excerpts.get(record.index)
         if cached is None and self.session is not None:
-            cached = excerpt(self.session, record, 300)
+            cached = excerpt(self.session, record, 300, glyphs=self.glyphs)
             self._excerpts[record.index] = cached
         return cached or ""
 
@@ -247,7 +283,7 @@ class BranchTree(RowList):
         record = row.record
         g = self.glyphs
         base = self.row_style(selected)
-        text = RowText(base)
+        text = RowText(base, g)
         guide = self.style("tree--guide")
         text.add(g.active if row.on_active_path else " ", self.style("tree--active"), raw=True)
         text.add(" ", raw=True)
@@ -258,20 +294,84 @@ class BranchTree(RowList):
         if row.folded:
             text.add(f"{g.folded} ", self.style("tree--marker"), raw=True)
         kind = kind_label(record)
-        text.add(f"{kind:<9} ", self.style(KIND_STYLES.get(kind, "tree--other")), raw=True)
+        text.add(
+            f"{one_line(kind, 24, glyphs=g):<9} ", self.style(KIND_STYLES.get(kind, "tree--other")), raw=True
+        )
         session = self.session
         label = session.labels.get(record.id) if session else None
         if label:
-            text.add(f"{g.label}{one_line(str(label), 24)} ", self.style("tree--label"))
+            # A cell of its own, then a space: never glued to the entry's text.
+            text.add(g.label + one_line(str(label), 24, glyphs=g), self.style("tree--label"))
+            text.add(" ", raw=True)
+        if record.id == self.marked:
+            text.add(g.mark + " ", self.style("tree--mark"), raw=True)
         for marker in self._markers(row):
             text.add(marker + " ", self.style("tree--marker"), raw=True)
         body_style = self.style("tree--match") if record.id in self.match_set else None
         text.add(self.excerpt_of(record), body_style)
+        mark = ""
         if row.folded:
-            text.right(f"+{row.hidden_count}", self.style("tree--dim"))
+            mark = f"+{row.hidden_count}"
         elif row.is_fork_point:
-            text.right(f"{g.branches}{row.child_count}", self.style("tree--dim"))
+            mark = f"{g.branches}{row.child_count}"
+        spent = (
+            self.branch_spent(record.id, width, width // 2 - cell_len(mark) - 1) if row.branch_start else ""
+        )
+        text.right(mark, self.style("tree--dim"))
+        if spent:
+            text.right((" " if mark else "") + spent, self.style("tree--cost"), raw=True)
         return text.strip(width)
+
+    def branch_spent(self, entry_id: str, width: int, room: int) -> str:
+        """What the branch starting at this row spent, in at most `room` cells: tokens and cost
+        on a wide row, the cost alone ("" until the totals are built, or when nothing was spent)."""
+        costs = self._costs()
+        branch = costs.branch(entry_id) if costs is not None else None
+        if branch is None or not (branch.totals.cost > 0 or branch.totals.tokens > 0):
+            return ""
+        cost, tokens = short_cost(branch.totals.cost), format_tokens(branch.totals.tokens)
+        # A narrow row keeps its room for the entry's text: the cost alone.
+        forms = (f"{tokens} {cost}".strip(), cost) if width >= WIDE_ROW else (cost or tokens,)
+        for text in forms:
+            if text and cell_len(text) <= room:
+                return text
+        return ""
+
+    def _costs(self) -> BranchTotals | None:
+        """The session's subtree totals, current; built here for a small session, else asked
+        for from a worker thread (None until it is done)."""
+        session = self.session
+        if session is None:
+            return None
+        costs = self.costs
+        if costs is not None and (costs.generation, costs.tree_version) == (
+            session.generation,
+            session.tree_version,
+        ):
+            return costs.current(session)  # entries appended since: added in place
+        if len(session.records) <= SYNC_COSTS:
+            self.costs = branch_totals(session)
+            return self.costs
+        if not self.costs_pending:
+            self.costs_pending = True
+            self._build_costs(session)
+        return None
+
+    @work(thread=True, exclusive=True, group="branch-costs", exit_on_error=False)
+    def _build_costs(self, session: Session) -> None:
+        """One walk over the tree's structure in memory (no file is read)."""
+        try:
+            costs: BranchTotals | None = branch_totals(session)
+        except (RuntimeError, KeyError):  # the loop changed the tree meanwhile: next time
+            costs = None
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._costs_built, session, costs)
+
+    def _costs_built(self, session: Session, costs: BranchTotals | None) -> None:
+        self.costs_pending = False
+        if session is self.session and costs is not None:
+            self.costs = costs
+            self.refresh()
 
     def _markers(self, row: OutlineRow) -> Iterable[str]:
         record = row.record
@@ -280,6 +380,15 @@ class BranchTree(RowList):
             yield self.glyphs.edit + (str(edits) if edits > 1 else "")
 
     # ------------------------------------------------------------------ keys
+    def action_toggle_mark(self) -> None:
+        """Mark the entry under the cursor to compare it with another (again: unmark)."""
+        entry = self.current_id()
+        if entry is None:
+            return
+        self.marked = None if self.marked == entry else entry
+        self.refresh()
+        self.post_message(self.MarkChanged(self, self.marked))
+
     def action_fold(self) -> None:
         entry = self.current_id()
         if entry is None or self.session is None:
@@ -303,7 +412,8 @@ class BranchTree(RowList):
         for i in range(len(path) - 1, 0, -1):
             parent = path[i - 1]
             if len(session.children.get(parent.id, ())) > 1 and i < len(path) - 1:
-                return path[i].id
+                root: str = path[i].id
+                return root
         return None
 
     def action_unfold(self) -> None:
@@ -338,20 +448,65 @@ class BranchTree(RowList):
         if self.session is not None and self.session.default_leaf:
             self.select(self.session.default_leaf)
 
-    def action_cycle_filter(self) -> None:
-        self.view = self.view.next()
-        self.rebuild()
-        self.post_message(self.FilterChanged(self.view))
+    def action_fold_or_up(self) -> None:
+        """pi's `app.tree.foldOrUp`: fold this segment, or go to the segment start above."""
+        if not 0 <= self.cursor < len(self.rows):
+            return
+        if can_fold(self.rows, self.cursor):
+            entry = self.rows[self.cursor].record.id
+            self.folded.add(entry)
+            self.rebuild(select=entry)
+            return
+        self._move_to(segment_start_above(self.rows, self.cursor))
 
-    def set_matches(self, ids: list[str]) -> None:
-        """Search results: unfold to each, show them whatever the filter, go to the first."""
+    def action_unfold_or_down(self) -> None:
+        """pi's `app.tree.unfoldOrDown`: unfold, or go to the next segment start (or the end)."""
+        if not 0 <= self.cursor < len(self.rows):
+            return
+        row = self.rows[self.cursor]
+        if row.folded:
+            self.folded.discard(row.record.id)
+            self.rebuild(select=row.record.id)
+            return
+        self._move_to(segment_start_below(self.rows, self.cursor))
+
+    def _move_to(self, index: int) -> None:
+        if index != self.cursor:
+            self.move_cursor(index)
+
+    def set_view(self, view: ViewFilter) -> None:
+        """Another view filter; folds are cleared, as pi does on every filter key."""
+        self.view = view
+        self.folded.clear()
+        self.rebuild()
+        self.post_message(self.FilterChanged(self, self.view))
+
+    def action_cycle_filter(self) -> None:
+        self.set_view(self.view.next())
+
+    def action_cycle_filter_back(self) -> None:
+        order = list(ViewFilter)
+        self.set_view(order[(order.index(self.view) - 1) % len(order)])
+
+    def action_set_filter(self, name: str) -> None:
+        self.set_view(ViewFilter(name))
+
+    def action_toggle_filter(self, name: str) -> None:
+        """pi's filter keys: this view, or back to the default when it is on already."""
+        view = ViewFilter(name)
+        self.set_view(ViewFilter.DEFAULT if self.view is view else view)
+
+    def set_matches(self, ids: list[str], select: str | None = None) -> None:
+        """Search hits: unfold to each, show them whatever the filter, go to `select` (by
+        default the first)."""
         self.matches = ids
         self.match_set = set(ids)
         for entry_id in ids:
             self._unfold_to(entry_id)
-        self.rebuild()
-        if ids:
-            self.select(ids[0])
+        self.rebuild(notify=select is None)
+        target = select if select is not None else (ids[0] if ids else None)
+        if target is not None:
+            self.select(target)
 
     def action_next_match(self) -> None:
         self._jump_match(1)
@@ -376,9 +531,9 @@ class BranchTree(RowList):
     def move_cursor(self, index: int, *, notify: bool = True, center: bool = False) -> None:
         super().move_cursor(index, notify=False, center=center)
         if notify and 0 <= self.cursor < len(self.rows):
-            self.post_message(self.EntryHighlighted(self.rows[self.cursor].record.id))
+            self.post_message(self.EntryHighlighted(self, self.rows[self.cursor].record.id))
 
     def action_activate(self) -> None:
         entry = self.current_id()
         if entry is not None:
-            self.post_message(self.EntryChosen(entry))
+            self.post_message(self.EntryChosen(self, entry))

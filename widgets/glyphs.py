@@ -1,62 +1,25 @@
-"""Glyphs for drawing, with an ASCII set for terminals and fonts that lack box drawing."""
+"""The glyphs a widget draws with: its app's one set (core/glyphs.py), looked up, never changed.
+
+The app picks the set once (`PiSessionsApp.glyphs`, from `--ascii`), the way it picks a theme;
+a widget reads it with `glyphs_of(self)` and hands it to whatever builds its text (plain.py,
+core's descriptions). Outside a running app (a widget built in a test) it is UNICODE.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+# Textual raises this (a RuntimeError) when no app runs: it is not exported elsewhere.
+from textual._context import NoActiveAppError
+from textual.app import App
+from textual.message_pump import MessagePump
+
+from ..core.glyphs import UNICODE, Glyphs
 
 
-@dataclass(frozen=True, slots=True)
-class Glyphs:
-    branch: str  # a branch below a fork point
-    last_branch: str
-    pipe: str  # a fork's later branches continue below
-    blank: str
-    active: str  # on the active path (what pi would resume)
-    folded: str
-    fork: str  # a session forked from another one
-    child: str  # nested under its parent session
-    live: str  # being written right now
-    branches: str  # has branches
-    problem: str
-    edit: str
-    label: str
-    excluded: str
-
-
-UNICODE = Glyphs(
-    branch="├─ ",
-    last_branch="└─ ",
-    pipe="│  ",
-    blank="   ",
-    active="●",
-    folded="▸",
-    fork="↱",
-    child="↳ ",
-    live="◉",
-    branches="⎇",
-    problem="⚠",
-    edit="✎",
-    label="◆",
-    excluded="✗",
-)
-
-ASCII = Glyphs(
-    branch="|- ",
-    last_branch="`- ",
-    pipe="|  ",
-    blank="   ",
-    active="*",
-    folded="+",
-    fork="Y",
-    child="> ",
-    live="@",
-    branches="%",
-    problem="!",
-    edit="~",
-    label="#",
-    excluded="x",
-)
-
-
-def glyphs_for(ascii_only: bool) -> Glyphs:
-    return ASCII if ascii_only else UNICODE
+def glyphs_of(node: MessagePump) -> Glyphs:
+    """The glyphs of the app `node` runs in."""
+    try:
+        app: App[object] = node.app
+    except NoActiveAppError:
+        return UNICODE
+    glyphs = getattr(app, "glyphs", UNICODE)
+    return glyphs if isinstance(glyphs, Glyphs) else UNICODE

@@ -8,16 +8,19 @@ survives a long conversation.)
 
 from __future__ import annotations
 
-from rich.segment import Segment
+from rich.cells import cell_len
 from rich.style import Style
 from textual import events
-from textual.binding import Binding
 from textual.geometry import Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ..core.text import one_line
+from ..core.glyphs import Glyphs
+from ..core.text import inline, wrap_words
+from . import plain
+from .glyphs import glyphs_of
+from .keys import bindings
 
 
 class RowList(ScrollView, can_focus=True):
@@ -38,15 +41,7 @@ class RowList(ScrollView, can_focus=True):
 
     COMPONENT_CLASSES = {"rowlist--cursor", "rowlist--cursor-blurred"}
 
-    BINDINGS = [
-        Binding("up,k", "cursor_up", "Up", show=False),
-        Binding("down,j", "cursor_down", "Down", show=False),
-        Binding("pageup", "page_up", "Page up", show=False),
-        Binding("pagedown", "page_down", "Page down", show=False),
-        Binding("home", "first", "First", show=False),
-        Binding("end", "last", "Last", show=False),
-        Binding("enter", "activate", "Open", show=False),
-    ]
+    BINDINGS = bindings("list")
 
     class RowMessage(Message):
         def __init__(self, row_list: RowList, index: int) -> None:
@@ -68,7 +63,14 @@ class RowList(ScrollView, can_focus=True):
         super().__init__(name=name, id=id, classes=classes)
         self.row_count = 0
         self.cursor = -1
-        self.placeholder: list[str] = []  # lines shown while there are no rows
+        self.placeholder: list[str] = []  # paragraphs shown while there are no rows, wrapped
+        self._base_style: Style | None = None  # `rich_style`, which walks every ancestor
+        self._wrapped: tuple[tuple[int, tuple[str, ...]], list[str]] = ((0, ()), [])
+
+    @property
+    def glyphs(self) -> Glyphs:
+        """The app's glyphs (widgets/glyphs.py)."""
+        return glyphs_of(self)
 
     # ------------------------------------------------------------------ for subclasses
     def render_row(self, index: int, width: int, selected: bool) -> Strip:
@@ -86,16 +88,46 @@ class RowList(ScrollView, can_focus=True):
         self.refresh()
 
     # ------------------------------------------------------------------ drawing
+    @property
+    def base_style(self) -> Style:
+        """The list's own style (`rich_style`, worked out once until the styles change: it
+        walks every ancestor, and a repaint asks for it once a row)."""
+        if self._base_style is None:
+            self._base_style = self.rich_style
+        return self._base_style
+
+    def notify_style_update(self) -> None:
+        self._base_style = None
+        super().notify_style_update()
+
     def render_line(self, y: int) -> Strip:
         index = int(self.scroll_offset.y) + y
         width = self.scrollable_content_region.width
+        base = self.base_style
         if index < 0 or index >= self.row_count or width <= 0:
-            if not self.row_count and 0 <= y < len(self.placeholder) and width > 0:
-                text = one_line(self.placeholder[y], width)
-                return Strip([Segment(" " + text, self.rich_style)]).crop_extend(0, width, self.rich_style)
-            return Strip([Segment(" " * max(width, 0), self.rich_style)], max(width, 0))
+            lines = self.placeholder_lines(width - 1) if not self.row_count else []
+            if 0 <= y < len(lines):
+                strip = plain.line([(" " + lines[y], base)], glyphs=self.glyphs)
+                return strip.crop_extend(0, width, base)
+            return plain.blank(width, base)
         strip = self.render_row(index, width, index == self.cursor)
-        return strip.crop_extend(0, width, self.rich_style)
+        return strip.crop_extend(0, width, base)
+
+    def placeholder_lines(self, width: int) -> list[str]:
+        """The placeholder's paragraphs wrapped to `width` at spaces (a paragraph's leading
+        spaces indent each of its lines)."""
+        if width <= 0:
+            return []
+        key = (width, tuple(self.placeholder))
+        if self._wrapped[0] != key:
+            lines: list[str] = []
+            for paragraph in self.placeholder:
+                text = inline(paragraph, glyphs=self.glyphs)
+                indent = text[: len(text) - len(text.lstrip(" "))]
+                room = max(1, width - len(indent))
+                lines += [indent + part for part in wrap_words(text, room, cell_len)]
+            self._wrapped = (key, lines)
+        return self._wrapped[1]
 
     def on_resize(self, event: events.Resize) -> None:
         self.virtual_size = Size(self.scrollable_content_region.width, self.row_count)
@@ -106,7 +138,7 @@ class RowList(ScrollView, can_focus=True):
             return self.get_component_rich_style(
                 "rowlist--cursor" if self.has_focus else "rowlist--cursor-blurred"
             )
-        return self.rich_style
+        return self.base_style
 
     def on_focus(self) -> None:
         self.refresh()

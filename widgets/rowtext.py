@@ -1,41 +1,46 @@
 """Building one row of text from pieces, safely.
 
-Session text is data: every piece goes through `one_line`, which turns escape sequences and
-other control characters into visible placeholders. Rows are assembled from plain Segments,
-never from markup, so `[bold]` in a message is shown as the six characters it is.
+Session text is data: every piece is folded to one line by `one_line` (our own glyphs keep
+their spacing) and the row is drawn by `plain.line`, which makes every piece inert. Rows are
+plain Segments, never markup, so `[bold]` in a message is shown as the six characters it is.
+A piece that does not fit is cut at a word boundary, with an ellipsis.
 """
 
 from __future__ import annotations
 
-from rich.cells import cell_len, set_cell_size
-from rich.segment import Segment
+from rich.cells import cell_len
 from rich.style import Style
 from textual.strip import Strip
 
-from ..core.text import GLYPHS, one_line
+from ..core.glyphs import UNICODE, Glyphs
+from ..core.text import fit_words, inline, one_line
+from . import plain
 
 
 class RowText:
     """Segments laid out left to right, with an optional right-aligned tail."""
 
-    __slots__ = ("_left", "_right", "base")
+    __slots__ = ("_left", "_right", "base", "glyphs")
 
-    def __init__(self, base: Style) -> None:
+    def __init__(self, base: Style, glyphs: Glyphs = UNICODE) -> None:
         self.base = base
+        self.glyphs = glyphs
         self._left: list[tuple[str, Style]] = []
         self._right: list[tuple[str, Style]] = []
 
     def add(self, text: str, style: Style | None = None, *, raw: bool = False) -> RowText:
-        """Append text; `raw` is for our own glyphs, everything else is made safe."""
+        """Append text; `raw` keeps the spacing of our own glyphs (still made inert), the
+        rest is folded to one line."""
         if text:
-            self._left.append(
-                (text if raw else one_line(text, 400), self.base + style if style else self.base)
-            )
+            shown = inline(text, glyphs=self.glyphs) if raw else one_line(text, 400, glyphs=self.glyphs)
+            self._left.append((shown, self.base + style if style else self.base))
         return self
 
-    def right(self, text: str, style: Style | None = None) -> RowText:
+    def right(self, text: str, style: Style | None = None, *, raw: bool = False) -> RowText:
+        """Append to the right-aligned tail (`raw`: our own text, its spacing kept)."""
         if text:
-            self._right.append((one_line(text, 80), self.base + style if style else self.base))
+            shown = inline(text, glyphs=self.glyphs) if raw else one_line(text, 80, glyphs=self.glyphs)
+            self._right.append((shown, self.base + style if style else self.base))
         return self
 
     def strip(self, width: int) -> Strip:
@@ -44,29 +49,27 @@ class RowText:
             self._right = []
             right_width = 0
         room = max(0, width - right_width - (1 if right_width else 0))
-        segments: list[Segment] = []
+        pieces: list[tuple[str, Style | None]] = []
         used = 0
         for text, style in self._left:
             length = cell_len(text)
             if used + length > room:
-                keep = max(0, room - used)
-                if keep:
-                    segments.append(Segment(_cut(text, keep), style))
-                used = room
+                cut = _cut(text, room - used, self.glyphs)
+                if cut:
+                    pieces.append((cut, style))
+                    used += cell_len(cut)
                 break
-            segments.append(Segment(text, style))
+            pieces.append((text, style))
             used += length
         if right_width:
-            segments.append(Segment(" " * (width - used - right_width), self.base))
-            segments.extend(Segment(t, s) for t, s in self._right)
+            pieces.append((" " * (width - used - right_width), self.base))
+            pieces.extend(self._right)
             used = width
         if used < width:
-            segments.append(Segment(" " * (width - used), self.base))
-        return Strip(segments, width)
+            pieces.append((" " * (width - used), self.base))
+        return plain.line(pieces, width, glyphs=self.glyphs)
 
 
-def _cut(text: str, width: int) -> str:
-    mark = GLYPHS.ellipsis
-    if width <= len(mark):
-        return mark[:width]
-    return set_cell_size(text, width - len(mark)) + mark
+def _cut(text: str, width: int, glyphs: Glyphs) -> str:
+    """Cut to `width` cells at a word boundary, with an ellipsis (core.text.fit_words)."""
+    return fit_words(text, width, cell_len, glyphs=glyphs) if width > 0 else ""

@@ -1,28 +1,46 @@
-"""The sessions sidebar: every session grouped by working directory, searchable as you type."""
+"""The sessions sidebar: every session grouped by working directory, searchable as you type.
+
+Each session row ends with its marks, age, messages, cost and (where there is room) tokens;
+`s` sorts by recent, name, size or cost. The rows come from core/groups.py; which sessions are
+live from core/activity.py (the screen records growth there); what a search matched from
+core/sidebar_search.py (the screen answers `SearchChanged` with `show_matches`, and
+`PlacesWanted` with `show_places`). Under each result a hit line says where it matched (the
+field, on the active path or a branch) with the matched text highlighted, cut to the row's
+width when drawn. The sidebar draws, keeps its toggles (the deep scope among them) and says
+what the user did.
+"""
 
 from __future__ import annotations
 
+import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 
 from rich.style import Style
+from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
-from textual.widgets import Input, Static
 
-from ..core.groups import GroupRow, SessionRow, SidebarRow, SortOrder, build_rows
+from ..core.activity import Activity
+from ..core.excerpt import cell_width
+from ..core.groups import HIT_LINE, GroupRow, ResultRows, SessionRow, SidebarRow, SortOrder, build_rows
+from ..core.landing import place_words
 from ..core.listing import SessionSummary
-from ..core.text import GLYPHS, age, controls_as_spaces, human_count
-from .glyphs import Glyphs
-from .plain import PlainStatic
+from ..core.models import format_tokens
+from ..core.searchtext import FIELD_MESSAGE
+from ..core.session_search import HitPlace, Scope
+from ..core.sidebar_search import SidebarResults, describe_window, field_words
+from ..core.text import age, human_count, short_cost
+from .glyphs import glyphs_of
+from .keys import bindings
+from .plain import FitStatic, PlainInput, PlainStatic
 from .rowlist import RowList
 from .rowtext import RowText
 
-LIVE_SECONDS = 20.0
+WIDE_ROW = 44  # from this many cells a session row shows its tokens besides its cost
 
 
 def clock() -> float:
@@ -40,33 +58,87 @@ class SessionList(RowList):
         "sessionlist--live",
         "sessionlist--problem",
         "sessionlist--match",
+        "sessionlist--highlight",
         "sessionlist--open",
     }
 
-    def __init__(self, glyphs: Glyphs, *, id: str | None = None) -> None:
+    class PlacesWanted(Message):
+        """Hit lines in view whose place (entry, path or branch) is not known yet: answer
+        with `SessionSidebar.show_places`."""
+
+        def __init__(self, session_list: SessionList, results: SidebarResults, paths: list[str]) -> None:
+            super().__init__()
+            self.session_list = session_list
+            self.results = results
+            self.paths = paths
+
+        @property
+        def control(self) -> SessionList:
+            return self.session_list
+
+    def __init__(self, activity: Activity, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.glyphs = glyphs
         self.rows: list[SidebarRow] = []
-        self.live: dict[str, float] = {}  # path -> when it last grew
+        self.activity = activity  # which sessions are being written (kept by the screen)
         self.open_path: str | None = None
+        self.results: SidebarResults | None = None  # what the hit lines show
+        self._places_check = False  # a look at the hit lines in view is scheduled
         self.now = clock()
 
     def is_selectable(self, index: int) -> bool:
         return isinstance(self.rows[index], SessionRow)
 
-    def set_rows(self, rows: list[SidebarRow], keep_path: str | None = None) -> None:
+    def set_rows(self, rows: list[SidebarRow], keep_path: str | None = None, at: int | None = None) -> None:
+        """New rows, the cursor kept on `keep_path` if it is there (`at`: where, if known)."""
         self.rows = rows
         self.now = clock()
         self.set_row_count(len(rows))
+        self.check_places()
         if keep_path is not None:
-            index = self.index_of(keep_path)
+            index = at if at is not None and self._is_row_of(at, keep_path) else self.index_of(keep_path)
             if index is not None:
                 self.move_cursor(index, notify=False)
                 return
         if self.cursor < 0 or self.cursor >= len(rows) or not self.is_selectable(self.cursor):
             first = next((i for i in range(len(rows)) if self.is_selectable(i)), -1)
             self.cursor = first
+            self.scroll_to_cursor()
         self.refresh()
+
+    # ------------------------------------------------------------------ hit lines in view
+    def check_places(self) -> None:
+        """Soon (once per refresh), ask for the places of the hit lines in view."""
+        if self.results is not None and not self._places_check:
+            self._places_check = True
+            self.call_after_refresh(self._want_places)
+
+    def _want_places(self) -> None:
+        self._places_check = False
+        results = self.results
+        if results is None:
+            return
+        top = int(self.scroll_offset.y)
+        rows = self.rows
+        end = min(len(rows), top + max(self.scrollable_content_region.height, 1))
+        results_in_view = [rows[i - 1] for i in range(max(top, 1), end) if rows[i] is HIT_LINE]
+        wanted = [
+            r.summary.path
+            for r in results_in_view
+            if isinstance(r, SessionRow) and results.place(r.summary.path) is None
+        ]
+        if wanted:
+            self.post_message(self.PlacesWanted(self, results, wanted))
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        super().watch_scroll_y(old, new)
+        self.check_places()
+
+    def on_resize(self, event: events.Resize) -> None:  # RowList's handler runs too
+        self.check_places()
+
+    def _is_row_of(self, index: int, path: str) -> bool:
+        row = self.rows[index] if 0 <= index < len(self.rows) else None
+        return isinstance(row, SessionRow) and row.summary.path == path
 
     def index_of(self, path: str) -> int | None:
         for index, row in enumerate(self.rows):
@@ -84,34 +156,36 @@ class SessionList(RowList):
     def style(self, name: str) -> Style:
         return self.get_component_rich_style(name, partial=True)
 
-    def is_live(self, path: str, now: float | None = None) -> bool:
-        """Grown in the last LIVE_SECONDS: pi is probably writing it right now."""
-        return (clock() if now is None else now) - self.live.get(path, 0.0) < LIVE_SECONDS
-
     def render_row(self, index: int, width: int, selected: bool) -> Strip:
         row = self.rows[index]
         base = self.row_style(selected)
-        text = RowText(base)
         g = self.glyphs
+        text = RowText(base, g)
         if isinstance(row, GroupRow):
             style = self.style("sessionlist--current-group" if row.is_current else "sessionlist--group")
             text.add(row.title, style)
             text.right(str(row.count), self.style("sessionlist--dim"))
+            return text.strip(width)
+        if row is HIT_LINE:
+            # Where the result above matched, drawn as part of it (selected with it).
+            above = self.rows[index - 1] if index > 0 else None
+            text = RowText(self.row_style(index - 1 == self.cursor), g)
+            return (
+                self._render_hit(above, width, text) if isinstance(above, SessionRow) else text.strip(width)
+            )
+        if not isinstance(row, SessionRow):
             return text.strip(width)
         summary = row.summary
         if row.depth:
             text.add(" " + "  " * (row.depth - 1) + g.child, self.style("sessionlist--dim"), raw=True)
         else:
             text.add(" ", raw=True)
-        if self.is_live(summary.path, self.now):
+        if self.activity.is_live(summary.path, self.now):
             text.add(g.live + " ", self.style("sessionlist--live"), raw=True)
         elif summary.path == self.open_path:
             text.add(g.active + " ", self.style("sessionlist--open"), raw=True)
-        title = controls_as_spaces(summary.title)
-        text.add(title, None if summary.name else self.style("sessionlist--dim") if not selected else None)
-        if row.matched:
-            text.add("  ", raw=True)
-            text.add(row.matched, self.style("sessionlist--match"))
+        dim = not summary.name and not selected
+        text.add(summary.title, self.style("sessionlist--dim") if dim else None)
         flags = ""
         if summary.is_fork and not row.depth:
             flags += g.fork
@@ -121,6 +195,12 @@ class SessionList(RowList):
             flags += g.problem
         seconds = self.now - summary.modified_ms / 1000
         meta = f"{flags} {age(seconds):>3} {human_count(summary.message_count):>4}"
+        # What the session spent: its cost, and its tokens where the row has room for them.
+        spent = short_cost(summary.cost)
+        if width >= WIDE_ROW:
+            meta += f" {format_tokens(summary.tokens) if summary.tokens else '':>4} {spent:>5}"
+        else:
+            meta += f" {spent:>5}"
         text.right(
             meta,
             self.style("sessionlist--problem")
@@ -129,54 +209,105 @@ class SessionList(RowList):
         )
         return text.strip(width)
 
+    def _render_hit(self, row: SessionRow, width: int, text: RowText) -> Strip:
+        """`   tool result: …the matched words…      branch from 1a2b3c4d`: the field (but
+        for a message, the usual), the excerpt centred on the match (cut again for every
+        width), the place."""
+        results = self.results
+        hit = results.hit(row.summary.path) if results is not None else None
+        indent = "   " + "  " * row.depth
+        text.add(indent, raw=True)
+        if hit is None:
+            return text.strip(width)
+        where = field_words(hit.field)
+        dim = self.style("sessionlist--dim")
+        tag = place_words(results.place(row.summary.path) if results is not None else None)
+        label = f"{where}: " if where and hit.field != FIELD_MESSAGE else ""  # a message says nothing
+        room = width - cell_width(indent) - cell_width(label) - (cell_width(tag) + 1 if tag else 0)
+        excerpt = hit.excerpt(max(room, 8))
+        text.add(label, self.style("sessionlist--match"), raw=True)
+        if excerpt is not None:
+            excerpt = excerpt.marked(self.glyphs.ellipsis)
+            highlight = self.style("sessionlist--highlight")
+            at = 0
+            for start, end in sorted(excerpt.spans):
+                if start < at or end <= start:
+                    continue
+                text.add(excerpt.text[at:start], raw=True)
+                text.add(excerpt.text[start:end], highlight, raw=True)
+                at = end
+            text.add(excerpt.text[at:], raw=True)
+        if tag:
+            text.right(tag, dim)
+        return text.strip(width)
+
 
 class SessionSidebar(Vertical):
     """Search box, toggles and the session list. Posts `SessionHighlighted` as the cursor
     moves and `SessionChosen` on enter."""
 
-    BINDINGS = [
-        Binding("slash", "search", "Search"),
-        Binding("escape", "clear_search", "Clear search", show=False),
-        Binding("c", "toggle_scope", "This folder/all"),
-        Binding("n", "toggle_named", "Named only", show=False),
-        Binding("s", "cycle_sort", "Sort", show=False),
-    ]
+    BINDINGS = bindings("sessions")
 
     only_current: reactive[bool] = reactive(False)
     named_only: reactive[bool] = reactive(False)
     order: reactive[SortOrder] = reactive(SortOrder.RECENT)
+    deep: reactive[bool] = reactive(False)  # search tool output, thinking, labels... too
 
-    class SessionHighlighted(Message):
-        def __init__(self, summary: SessionSummary) -> None:
+    class SessionMessage(Message):
+        def __init__(self, sidebar: SessionSidebar, summary: SessionSummary) -> None:
             super().__init__()
+            self.sidebar = sidebar
             self.summary = summary
 
-    class SessionChosen(Message):
-        def __init__(self, summary: SessionSummary) -> None:
-            super().__init__()
-            self.summary = summary
+        @property
+        def control(self) -> SessionSidebar:
+            return self.sidebar
 
-    def __init__(self, glyphs: Glyphs, current_cwd: str | None, *, id: str | None = None) -> None:
+    class SessionHighlighted(SessionMessage):
+        """The cursor is on another session."""
+
+    class SessionChosen(SessionMessage):
+        """Enter on a session."""
+
+    class SearchChanged(Message):
+        """The search line holds a new query, or the scope changed: answer with
+        `show_matches` (a blank query: the search is over)."""
+
+        def __init__(self, sidebar: SessionSidebar, query: str, scope: Scope) -> None:
+            super().__init__()
+            self.sidebar = sidebar
+            self.query = query
+            self.scope = scope
+
+        @property
+        def control(self) -> SessionSidebar:
+            return self.sidebar
+
+    def __init__(self, current_cwd: str | None, activity: Activity, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.glyphs = glyphs
         self.current_cwd = current_cwd
+        self.activity = activity
         self.summaries: list[SessionSummary] = []
-        self.matches: Mapping[str, str] | None = None
-        self.search_fn: Callable[[str], Mapping[str, str] | None] | None = None
+        self.full_rows: list[SidebarRow] = []  # every row, before a search keeps its results
+        self.result_rows = ResultRows(self.full_rows)  # those rows, ready for searches
+        self.matches: SidebarResults | None = None
         self.status = ""
 
     def compose(self) -> ComposeResult:
-        yield PlainStatic("", id="sidebar-title", classes="pane-title")
-        yield Input(placeholder='search: words, "a phrase", re:regex', id="sidebar-search")
-        yield SessionList(self.glyphs, id="session-list")
+        yield FitStatic("", id="sidebar-title", classes="pane-title")
+        yield PlainInput(placeholder='search: words, "a phrase", re:regex, @7d', id="sidebar-search")
+        yield SessionList(self.activity, id="session-list")
+
+    def focus_target(self) -> SessionList:
+        return self.session_list
 
     @property
     def session_list(self) -> SessionList:
         return self.query_one(SessionList)
 
     @property
-    def search_input(self) -> Input:
-        return self.query_one("#sidebar-search", Input)
+    def search_input(self) -> PlainInput:
+        return self.query_one("#sidebar-search", PlainInput)
 
     def on_mount(self) -> None:
         self.search_input.display = False
@@ -193,21 +324,41 @@ class SessionSidebar(Vertical):
             self.only_current = False
         self.rebuild(keep_current=keep_current)
 
+    @property
+    def scope(self) -> Scope:
+        return "deep" if self.deep else "default"
+
     def rebuild(self, *, keep_current: bool = True) -> None:
-        current = self.session_list.current() if keep_current else None
-        rows = build_rows(
+        self.full_rows = rows = build_rows(
             self.summaries,
             current_cwd=self.current_cwd,
             only_current=self.only_current,
             named_only=self.named_only,
             order=self.order,
-            matches=self.matches,
         )
-        self.session_list.set_rows(rows, keep_path=current.path if current else None)
+        self.result_rows = ResultRows(rows)
+        self._show_rows(keep_current=keep_current)
+
+    def _show_rows(
+        self, rows: list[SidebarRow] | None = None, *, keep_current: bool = True, at: int | None = None
+    ) -> None:
+        """The full rows, or a search's results of them (`rows`: made from `result_rows` already,
+        the current session at `at` if known)."""
+        current = self.session_list.current() if keep_current else None
+        if rows is None:
+            rows = self.full_rows if self.matches is None else self.result_rows.keep(self.matches.paths)
+        self.session_list.results = self.matches
+        self.session_list.set_rows(rows, keep_path=current.path if current else None, at=at)
         self._update_title()
 
+    def shown_summaries(self) -> list[SessionSummary]:
+        """The listed sessions in the order shown (what a deep search reads, top first)."""
+        return [row.summary for row in self.full_rows if isinstance(row, SessionRow)]
+
     def _update_title(self) -> None:
-        shown = sum(1 for r in self.session_list.rows if isinstance(r, SessionRow))
+        rows = self.session_list.rows
+        # A search's rows: one hit line per session (counted at C speed, 20,000 of them).
+        shown = rows.count(HIT_LINE) if self.matches is not None else sum(type(r) is SessionRow for r in rows)
         scope = "this folder" if self.only_current else "all folders"
         bits = [f"Sessions {shown}" + (f"/{len(self.summaries)}" if shown != len(self.summaries) else "")]
         bits.append(scope)
@@ -215,20 +366,18 @@ class SessionSidebar(Vertical):
             bits.append("named")
         if self.order is not SortOrder.RECENT:
             bits.append(f"by {self.order}")
+        if self.deep:
+            bits.append("deep search")
+        window = self.matches.query.window_ms if self.matches is not None else None
+        if window is not None:
+            bits.append(f"active within {describe_window(window)}")
         if self.status:
             bits.append(self.status)
-        self.query_one("#sidebar-title", Static).update(f" {GLYPHS.dot} ".join(bits))
+        self.query_one("#sidebar-title", PlainStatic).update(f" {glyphs_of(self).dot} ".join(bits))
 
     def set_status(self, status: str) -> None:
         self.status = status
         self._update_title()
-
-    def mark_live(self, path: str) -> None:
-        self.session_list.live[path] = clock()
-        index = self.session_list.index_of(path)
-        if index is not None:
-            self.session_list.now = clock()
-            self.session_list.refresh_row(index)
 
     def set_open(self, path: str | None) -> None:
         self.session_list.open_path = path
@@ -238,6 +387,7 @@ class SessionSidebar(Vertical):
         index = self.session_list.index_of(path)
         if index is None and (self.matches is not None or self.only_current or self.named_only):
             self.matches = None
+            self.post_message(self.SearchChanged(self, "", self.scope))
             self.only_current = self.named_only = False
             self.search_input.value = ""
             self.rebuild()
@@ -269,6 +419,16 @@ class SessionSidebar(Vertical):
     def action_cycle_sort(self) -> None:
         self.order = self.order.next()
 
+    def watch_deep(self) -> None:
+        if not self.is_mounted:
+            return
+        self._update_title()
+        if self.search_input.value.strip():
+            self.post_message(self.SearchChanged(self, self.search_input.value, self.scope))
+
+    def action_toggle_deep(self) -> None:
+        self.deep = not self.deep
+
     def action_search(self) -> None:
         self.search_input.display = True
         self.search_input.focus()
@@ -276,38 +436,84 @@ class SessionSidebar(Vertical):
     def action_clear_search(self) -> None:
         self.search_input.value = ""
         self.search_input.display = False
-        self.matches = None
-        self.rebuild()
+        self._search_over()
         self.session_list.focus()
 
-    def on_input_changed(self, event: Input.Changed) -> None:
+    def _search_over(self) -> None:
+        had = self.matches is not None or self.status
+        self.matches = None
+        self.status = ""
+        if had:
+            self._show_rows(keep_current=True)
+        self.post_message(self.SearchChanged(self, "", self.scope))
+
+    def on_input_changed(self, event: PlainInput.Changed) -> None:
         if event.input is not self.search_input:
             return
         event.stop()
-        query = event.value
-        if not query.strip():
-            self.matches = None
-            self.status = ""
-        elif self.search_fn is not None:
-            result = self.search_fn(query)
-            if result is None:
-                self.set_status("invalid search")
-                return
-            self.matches = result
-            self.status = f"{len(result)} found"
-        self.rebuild(keep_current=True)
+        if not event.value.strip():
+            self._search_over()
+        else:
+            self.post_message(self.SearchChanged(self, event.value, self.scope))
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
+    def is_current(self, results: SidebarResults) -> bool:
+        """Is this the answer to what the search line holds now (else typed on since)?"""
+        return results.text == self.search_input.value and results.scope == self.scope
+
+    def show_matches(
+        self,
+        results: SidebarResults,
+        rows: list[SidebarRow] | None = None,
+        based_on: ResultRows | None = None,
+        at: int | None = None,
+    ) -> None:
+        """What the query matched (or why nothing can). `rows`: its rows, filtered already
+        from `based_on` (used if those are still the rows shown), the current session at
+        `at` if known."""
+        if not self.is_current(results):
+            return  # typed on since: a newer answer is on its way
+        if results.error is not None:
+            self.set_status("invalid search")
+            return
+        self.matches = results
+        self.status = self._found_words(results)
+        fresh = based_on is self.result_rows
+        self._show_rows(rows if fresh else None, keep_current=True, at=at if fresh else None)
+
+    def show_progress(self, results: SidebarResults) -> None:
+        """A deep search read more files (and maybe found more: `show_matches` again)."""
+        if results is self.matches:
+            self.set_status(self._found_words(results))
+
+    def show_places(self, results: SidebarResults, places: dict[str, HitPlace]) -> None:
+        if results is self.matches:
+            results.places.update(places)
+            self.session_list.refresh()
+
+    def _found_words(self, results: SidebarResults) -> str:
+        found = f"{len(results)} found"
+        if results.done:
+            return found
+        progress = results.progress
+        return f"{found}, {progress.scanned:,}/{progress.total:,} files read{glyphs_of(self).ellipsis}"
+
+    def on_input_submitted(self, event: PlainInput.Submitted) -> None:
+        """Enter in the search line: the result under the cursor is chosen (as in pi)."""
         if event.input is self.search_input:
             event.stop()
             self.session_list.focus()
+            summary = self.session_list.current()
+            if self.matches is not None and summary is not None:
+                self.post_message(self.SessionChosen(self, summary))
 
-    def on_key(self, event: object) -> None:
-        key = getattr(event, "key", "")
-        if key in ("down", "up") and self.search_input.has_focus:
+    def on_key(self, event: events.Key) -> None:
+        if event.key in ("down", "up") and self.search_input.has_focus:
             self.session_list.focus()
-            getattr(self.session_list, f"action_cursor_{key}")()
-            getattr(event, "stop")()  # noqa: B009
+            if event.key == "down":
+                self.session_list.action_cursor_down()
+            else:
+                self.session_list.action_cursor_up()
+            event.stop()
 
     # ------------------------------------------------------------------ messages out
     def on_row_list_cursor_moved(self, event: RowList.CursorMoved) -> None:
@@ -316,7 +522,7 @@ class SessionSidebar(Vertical):
         event.stop()
         summary = self.session_list.current()
         if summary is not None:
-            self.post_message(self.SessionHighlighted(summary))
+            self.post_message(self.SessionHighlighted(self, summary))
 
     def on_row_list_activated(self, event: RowList.Activated) -> None:
         if event.row_list is not self.session_list:
@@ -324,10 +530,8 @@ class SessionSidebar(Vertical):
         event.stop()
         summary = self.session_list.current()
         if summary is not None:
-            self.post_message(self.SessionChosen(summary))
+            self.post_message(self.SessionChosen(self, summary))
 
 
 def _same_dir(a: str, b: str) -> bool:
-    import os
-
     return bool(a) and os.path.normpath(a) == os.path.normpath(b)

@@ -14,10 +14,18 @@ from types import ModuleType
 # name -> module (in this package) that implements it, in the order `--help` lists them
 MODULES: dict[str, str] = {
     "list": "listing",
+    "search": "search",
+    "labels": "labels",
     "tree": "tree",
     "context": "context",
+    "compare": "compare",
+    "files": "files",
     "fork": "fork",
+    "stats": "stats",
     "resume": "resume",
+    "serve": "serve",
+    "completion": "completion",
+    "config": "config",
 }
 
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ...core.context import Projection
+    from ...core.records import EntryRecord
     from ...core.session import Session
 
 HELP = "what the model saw at an entry (default: the default leaf)"
@@ -21,37 +23,78 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(ns: argparse.Namespace) -> int:
-    return cmd_context(ns.path, ns.leaf, ns.all, ns.json)
+    from ...core.gcpause import paused_gc
+
+    with paused_gc():  # it allocates a body per entry and makes no cycles
+        return cmd_context(ns.path, ns.leaf, ns.all, ns.json)
 
 
 class _MessageCache:
-    """Encoded messages per (context entry, position, edit): `context --all` repeats them."""
+    """Encoded messages per (context entry, position, edit): `context --all` repeats them, so
+    there they are kept; for one leaf they are written as they are made."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, keep: bool) -> None:
         self.session = session
+        self.keep = keep
         self.cache: dict[tuple[int, bool, int], list[bytes]] = {}
 
-    def encoded(self, projection: Projection) -> list[bytes]:
+    def encoded(self, projection: Projection) -> Iterator[bytes]:
+        """The projection's messages, encoded, in order, in comma-joined groups (none empty);
+        the bodies they need read in one pass over the file."""
         from ...core.context import entry_messages
-        from ...core.jsonout import encode_json
+        from ...core.jsonout import encode_json, encode_json_items
 
-        out: list[bytes] = []
-        for index, (record, count) in enumerate(zip(projection.context, projection.counts, strict=True)):
+        session, cache, keep, edits = self.session, self.cache, self.keep, projection.edits
+        context, counts = projection.context, projection.counts
+
+        def key(index: int, record: EntryRecord) -> tuple[int, bool, int]:
+            edit = edits.get(record.id) if edits else None
+            return (record.index, index == 0, edit.index if edit else -1)
+
+        if cache:
+            todo = [
+                r
+                for i, (r, n) in enumerate(zip(context, counts, strict=True))
+                if n and key(i, r) not in cache
+            ]
+        else:
+            todo = [r for r, n in zip(context, counts, strict=True) if n]
+        bodies = session.entry_dicts(todo)
+        pending: list[Any] = []  # messages not encoded yet (one leaf: encoded many at a time)
+        pending_bytes = 0  # the size of their lines
+        for index, (record, count) in enumerate(zip(context, counts, strict=True)):
             if not count:
                 continue
-            edit = projection.edits.get(record.id)
-            key = (record.index, index == 0, edit.index if edit else -1)
-            cached = self.cache.get(key)
-            if cached is None:
-                messages = entry_messages(self.session, record, index == 0, edit)
-                cached = [encode_json(m) for m in messages]
-                self.cache[key] = cached
-            out.extend(cached)
-        return out
+            if not keep:
+                edit = edits.get(record.id) if edits else None
+                pending += entry_messages(session, record, index == 0, edit, entry=next(bodies))
+                pending_bytes += record.length
+                if len(pending) >= ENCODE_MANY or pending_bytes >= WRITE_BYTES:
+                    if group := encode_json_items(pending):
+                        yield group
+                    pending, pending_bytes = [], 0
+                continue
+            found = cache.get(key(index, record))
+            if found is None:
+                edit = edits.get(record.id) if edits else None
+                messages = entry_messages(session, record, index == 0, edit, entry=next(bodies))
+                found = cache[key(index, record)] = [encode_json(m) for m in messages]
+            if found:
+                yield b",".join(found)
+        if pending and (group := encode_json_items(pending)):
+            yield group
 
 
-def _context_line(session: Session, projection: Projection, messages: list[bytes]) -> bytes:
+# Messages encoded in one call (for one leaf: at most so many, or from so many bytes of lines),
+# and the bytes joined before a write.
+ENCODE_MANY = 2048
+WRITE_BYTES = 1 << 20
+
+
+def _context_line(session: Session, projection: Projection, groups: Iterator[bytes]) -> Iterator[bytes]:
+    """The JSON line of one leaf, in pieces (the messages stream from `groups`, comma-joined)."""
     from ...core.jsonout import encode_json
+    from ...core.tokens import estimate_context
 
     totals = projection.path_totals(session)
     head = {
@@ -62,23 +105,34 @@ def _context_line(session: Session, projection: Projection, messages: list[bytes
         "thinkingLevel": projection.thinking_level,
         "excluded": [
             {"id": f.record.id, "reason": str(f.reason), "by": f.by}
-            for f in projection.fates
+            for f in (projection.fates if projection.excluded else ())
             if not f.in_context
         ],
         "tokens": totals.tokens,
         "cost": round(totals.cost, 6),
+        "context_tokens": estimate_context(session, projection).pi_value,
     }
-    encoded = encode_json(head)
-    return encoded[:-1] + b',"messages":[' + b",".join(messages) + b"]}"
+    batch = [encode_json(head)[:-1] + b',"messages":[']
+    size = 0
+    for i, group in enumerate(groups):
+        if i:
+            batch.append(b",")
+        batch.append(group)
+        size += len(group)
+        if size >= WRITE_BYTES:
+            yield b"".join(batch)
+            batch, size = [], 0
+    batch.append(b"]}")
+    yield b"".join(batch)
 
 
 def cmd_context(path: str, leaves: list[str] | None, all_leaves: bool, as_json: bool) -> int:
     from ...core.context import project
     from ...core.problems import SessionError
     from .common import open_session
-    from .output import write_line
+    from .output import write_pieces
 
-    session = open_session(path, cache_entries=1 << 30)
+    session = open_session(path)
     if all_leaves:
         wanted = list(dict.fromkeys(session.entry_ids()))
     elif leaves:
@@ -89,30 +143,51 @@ def cmd_context(path: str, leaves: list[str] | None, all_leaves: bool, as_json: 
         if session.default_leaf is None:
             raise SessionError("the session has no entries")
         wanted = [session.default_leaf]
-    cache = _MessageCache(session)
+    cache = _MessageCache(session, keep=len(wanted) > 1)
+    printer = _TextPrinter(session)
     for leaf in wanted:
         projection = project(session, leaf)
         if as_json:
-            write_line(_context_line(session, projection, cache.encoded(projection)))
+            write_pieces(_context_line(session, projection, cache.encoded(projection)))
         else:
-            _print_context(session, projection)
+            printer.write(projection)
     return 0
 
 
-def _print_context(session: Session, projection: Projection) -> None:
-    from ...core.outline import entry_summary_line
-    from .output import text
+class _TextPrinter:
+    """The readable form, leaf after leaf. `--all` prints every path again and again: each
+    entry's line (a parse and an excerpt) and each reason's wording are made once."""
 
-    model = projection.model or {}
-    text(
-        f"leaf {projection.leaf_id}  model {model.get('provider', '?')}/{model.get('modelId', '?')}  "
-        f"thinking {projection.thinking_level}  {projection.message_count} messages  "
-        f"~{projection.estimated_tokens()} tokens"
-    )
-    counts = dict(zip((r.index for r in projection.context), projection.counts, strict=True))
-    for fate in projection.fates:
-        mark = "+" if fate.in_context else "-"
-        n = counts.get(fate.record.index, 0)
-        why = fate.describe() + (f", {n} msg" if n else "")
-        text(f"{mark} {entry_summary_line(session, fate.record)}  [{why}]")
-    text("")
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.entry_lines: dict[int, str] = {}
+        self.reasons: dict[tuple[str, str | None], tuple[str, str]] = {}
+
+    def write(self, projection: Projection) -> None:
+        from ...core.describe import entry_summary_line
+        from ...core.tokens import context_tokens
+        from .output import lines
+
+        session = self.session
+        model = projection.model or {}
+        out = [
+            f"leaf {projection.leaf_id}  model {model.get('provider', '?')}/{model.get('modelId', '?')}  "
+            f"thinking {projection.thinking_level}  {projection.message_count} messages  "
+            f"{context_tokens(session, projection)} tokens of context"
+        ]
+        counts = dict(zip((r.index for r in projection.context), projection.counts, strict=True))
+        entry_lines, reasons = self.entry_lines, self.reasons
+        for fate in projection.fates:
+            record = fate.record
+            line = entry_lines.get(record.index)
+            if line is None:
+                line = entry_lines[record.index] = entry_summary_line(session, record)
+            key = (fate.reason, fate.by)
+            said = reasons.get(key)
+            if said is None:
+                said = reasons[key] = ("+" if fate.in_context else "-", fate.describe())
+            mark, why = said
+            n = counts.get(record.index, 0)
+            out.append(f"{mark} {line}  [{why}, {n} msg]" if n else f"{mark} {line}  [{why}]")
+        out.append("")
+        lines(out)

@@ -25,7 +25,7 @@ def cmd_list(session_dir: str | None, cwd: str | None, as_json: bool, use_cache:
     from ...core.jsonout import encode_json
     from ...core.locations import resolve_sessions_root
     from ...core.store import list_sessions
-    from .output import text, warn, write_line
+    from .output import text, warn, write_lines
 
     root = resolve_sessions_root(session_dir)
     listing = list_sessions(root.path, use_cache=use_cache)
@@ -34,8 +34,7 @@ def cmd_list(session_dir: str | None, cwd: str | None, as_json: bool, use_cache:
         wanted = os.path.abspath(os.path.expanduser(cwd))
         rows = [s for s in rows if s.cwd and os.path.abspath(s.cwd) == wanted]
     if as_json:
-        for summary in rows:
-            write_line(encode_json(summary.to_json()))
+        write_lines([encode_json(summary.to_json()) for summary in rows])
         return 0
     if not rows:
         text(f"no sessions in {root.describe()}")

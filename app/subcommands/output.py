@@ -1,8 +1,17 @@
-"""Where subcommands write: JSON lines as bytes, readable lines as UTF-8 text."""
+"""Where the command line writes: JSON lines as bytes, readable lines as UTF-8 text.
+
+The only module of the command line that writes to stdout or stderr (tests/test_inert.py
+checks). Every readable line is made inert here (core/text.py: a newline becomes a space,
+ESC and every other control character a visible placeholder), whatever the caller forgot:
+ids, cwds, names and file paths in errors may hold escape sequences. JSON lines are written
+exactly as encoded (JSON escapes control characters already).
+"""
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Iterable
 
 
 def write_line(data: bytes) -> None:
@@ -10,11 +19,52 @@ def write_line(data: bytes) -> None:
     sys.stdout.buffer.write(data + b"\n")
 
 
+def write_pieces(pieces: Iterable[bytes]) -> None:
+    """One encoded line given in pieces, written as they come (a big line never needs to
+    be held whole), then its newline."""
+    out = sys.stdout.buffer
+    for piece in pieces:
+        out.write(piece)
+    out.write(b"\n")
+
+
+def write_lines(many: list[bytes]) -> None:
+    """Encoded lines, in one write."""
+    if many:
+        sys.stdout.buffer.write(b"\n".join(many) + b"\n")
+
+
 def text(line: str) -> None:
     """One readable line for people."""
-    sys.stdout.buffer.write(line.encode("utf-8", "replace") + b"\n")
+    from ...core.text import inline
+
+    sys.stdout.buffer.write(inline(line).encode("utf-8", "replace") + b"\n")
+
+
+def lines(many: list[str]) -> None:
+    """Readable lines, in one write."""
+    from ...core.text import inline
+
+    if many:
+        sys.stdout.buffer.write("\n".join(map(inline, many)).encode("utf-8", "replace") + b"\n")
 
 
 def warn(line: str) -> None:
-    """One line on stderr."""
-    sys.stderr.write(line + "\n")
+    """One readable line on stderr (errors, skipped files)."""
+    from ...core.text import inline
+
+    sys.stderr.write(inline(line) + "\n")
+
+
+def flush() -> None:
+    """Before handing the terminal to another program."""
+    sys.stdout.flush()
+
+
+def silence_stdout() -> None:
+    """After a broken pipe: nothing more reaches the reader (and Python's exit flush is quiet)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except OSError:
+        pass

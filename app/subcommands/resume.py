@@ -26,13 +26,12 @@ def run(ns: argparse.Namespace) -> int:
 def cmd_resume(path: str, template: str | None, here: bool, print_only: bool) -> int:
     import os
     import shutil
-    import sys
 
     from ...core.problems import SessionError
     from ...core.resume import build_resume_command, shell_line
     from ..config import load_settings
     from .common import open_session
-    from .output import text
+    from .output import flush, text
 
     session = open_session(path)
     settings, _ = load_settings()
@@ -50,6 +49,6 @@ def cmd_resume(path: str, template: str | None, here: bool, print_only: bool) ->
         )
     if not argv or shutil.which(argv[0]) is None:
         raise SessionError(f"{argv[0] if argv else 'pi'} is not on PATH; the command would be: {line}")
-    sys.stdout.flush()
+    flush()
     os.chdir(cwd)
     os.execvp(argv[0], argv)

@@ -14,16 +14,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .common import (
-    command_time,
-    ensure_big_tree,
-    largest_files,
-    median_time,
-    pi_bench,
-    pi_cli,
-    pi_sessions_command,
-    ratio_line,
-)
+from .common import command_time, median_time, pi_bench, pi_cli, pi_sessions_command, ratio_line
+from .trees import ensure_tree_2k as ensure_big_tree
+from .trees import largest_files
 
 MEMORY_PROBE = r"""
 import gc, json, sys

@@ -20,7 +20,8 @@ import threading
 import time
 from pathlib import Path
 
-from .common import ensure_big_tree, median_time, pi_bench, ratio_line
+from .common import median_time, pi_bench, ratio_line
+from .trees import ensure_tree_2k as ensure_big_tree
 
 
 def main() -> None:

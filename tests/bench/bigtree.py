@@ -2,7 +2,8 @@
 
 Shaped like `node gen.mjs --big` (2,000 files over 40 cwds, mostly 20-500 entries, four
 files of 20-80 MB made of long tool outputs, branches, compactions, labels), but written
-here so the benchmarks also run on a machine without Node.
+here so the benchmarks also run on a machine without Node. `write_huge_session` writes one
+session of any size (the 1 GB one) the same way.
 """
 
 from __future__ import annotations
@@ -218,6 +219,20 @@ def generate(
             while writer.count < target:
                 writer.random_op()
         writer.close()
+
+
+def write_huge_session(folder: Path, cwd: str, megabytes: int, seed: int = 11) -> Path:
+    """One session of about `megabytes` MB: turns with 0.1-1.5 MB tool outputs, as the huge
+    files of the big tree (the size a long agent run with big builds or logs reaches)."""
+    rng = random.Random(seed)
+    writer = _Writer(rng, folder, cwd, datetime(2025, 6, 1, tzinfo=UTC))
+    writer.message({"role": "system", "content": "", "sections": {"preamble": "You are a coding assistant."}})
+    while writer.file.tell() < megabytes * 1024 * 1024:
+        writer.turn(tool_output=rng.randint(100_000, 1_500_000))
+        if rng.random() < 0.1:
+            writer.random_op()
+    writer.close()
+    return writer.path
 
 
 if __name__ == "__main__":

@@ -1,0 +1,82 @@
+"""`pi-sessions serve`: the same browser in a web page, through textual-serve.
+
+Each page that connects runs `pi-sessions --served ...` (with the flags given here) in a
+terminal of its own; `--served` tells the app that there is no terminal to hand to pi.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = "serve the browser as a web page (textual-serve, localhost by default)"
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    from ..arguments import add_app_arguments
+
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, metavar="N", help="port (default 8000)")
+    parser.add_argument(
+        "--public-url", metavar="URL", help="the address browsers use, if not http://HOST:PORT (a proxy)"
+    )
+    add_app_arguments(parser)
+
+
+def run(ns: argparse.Namespace) -> int:
+    import shlex
+    import sys
+
+    from ...core.problems import SessionError
+    from .output import warn
+
+    if not 0 < ns.port < 65536:
+        raise SessionError(f"--port {ns.port}: not a port number (1-65535)")
+    try:
+        from textual_serve.server import Server
+    except ImportError:
+        raise SessionError("textual-serve is not installed: pip install textual-serve") from None
+    command = shlex.join([sys.executable, "-m", "pi_sessions.app.cli", *app_argv(ns)])
+    if ns.host not in LOOPBACK:
+        warn(
+            f"pi-sessions: WARNING: serving on {ns.host}: anyone who can reach this address can read "
+            "every session and fork or resume them as you. Use the default 127.0.0.1 (and an SSH "
+            "tunnel) unless you mean it."
+        )
+    Server(command, host=ns.host, port=ns.port, title="pi-sessions", public_url=public_url(ns)).serve()
+    return 0
+
+
+def public_url(ns: argparse.Namespace) -> str:
+    """Where the page tells the browser to connect back (a wildcard address is no place to go)."""
+    import socket
+
+    if ns.public_url:
+        return str(ns.public_url).rstrip("/")
+    host = socket.getfqdn() if ns.host in ("0.0.0.0", "::", "") else ns.host
+    return f"http://{f'[{host}]' if ':' in host else host}:{ns.port}"
+
+
+def app_argv(ns: argparse.Namespace) -> list[str]:
+    """The browser's own arguments, rebuilt from what `serve` was given, plus `--served`."""
+    import os
+
+    from ..arguments import browser_parser
+
+    argv = ["--served"]
+    for action in browser_parser()._actions:
+        if not action.option_strings:
+            value = getattr(ns, action.dest, None)
+            if value:
+                argv.append(os.path.abspath(value))  # the app may not start where we are
+            continue
+        if action.dest in ("help", "version", "served"):
+            continue
+        value = getattr(ns, action.dest, None)
+        if action.nargs == 0:
+            if value:
+                argv.append(action.option_strings[-1])
+        elif value is not None:
+            argv += [action.option_strings[-1], str(value)]
+    return argv

@@ -1,0 +1,192 @@
+"""What a file gained since it was last read: one open, one guard, one read for all its readers.
+
+A reader of a file (the store's summary of it, a session open in the browser) remembers where
+it stopped and the bytes around that point: a `ReadMark`. `read_growth` opens the file once
+(without blocking: a FIFO cannot hang it), judges every mark (same inode, not shorter, the
+first bytes and the bytes just before the mark unchanged) and reads, in one go, what is new to
+any of them; readers of the same file share that read, so an appended byte is read once.
+A mark that no longer holds (the file was truncated, rewritten or replaced) makes the whole
+file be read, still once, and that reader starts again from it.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from .lines import HEAD_BYTES, TAIL_BYTES
+
+
+class Verdict(StrEnum):
+    FRESH = "fresh"  # a reader that has read nothing yet: the whole file is new to it
+    UNCHANGED = "unchanged"
+    GREW = "grew"  # what was read is still there; bytes follow it
+    REPLACED = "replaced"  # truncated, rewritten or another inode: read it again from the start
+
+
+@dataclass(frozen=True, slots=True)
+class ReadMark:
+    """Where a reader stopped in a file, and what it saw there."""
+
+    offset: int  # the first byte not read
+    head: bytes  # the file's first bytes (up to HEAD_BYTES, and not past `offset`)
+    tail: bytes  # the TAIL_BYTES before `offset`
+    inode: int | None = None  # None: not known
+    # The file's size and mtime when it was read: a file that still has both is unchanged.
+    size: int = -1
+    mtime_ns: int = -1
+
+    def advanced(self, consumed: bytes, stamp: Stamp) -> ReadMark:
+        """The mark after `consumed` (the bytes at `offset`) were read."""
+        end = self.offset + len(consumed)
+        head = self.head
+        if len(head) < HEAD_BYTES:
+            head = (head + consumed)[: min(HEAD_BYTES, end)]
+        tail = (self.tail + consumed)[-TAIL_BYTES:] if consumed else self.tail
+        return ReadMark(end, head, tail, stamp.inode, stamp.size, stamp.mtime_ns)
+
+
+def mark_of(data: bytes, end: int, stamp: Stamp) -> ReadMark:
+    """The mark of a reader that read `data` (a whole file) up to `end`."""
+    head, tail = data[: min(HEAD_BYTES, end)], data[max(0, end - TAIL_BYTES) : end]
+    return ReadMark(end, head, tail, stamp.inode, stamp.size, stamp.mtime_ns)
+
+
+@dataclass(frozen=True, slots=True)
+class Stamp:
+    """The file as `fstat` saw it when it was read."""
+
+    inode: int
+    size: int
+    mtime_ns: int
+
+
+@dataclass(slots=True)
+class Growth:
+    """One look at a file: its stamp, the bytes read (from `start` to `stamp.size`), and a
+    verdict per mark."""
+
+    path: str
+    stamp: Stamp
+    start: int
+    data: bytes
+    head: bytes  # the file's first bytes as they are now (what was needed of them)
+    marks: list[ReadMark | None] = field(default_factory=list)
+    verdicts: list[Verdict] = field(default_factory=list)  # one per mark
+
+    @property
+    def size(self) -> int:
+        return self.stamp.size
+
+    def verdict(self, mark: ReadMark | None) -> Verdict:
+        """The verdict on `mark` (one given to `read_growth`, or an equal one, or another one
+        that what was read can judge; KeyError when it cannot)."""
+        for known, given in zip(self.marks, self.verdicts, strict=True):
+            if known == mark:
+                return given
+        verdict = self._judge(mark)
+        if verdict is None:
+            raise KeyError("this look at the file cannot judge that mark")
+        return verdict
+
+    def since(self, offset: int) -> bytes:
+        """The file's bytes from `offset` to the size seen (what was read covers them)."""
+        if offset < self.start:
+            raise ValueError(f"bytes before {self.start} were not read")
+        return self.data[offset - self.start :] if offset > self.start else self.data
+
+    def span(self, offset: int, end: int) -> bytes:
+        return self.data[offset - self.start : end - self.start]
+
+    def _judge(self, mark: ReadMark | None) -> Verdict | None:
+        """What the stamp and the bytes read say about `mark`; None when they do not cover
+        the bytes it needs."""
+        if mark is None:
+            return Verdict.FRESH
+        stamp = self.stamp
+        if (mark.inode is not None and mark.inode != stamp.inode) or stamp.size < mark.offset:
+            return Verdict.REPLACED
+        if (mark.size, mark.mtime_ns, mark.inode) == (stamp.size, stamp.mtime_ns, stamp.inode):
+            return Verdict.UNCHANGED
+        if stamp.size == mark.size:
+            return Verdict.REPLACED  # a new mtime but not one byte more: rewritten in place
+        tail_start = mark.offset - len(mark.tail)
+        head = self.data if self.start == 0 else self.head
+        if tail_start < self.start or len(head) < len(mark.head):
+            return None
+        if head[: len(mark.head)] != mark.head or self.span(tail_start, mark.offset) != mark.tail:
+            return Verdict.REPLACED
+        if not mark.tail and mark.offset:
+            return Verdict.REPLACED  # bytes were read but none remembered: cannot tell
+        return Verdict.GREW if stamp.size > mark.offset else Verdict.UNCHANGED
+
+
+def read_growth(path: str, marks: Sequence[ReadMark | None]) -> Growth:
+    """Look at `path` once for every reader in `marks` (None: a reader that wants the whole
+    file). Raises OSError (FileNotFoundError once it is gone; EINVAL for what is not a regular
+    file)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", path)
+        stamp = Stamp(st.st_ino, st.st_size, st.st_mtime_ns)
+        look = Growth(path, stamp, stamp.size, b"", b"")
+        # What the stamp alone decides, and where the bytes the others need begin.
+        first: list[Verdict | None] = [look._judge(mark) for mark in marks]
+        start = stamp.size
+        head_needed = 0
+        for mark, verdict in zip(marks, first, strict=True):
+            if verdict in (Verdict.FRESH, Verdict.REPLACED):
+                start = 0
+            elif verdict is None and mark is not None:
+                start = min(start, mark.offset - len(mark.tail))
+                head_needed = max(head_needed, len(mark.head))
+        if start < stamp.size:
+            look.start, look.data = start, _pread_all(fd, start, stamp.size)
+        if head_needed:
+            look.head = look.data[:head_needed] if start == 0 else _pread_all(fd, 0, head_needed)
+        for mark, verdict in zip(marks, first, strict=True):
+            if verdict is None:
+                verdict = look._judge(mark) or Verdict.REPLACED
+                if verdict is Verdict.REPLACED and look.start > 0:
+                    # This reader starts again from the beginning: read what is before, once.
+                    look.data = _pread_all(fd, 0, look.start) + look.data
+                    look.start = 0
+            look.marks.append(mark)
+            look.verdicts.append(verdict)
+        if look.start + len(look.data) < stamp.size:
+            # The file shrank while it was read: what was read is what there is.
+            look.stamp = Stamp(stamp.inode, look.start + len(look.data), -1)
+        return look
+    finally:
+        os.close(fd)
+
+
+def _pread_all(fd: int, start: int, end: int) -> bytes:
+    chunks: list[bytes] = []
+    pos = start
+    while pos < end:
+        chunk = os.pread(fd, end - pos, pos)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        pos += len(chunk)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+class GrowthSource:
+    """The bytes one look at a file read, as a ByteSource at their offsets in the file."""
+
+    def __init__(self, growth: Growth) -> None:
+        self._growth = growth
+
+    def size(self) -> int:
+        return self._growth.size
+
+    def read(self, offset: int, length: int) -> bytes:
+        return self._growth.span(offset, offset + length)

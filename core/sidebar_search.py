@@ -1,0 +1,305 @@
+"""The sessions list's search as you type: the index over the listed sessions, what a query found,
+and where each shown hit sits in its session.
+
+The browser lists the store's summaries; `SidebarSearch` keeps a `SearchIndex` of them current
+(a summary object is new exactly when its file changed, so a live batch prepares only those
+texts again). A query's answer is a `SidebarResults`: which sessions matched (path -> hit, the
+hit made only when its row is drawn) and, once known, where each hit is (`HitPlace`: its entry,
+on the active path or on a branch). The default scope answers from the index in one call (fit
+for a worker thread: it can be cancelled); the deep scope reads files and its hits stream in
+(`deep_hits`). Placing a default-scope hit reads its file: `place` does it for the rows in
+view only, and remembers each place until the file changes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .deep_search import DeepHit, deep_search
+from .hits import SearchHit
+from .listing import SessionSummary
+from .problems import SessionError
+from .query import DURATION_UNITS_MS, ParsedQuery
+from .search import FIELD_MESSAGE, PatternTooSlow, SearchCancelled, SearchIndex, SessionText, parse_query
+from .session import Session
+from .session_search import HitPlace, Scope, TreePlaces, locate_hit, message_text
+
+__all__ = ["DeepProgress", "SidebarResults", "SidebarSearch", "describe_window", "field_words"]
+
+TextsOf = Callable[[str], Sequence[str]]  # path -> the store's message texts of that file
+FILES_PLACED = 4096  # files whose places are remembered at most (then forgotten all at once)
+PLACE_EVERY_MESSAGE_BYTES = 8 * 2**20  # a bigger file has only the hit asked for placed
+
+
+# Where one message is: (entry id, on the active path, the fork its branch leaves from). A
+# plain tuple: thousands are remembered, and the garbage collector does not track these.
+_Place = tuple[str | None, bool | None, str | None]
+
+
+@dataclass(frozen=True, slots=True)
+class _FilePlaces:
+    """Where each message of one file is: the n-th of the index's texts is `places[n]`
+    (None for a big file: each hit is placed on its own)."""
+
+    stamp: tuple[int, int]  # the summary's size and mtime it was read for
+    places: list[_Place] | None
+
+
+def _open(path: str) -> Session | None:
+    try:
+        with open(path, "rb") as f:
+            data = f.read(PLACE_EVERY_MESSAGE_BYTES + 1)
+            if len(data) > PLACE_EVERY_MESSAGE_BYTES:
+                return Session.open(path)  # bodies read back when asked, not all held
+        return Session.from_bytes(data, path)
+    except (SessionError, OSError):
+        return None
+
+
+def field_words(field: str) -> str:
+    """A hit's field as the rows say it: `tool result`, `bash output`, `message`..."""
+    return field.rstrip("~").replace("_", " ")
+
+
+def describe_window(window_ms: float) -> str:
+    """`7d`, `2w`, `3mo`, `12h`, `1y`: a time filter as it could have been typed."""
+    for unit in ("y", "mo", "w", "d", "h"):
+        size = DURATION_UNITS_MS[unit]
+        if window_ms >= size and window_ms % size == 0:
+            return f"{int(window_ms // size)}{unit}"
+    return f"{window_ms / DURATION_UNITS_MS['h']:g}h"
+
+
+@dataclass(slots=True)
+class DeepProgress:
+    """How far a deep search has read (files of all the listed ones)."""
+
+    scanned: int = 0
+    total: int = 0
+
+
+class SidebarResults:
+    """What one query found: the matching sessions by path, each with its hit and (once known)
+    where the hit sits. The event loop owns it; a deep search adds to it as hits arrive."""
+
+    __slots__ = ("_hits", "_positions", "done", "error", "places", "progress", "query", "scope", "text")
+
+    def __init__(
+        self,
+        text: str,
+        query: ParsedQuery,
+        scope: Scope,
+        hits: Sequence[SearchHit[Any]] = (),
+        paths: dict[str, int] | None = None,
+        error: str | None = None,
+    ) -> None:
+        self.text = text  # the query as typed
+        self.query = query
+        self.scope = scope
+        self.error = error
+        self._hits: Sequence[SearchHit[Any]] = hits
+        self._positions: dict[str, int] = paths if paths is not None else {}
+        self.places: dict[str, HitPlace] = {}
+        self.done = scope == "default"  # a deep search: every file read
+        self.progress = DeepProgress()
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._positions
+
+    def __len__(self) -> int:
+        return len(self._positions)
+
+    def __repr__(self) -> str:
+        return f"SidebarResults({self.text!r}, {self.scope}, {len(self)} sessions)"
+
+    @property
+    def paths(self) -> dict[str, int]:
+        """path -> the hit's position (a container of the matching paths, in hit order)."""
+        return self._positions
+
+    def hit(self, path: str) -> SearchHit[Any] | None:
+        position = self._positions.get(path)
+        return self._hits[position] if position is not None else None
+
+    def place(self, path: str) -> HitPlace | None:
+        """Where the hit is in its session; None while not known (its file not read yet)."""
+        known = self.places.get(path)
+        if known is not None:
+            return known
+        hit = self.hit(path)
+        if hit is not None and not hit.in_text:
+            return HitPlace(None, hit.field, None, None)  # the name, id or cwd
+        return None
+
+    def add(self, found: Sequence[DeepHit]) -> None:
+        """More deep hits (in the order found)."""
+        hits = self._hits if isinstance(self._hits, list) else list(self._hits)
+        for deep in found:
+            path = deep.summary.path
+            if path in self._positions:
+                continue
+            self._positions[path] = len(hits)
+            hits.append(deep.hit)
+            self.places[path] = deep.place
+        self._hits = hits
+
+
+class SidebarSearch:
+    """The index of the listed sessions. The event loop owns it; `prepare` (the costly part,
+    for a worker thread) builds an index that `install` then takes on; `search` and `place`
+    may run in a worker thread (they only read what the loop replaces whole)."""
+
+    def __init__(self, texts_of: TextsOf) -> None:
+        self.texts_of = texts_of
+        self.index: SearchIndex[SessionText] | None = None
+        # path -> (the summary it was made from, its search text)
+        self._texts: dict[str, tuple[SessionSummary, SessionText]] = {}
+        # path -> where each message of the file is (as of its size and mtime)
+        self._files: dict[str, _FilePlaces] = {}
+
+    def prepare(self, summaries: Sequence[SessionSummary]) -> SearchIndex[SessionText]:
+        """A new index of `summaries` (nothing else changes: fit for a worker thread)."""
+        return SearchIndex(self._items(summaries, self._texts.copy()))
+
+    def install(self, index: SearchIndex[SessionText], summaries: Sequence[SessionSummary]) -> None:
+        """Use `index` (from `prepare`), brought up to the listing now, unless one is in use."""
+        if self.index is None:
+            index.update(self._items(summaries, self._texts))
+            self.index = index
+
+    def reset(self) -> None:
+        """The listing was read again: the next search (or `install`) starts a new index."""
+        self.index = None
+
+    def update(self, summaries: Sequence[SessionSummary]) -> None:
+        """The listing changed (a live batch)."""
+        if self.index is not None:
+            self.index.update(self._items(summaries, self._texts))
+
+    def search(
+        self,
+        text: str,
+        summaries: Sequence[SessionSummary],
+        scope: Scope = "default",
+        *,
+        cancelled: Callable[[], bool] | None = None,
+        now_ms: float | None = None,
+    ) -> SidebarResults:
+        """What `text` matches. The default scope answers in full; the deep scope answers
+        nothing yet (its hits come from `deep_hits`). Raises `SearchCancelled`."""
+        query = parse_query(text)
+        if query.error is not None:
+            return SidebarResults(text, query, scope, error=query.error)
+        if scope == "deep":
+            return SidebarResults(text, query, scope)
+        index = self.index
+        if index is None:
+            # Typed before the background index was ready: build it now, once.
+            index = self.index = SearchIndex(self._items(summaries, self._texts))
+        try:
+            hits = index.search(query, now_ms=now_ms, cancelled=cancelled)
+        except PatternTooSlow as e:
+            return SidebarResults(text, query, scope, error=str(e))
+        paths = {item.path: i for i, item in enumerate(hits.items)}
+        return SidebarResults(text, query, scope, hits, paths)
+
+    def deep_hits(
+        self,
+        results: SidebarResults,
+        summaries: Sequence[SessionSummary],
+        progress: Callable[[DeepProgress], None],
+        *,
+        cancelled: Callable[[], bool] | None = None,
+        every: float = 0.1,
+    ) -> Iterator[DeepHit]:
+        """The deep hits of `results`' query over `summaries` (in that order), as found;
+        `progress` is told how far it got about every `every` seconds. Raises
+        `SearchCancelled` and `PatternTooSlow`."""
+        done = DeepProgress(0, len(summaries))
+        last = time.monotonic()
+
+        def counted() -> Iterator[SessionSummary]:
+            nonlocal last
+            for summary in summaries:
+                yield summary
+                done.scanned += 1
+                now = time.monotonic()
+                if now - last >= every:
+                    last = now
+                    progress(DeepProgress(done.scanned, done.total))
+
+        yield from deep_search(counted(), results.query, cancelled=cancelled)
+        progress(DeepProgress(done.total, done.total))
+
+    def place(
+        self,
+        results: SidebarResults,
+        paths: Sequence[str],
+        *,
+        cancelled: Callable[[], bool] | None = None,
+        deadline: float | None = None,
+    ) -> Iterator[tuple[str, HitPlace]]:
+        """Where the hits of `paths` sit (for a worker thread; the loop stores what it gets).
+        A file is read once until it changes: where each of its messages is, is remembered.
+        Stops at `deadline` (time.monotonic()); raises `SearchCancelled`."""
+        for path in paths:
+            if cancelled is not None and cancelled():
+                raise SearchCancelled()
+            if deadline is not None and time.monotonic() > deadline:
+                return
+            hit = results.hit(path)
+            if hit is None:
+                continue
+            place = results.place(path) or self._place_in_file(path, hit, results.query)
+            if place is not None:
+                yield path, place
+
+    def _place_in_file(self, path: str, hit: SearchHit[Any], query: ParsedQuery) -> HitPlace | None:
+        pair = self._texts.get(path)
+        segment = hit.segment
+        if pair is None or segment is None:
+            return None
+        stamp = (pair[0].size, pair[0].mtime_ns)
+        known = self._files.get(path)
+        session = None
+        if known is None or known.stamp != stamp:
+            session = _open(path)
+            if session is None:
+                return None
+            known = self._remember(path, stamp, session)
+        places = known.places
+        if places is not None and len(places) == len(pair[1].message_texts) and segment < len(places):
+            entry_id, on_path, fork = places[segment]
+            return HitPlace(entry_id, FIELD_MESSAGE, on_path, fork)
+        # A file too big to place every message, or not what the index read: this hit only.
+        session = session or _open(path)
+        return locate_hit(session, hit, query, TreePlaces(session)) if session is not None else None
+
+    def _remember(self, path: str, stamp: tuple[int, int], session: Session) -> _FilePlaces:
+        places = None
+        if session.end_offset <= PLACE_EVERY_MESSAGE_BYTES:
+            tree = TreePlaces(session)
+            places = []
+            for owner in message_text(session).owners or ():
+                place = tree.hit_place(owner.entry_id, owner.field)
+                places.append((place.entry_id, place.on_active_path, place.branch_from))
+        if len(self._files) >= FILES_PLACED:
+            self._files = {}
+        known = self._files[path] = _FilePlaces(stamp, places)
+        return known
+
+    def _items(
+        self, summaries: Sequence[SessionSummary], known: dict[str, tuple[SessionSummary, SessionText]]
+    ) -> list[SessionText]:
+        fresh: dict[str, tuple[SessionSummary, SessionText]] = {}
+        for summary in summaries:
+            pair = known.get(summary.path)
+            if pair is None or pair[0] is not summary:
+                pair = (summary, SessionText.from_summary(summary, self.texts_of(summary.path)))
+            fresh[summary.path] = pair
+        if known is self._texts:
+            self._texts = fresh
+        return [text for _, text in fresh.values()]

@@ -1,0 +1,226 @@
+"""The context over time: the size each assistant reply reported along a path, compactions marked,
+and a one-line sparkline of it (Unicode or ASCII).
+
+A reply's size is pi's `calculateContextTokens` of its usage (what the provider counted for that
+request); aborted and error replies and replies without usage report nothing and are left out.
+A compaction sits between two replies; `dropped` says the context was smaller after it.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import weakref
+from collections.abc import Collection, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from .records import EntryRecord
+from .session import Session
+from .tokens import reported_context
+
+BARS = "▁▂▃▄▅▆▇█"
+ASCII_BARS = ".:-=+*#@"
+MARK = "┊"
+ASCII_MARK = "|"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnPoint:
+    entry_id: str
+    position: int  # index of the reply on the path (root = 0)
+    tokens: int | float  # the context size its usage reports
+
+
+@dataclass(frozen=True, slots=True)
+class CompactionMark:
+    entry_id: str
+    position: int  # index on the path
+    turn: int  # the mark sits before points[turn] (len(points): after the last reply)
+    tokens_before: int | float | None  # as the compaction entry recorded it
+    dropped: bool  # the next reply reported less than the last one before the compaction
+
+
+@dataclass(frozen=True, slots=True)
+class ContextTimeline:
+    points: tuple[TurnPoint, ...]
+    compactions: tuple[CompactionMark, ...]
+
+    @property
+    def values(self) -> list[int | float]:
+        return [p.tokens for p in self.points]
+
+    @property
+    def peak(self) -> int | float:
+        return max(self.values, default=0)
+
+    def sparkline(self, width: int, *, ascii: bool = False, ceiling: float | None = None) -> str:
+        """One line, at most `width` cells: a bar per reply, a mark where a compaction was."""
+        return sparkline(
+            self.values, width, ascii=ascii, marks=[c.turn for c in self.compactions], ceiling=ceiling
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "turns": [{"id": p.entry_id, "position": p.position, "tokens": p.tokens} for p in self.points],
+            "compactions": [
+                {
+                    "id": c.entry_id,
+                    "position": c.position,
+                    "before_turn": c.turn,
+                    "tokensBefore": c.tokens_before,
+                    "dropped": c.dropped,
+                }
+                for c in self.compactions
+            ],
+        }
+
+
+class _Last(NamedTuple):
+    """The last timeline built for a session: a move along the same branch starts from it."""
+
+    generation: int
+    tree_version: int
+    path: Sequence[EntryRecord]
+    timeline: ContextTimeline
+
+
+_last: weakref.WeakKeyDictionary[Session, _Last] = weakref.WeakKeyDictionary()
+
+
+def context_timeline(session: Session, path: Sequence[EntryRecord]) -> ContextTimeline:
+    """The reported context of every assistant reply on `path` (root first), compactions marked.
+
+    Reads each reply's body once per session (remembered by `reported_context`); a path that
+    extends or shortens the previous one (a cursor move along a branch) costs only the
+    difference."""
+    last = _last.get(session)
+    known = _known_length(session, path, last)
+    timeline: ContextTimeline | None = None
+    if last is not None and known == len(path) and path:
+        timeline = _prefix(last.timeline, len(path))
+    elif last is not None and known:
+        timeline = _extend(session, path, known, last.timeline)
+    if timeline is None:
+        timeline = _extend(session, path, 0, ContextTimeline((), ()))
+    _last[session] = _Last(session.generation, session.tree_version, path, timeline)
+    return timeline
+
+
+def _known_length(session: Session, path: Sequence[EntryRecord], last: _Last | None) -> int:
+    """How many entries of `path` the last timeline built for the session already covers."""
+    if last is None or (last.generation, last.tree_version) != (session.generation, session.tree_version):
+        return 0
+    old, n = last.path, len(path)
+    if n and n <= len(old) and old[n - 1] is path[-1]:
+        return n
+    if old and n > len(old) and path[len(old) - 1] is old[-1]:
+        return len(old)
+    return 0
+
+
+def timeline_steps(
+    session: Session, path: Sequence[EntryRecord], step: int = 2000
+) -> Iterator[ContextTimeline | None]:
+    """`context_timeline(session, path)` a piece at a time, for a caller that must not block
+    (the browser's event loop): None after each `step` entries not read yet, then the timeline.
+    What a step built is kept, so the next call (a move) goes on from there."""
+    done = _known_length(session, path, _last.get(session))
+    for end in range(done + step, len(path), step):
+        context_timeline(session, path[:end])
+        yield None
+    yield context_timeline(session, path)
+
+
+def _prefix(timeline: ContextTimeline, length: int) -> ContextTimeline:
+    """The timeline of the first `length` entries of the path it was built on."""
+    points = timeline.points[: bisect.bisect_left(timeline.points, length, key=lambda p: p.position)]
+    marks = []
+    for mark in timeline.compactions:
+        if mark.position >= length:
+            break
+        if mark.turn >= len(points):  # no reply after it within the prefix
+            mark = CompactionMark(mark.entry_id, mark.position, len(points), mark.tokens_before, False)
+        marks.append(mark)
+    return ContextTimeline(points, tuple(marks))
+
+
+def _extend(
+    session: Session, path: Sequence[EntryRecord], start: int, base: ContextTimeline
+) -> ContextTimeline:
+    """`base` (the timeline of path[:start]) continued over path[start:]."""
+    points = list(base.points)
+    marks = [m for m in base.compactions if m.turn < len(points)]
+    pending = [m for m in base.compactions if m.turn >= len(points)]  # no reply after them yet
+    for position in range(start, len(path)):
+        record = path[position]
+        kind = record.type
+        if kind == "compaction":
+            pending.append(_mark(record, position, len(points), False))
+            continue
+        if kind != "message" or record.role != "assistant":
+            continue
+        tokens = reported_context(session, record)
+        if tokens is None:
+            continue
+        if pending:
+            before = points[-1].tokens if points else None
+            dropped = before is not None and tokens < before
+            marks.extend(
+                CompactionMark(m.entry_id, m.position, m.turn, m.tokens_before, dropped) for m in pending
+            )
+            pending.clear()
+        points.append(TurnPoint(record.id, position, tokens))
+    return ContextTimeline(tuple(points), tuple(marks + pending))
+
+
+def _mark(record: EntryRecord, position: int, turn: int, dropped: bool) -> CompactionMark:
+    before = record.tokensBefore
+    number = before if isinstance(before, int | float) and not isinstance(before, bool) else None
+    return CompactionMark(record.id, position, turn, number, dropped)
+
+
+def sparkline(
+    values: Sequence[float],
+    width: int,
+    *,
+    ascii: bool = False,
+    marks: Collection[int] = (),
+    ceiling: float | None = None,
+) -> str:
+    """`values` as bars in at most `width` cells, scaled to `ceiling` (default: the largest
+    value); `marks` are indexes into `values` before which a mark is drawn (len(values): at the
+    end). When there are more values than cells, each cell shows the largest of its share."""
+    if width <= 0 or (not values and not marks):
+        return ""
+    bars, mark = (ASCII_BARS, ASCII_MARK) if ascii else (BARS, MARK)
+    wanted = sorted({m for m in marks if 0 <= m <= len(values)})
+    mark_cells = min(len(wanted), width // 2)
+    cells = max(width - mark_cells, 1)
+    count = len(values)
+    if count <= cells:
+        buckets = [[v] for v in values]
+        marked = list(wanted)
+    else:
+        # Bucket i holds values[bounds[i]:bounds[i + 1]]; a mark before value m sits before
+        # the bucket holding m (one at len(values): after the last bucket).
+        bounds = [i * count // cells for i in range(cells + 1)]
+        buckets = [list(values[bounds[i] : bounds[i + 1]]) for i in range(cells)]
+        marked = [bisect.bisect_right(bounds, m) - 1 for m in wanted]
+    top = ceiling if ceiling is not None and ceiling > 0 else max(values, default=0)
+    marked = sorted(set(marked))[-mark_cells:] if mark_cells else []
+    out: list[str] = []
+    for index, bucket in enumerate(buckets):
+        if index in marked:
+            out.append(mark)
+        out.append(_bar(max(bucket), top, bars))
+    if len(buckets) in marked:
+        out.append(mark)
+    return "".join(out[:width])
+
+
+def _bar(value: float, top: float, bars: str) -> str:
+    if top <= 0 or value <= 0:
+        return bars[0]
+    level = math.ceil(value / top * len(bars)) - 1
+    return bars[min(max(level, 0), len(bars) - 1)]

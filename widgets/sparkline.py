@@ -1,0 +1,141 @@
+"""The context over time: one line of bars, the context size each reply reported along the path,
+with a mark where a compaction was (core/timeline.py), and the peak.
+
+The timeline of a path is read a piece at a time (`timeline_steps`): a long path that was not
+read yet goes on in a worker on the event loop, one piece per turn, and the line fills in when
+it is done; a move along the same branch costs only the difference.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator, Sequence
+
+from rich.style import Style
+from textual.strip import Strip
+from textual.widget import Widget
+from textual.worker import Worker
+
+from ..core.glyphs import ASCII, Glyphs
+from ..core.models import format_tokens
+from ..core.problems import SessionError
+from ..core.records import EntryRecord
+from ..core.session import Session
+from ..core.timeline import ASCII_MARK, MARK, ContextTimeline, sparkline, timeline_steps
+from . import plain
+from .glyphs import glyphs_of
+
+CAPTION = "over time "
+STEP = 2000  # path entries read per turn of the event loop (about 10 ms of replies to read)
+MIN_BARS = 4  # fewer cells than this for the bars: the caption goes first, then the peak
+
+
+def sparkline_pieces(timeline: ContextTimeline | None, width: int, glyphs: Glyphs, note: str) -> list[str]:
+    """(caption, bars, tail) for `width` cells; `note` when there is no timeline (yet)."""
+    if timeline is None or not timeline.points:
+        text = note if timeline is None else "no reply on this path reported its context size"
+        return [CAPTION, "", f"({text})"]
+    values = timeline.values
+    tail = f" peak {format_tokens(max(values))}"
+    wanted = len(values) + len(timeline.compactions)
+    caption = CAPTION
+    if width - len(caption) - len(tail) < min(MIN_BARS, wanted):
+        caption = ""
+    if width - len(caption) - len(tail) < min(MIN_BARS, wanted):
+        tail = ""
+    room = max(width - len(caption) - len(tail), 0)
+    marks = [mark.turn for mark in timeline.compactions]
+    return [caption, sparkline(values, room, ascii=glyphs == ASCII, marks=marks), tail]
+
+
+class ContextSparkline(Widget):
+    COMPONENT_CLASSES = {"sparkline--bars", "sparkline--mark", "sparkline--caption"}
+    DEFAULT_CSS = """
+    ContextSparkline { height: 1; }
+    ContextSparkline > .sparkline--caption { color: $text-muted; }
+    ContextSparkline > .sparkline--bars { color: $secondary; }
+    ContextSparkline > .sparkline--mark { color: $accent; text-style: bold; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.timeline: ContextTimeline | None = None
+        self.pending = False  # a long path is still being read
+        self.note = ""
+        self._worker: Worker[None] | None = None
+        self._drawn: tuple[object, ...] = ()  # (timeline, note, width, glyphs, pieces) last drawn
+
+    def clear(self) -> None:
+        self._stop()
+        self.timeline, self.note = None, ""
+        self.refresh()
+
+    def show(self, session: Session, path: Sequence[EntryRecord]) -> None:
+        """The timeline of `path`: at once when it is short or mostly read already, else soon."""
+        self._stop()
+        steps = timeline_steps(session, path, STEP)
+        if not self._advance(steps):
+            self.pending = True
+            self.note = "reading the replies..."
+            self._worker = self.run_worker(
+                self._read_rest(steps), group="sparkline", exclusive=True, exit_on_error=False
+            )
+        self.refresh()
+
+    def _advance(self, steps: Iterator[ContextTimeline | None]) -> bool:
+        """One step; True when the timeline is done (or could not be read)."""
+        try:
+            timeline = next(steps)
+        except StopIteration:
+            return True
+        except (SessionError, OSError, ValueError) as e:
+            self.timeline, self.note, self.pending = None, f"cannot read the replies: {e}", False
+            return True
+        if timeline is None:
+            return False
+        self.timeline, self.note, self.pending = timeline, "", False
+        return True
+
+    async def _read_rest(self, steps: Iterator[ContextTimeline | None]) -> None:
+        # A piece of the path per turn of the event loop: keys and frames go in between.
+        await asyncio.sleep(0)
+        while not self._advance(steps):
+            await asyncio.sleep(0)
+        self.refresh()
+
+    def _stop(self) -> None:
+        if self._worker is not None:
+            self._worker.cancel()
+            self._worker = None
+        self.pending = False
+
+    def pieces(self, width: int, glyphs: Glyphs) -> list[str]:
+        """(caption, bars, tail) at `width`, remembered until the timeline or the width changes
+        (a long path has tens of thousands of replies to bucket)."""
+        drawn = self._drawn
+        if not (drawn and drawn[0] is self.timeline and drawn[1:4] == (self.note, width, glyphs)):
+            self._drawn = (self.timeline, self.note, width, glyphs)
+            self._drawn += (sparkline_pieces(self.timeline, width, glyphs, self.note),)
+        pieces: list[str] = self._drawn[4]  # type: ignore[assignment]
+        return pieces
+
+    def text(self) -> str:
+        return "".join(self.pieces(self.size.width, glyphs_of(self)))
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        if y != 0 or width <= 0:
+            return plain.blank(width, self.rich_style)
+        glyphs = glyphs_of(self)
+        caption, bars, tail = self.pieces(width, glyphs)
+        dim, bar_style = self._style("sparkline--caption"), self._style("sparkline--bars")
+        mark_style, mark = self._style("sparkline--mark"), ASCII_MARK if glyphs == ASCII else MARK
+        pieces: list[tuple[str, Style | None]] = [(caption, dim)]
+        for part in bars.split(mark):
+            pieces += [(part, bar_style), (mark, mark_style)]
+        pieces = pieces[:-1] if bars else pieces[:1]
+        pieces.append((tail, dim))
+        return plain.line(pieces, glyphs=glyphs).crop_extend(0, width, self.rich_style)
+
+    def _style(self, name: str) -> Style:
+        return self.rich_style + self.get_component_rich_style(name, partial=True)
