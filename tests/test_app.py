@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ import pytest
 from pi_sessions.app.demo import prepare_demo
 from pi_sessions.app.help_screen import HelpScreen
 from pi_sessions.app.screens import ConfirmScreen, MenuScreen, RawJsonScreen
+from pi_sessions.core.groups import HIT_LINE, SessionRow
 from pi_sessions.widgets.plain import FitStatic
 
 from .apphelpers import (
@@ -76,7 +78,7 @@ async def test_open_a_session_move_through_the_tree_and_see_the_context(demo: Pa
             return static_text(screen, "#context-title")
 
         def messages() -> int:
-            return int(static_text(screen, "#context-line1").split(" messages")[0].split()[-1])
+            return int(screen.context_view.header.text().split(" messages")[0].split()[-1])
 
         assert title() == f"Context at {leaf}"
         at_leaf = messages()
@@ -126,38 +128,45 @@ async def test_excluded_entries_shown_in_place_with_their_reason(tmp_path: Path)
         ]
         assert all("summarized by compaction c1" in line for line in shown[:3])
         assert "omitted by context edit e1" in shown[3] and "first question" in shown[1]
-        assert "x: hide what is not in context (3 summarized, 1 omitted by edits)" in static_text(
-            screen, "#context-line2"
+        assert "x: hide what is not in context (3 summarized, 1 omitted by edits)" in (
+            screen.context_view.header.text()
         )
         await pilot.press("x")
         await settled(pilot)
         assert not [line for line in lines_of(body) if line.startswith("✗")]
-        header = static_text(screen, "#context-line1")
+        header = screen.context_view.header.text()
         assert "thinking off" in header and "5 messages" in header
 
 
 async def test_search_sessions_as_you_type_says_where_it_matched(demo: Path, tmp_path: Path) -> None:
     app = make_app(demo, tmp_path / "cache")
-    async with app.run_test(size=(250, 48)) as pilot:  # room for where it matched
+    async with app.run_test(size=(250, 48)) as pilot:
         screen = await loaded(pilot)
+        session_list = screen.sidebar.session_list
+
+        def shown(kind: Callable[[object], bool]) -> list[str]:
+            rows = session_list.rows
+            return [line for i, line in enumerate(lines_of(session_list)) if i < len(rows) and kind(rows[i])]
 
         def sessions_shown() -> list[str]:
-            return [
-                row for row in lines_of(screen.sidebar.session_list) if row.startswith(" ") and row.strip()
-            ]
+            return shown(lambda row: isinstance(row, SessionRow))
 
         total = len(sessions_shown())
         await pilot.press("slash", *"fetchData")
         await until(pilot, lambda: "found" in static_text(screen, "#sidebar-title"), "search results")
+        await settled(pilot)
         found = sessions_shown()
         assert 0 < len(found) < total
         assert f"Sessions {len(found)}/{total}" in static_text(screen, "#sidebar-title")
-        assert any(" in message: " in row for row in found)  # where it matched, when there is room
-        assert any("fetchData" in row for row in found)
+        # under each session found, a line that shows the words it matched and where they sit
+        hits = shown(lambda row: row is HIT_LINE)
+        assert len(hits) == len(found) and all("fetchData" in line for line in hits)
+        assert all("active path" in line or "branch" in line for line in hits)
         screen.sidebar.search_input.value = "re:("
         await until(pilot, lambda: "invalid search" in static_text(screen, "#sidebar-title"), "the error")
         await pilot.press("escape")
         assert len(sessions_shown()) == total and "found" not in static_text(screen, "#sidebar-title")
+        assert not shown(lambda row: row is HIT_LINE)
 
 
 async def test_search_within_the_session_opens_each_match(tmp_path: Path) -> None:
@@ -351,12 +360,13 @@ async def test_the_header_counts_what_was_spent_on_the_selected_path(tmp_path: P
         async def header_at(entry_id: str) -> str:
             screen.branch_tree.select(entry_id)
             await until(pilot, lambda: f"Context at {entry_id}" == static_text(screen, "#context-title"))
-            return static_text(screen, "#context-line1")
+            return screen.context_view.header.text()
 
-        assert "$31.00 / 3.1k tokens spent on this path" in await header_at("c2")
-        assert "$1.20 / 120 tokens spent on this path" in await header_at("b1")  # not the $31.20 in all
-        assert "$1.00 / 100 tokens spent on this path" in await header_at("c1")
-        assert "$31.00 / 3.1k tokens spent on this path" in await header_at("c2")
+        # the header's cost and tokens: "$cost · tokens" (pi's footer's toFixed(3)) of the path only
+        assert "· $31.000 · 3.1k tokens" in await header_at("c2")
+        assert "· $1.200 · 120 tokens" in await header_at("b1")  # not the $31.200 of the whole session
+        assert "· $1.000 · 100 tokens" in await header_at("c1")
+        assert "· $31.000 · 3.1k tokens" in await header_at("c2")
 
 
 async def test_live_rows_are_drawn_as_a_fresh_read_draws_them(tmp_path: Path) -> None:
@@ -492,7 +502,7 @@ async def test_folding_and_jumping_move_the_context_with_the_cursor(tmp_path: Pa
         await pilot.press("left")
         await context_at("b1")
         folded = next(line for line in lines_of(screen.branch_tree) if "first branch" in line)
-        assert "▸" in folded and folded.rstrip().endswith("+2")
+        assert "▸" in folded and "+2" in folded.split()  # two entries hidden under it
         assert not any("on it" in line for line in lines_of(screen.branch_tree))
         # Folding the entry under the cursor leaves the context as it is.
         await pilot.press("right")

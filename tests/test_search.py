@@ -329,7 +329,7 @@ def test_regex_search_matches_what_javascript_matches(pattern: str, text: str, n
         assert parsed.error is not None and parsed.error.startswith("Invalid regular expression: ")
         return
     assert parsed.error is None, parsed.error
-    only_the_text = SessionText(id="", cwd="", name=None, message_text=text, modified_ms=0.0, path="p")
+    only_the_text = SessionText(id="", cwd="", name=None, message_texts=[text], modified_ms=0.0, path="p")
     assert bool(SearchIndex([only_the_text]).search(parsed)) is node
 
 

@@ -364,7 +364,7 @@ async def test_an_index_built_by_list_does_not_serve_the_browsers_message_search
 ) -> None:
     """`list` keeps no message texts in its index; the browser, starting on the same cache
     folder, must still find a word that only a reply holds."""
-    from .apphelpers import loaded, make_app, until
+    from .apphelpers import lines_of, loaded, make_app, settled, until
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     root = tmp_path / "sessions"
@@ -381,8 +381,21 @@ async def test_an_index_built_by_list_does_not_serve_the_browsers_message_search
     async with app.run_test(size=(120, 30)) as pilot:
         screen = await loaded(pilot)
         await pilot.press("slash", *"quokkas")
-        await until(pilot, lambda: screen.sidebar.matches is not None, "the search")
-        assert list(screen.sidebar.matches or {}) == [str(path)]
+        await until(pilot, lambda: getattr(screen.sidebar.matches, "text", None) == "quokkas", "the search")
+        await settled(pilot)
+        session_list = screen.sidebar.session_list
+        shown = [
+            line
+            for row, line in zip(session_list.rows, lines_of(session_list), strict=False)
+            if row is not None
+        ]
+        assert any("quokkas" in line for line in shown), shown  # the reply's words, as a hit line
+        assert any("/home/u/a" in line or "a plain question" in line for line in shown), shown
+        assert not any("another one" in line for line in shown), shown
+        await pilot.press("enter")
+        await until(
+            pilot, lambda: screen.session is not None and screen.session.path == str(path), "s opened"
+        )
 
 
 def test_a_big_cold_listing_read_in_two_processes_lists_every_session(
