@@ -15,8 +15,17 @@ from .apphelpers import lines_of, loaded, main, make_app, screen_text, settled, 
 from .helpers import assistant, chain, entry, header, jsonl, user, write
 
 
-def session_file(root: Path, cwd: str, sid: str, texts: list[str], day: int, name: str | None = None) -> Path:
-    """A session of user messages on 2025-03-0<day> (the i-th at 10:00:0i)."""
+def session_file(
+    root: Path,
+    cwd: str,
+    sid: str,
+    texts: list[str],
+    day: int,
+    name: str | None = None,
+    cost: float | None = None,
+) -> Path:
+    """A session of user messages on 2025-03-0<day> (the i-th at 10:00:0i); with `cost`, a last
+    reply that cost that much."""
     rows: list[dict[str, Any]] = [header(id=sid, cwd=cwd, timestamp=f"2025-03-0{day}T10:00:00.000Z")]
     parent = None
     for i, text in enumerate(texts):
@@ -25,6 +34,13 @@ def session_file(root: Path, cwd: str, sid: str, texts: list[str], day: int, nam
         message["message"]["timestamp"] = date_ms(message["timestamp"])
         rows.append(message)
         parent = f"{sid}-{i}"
+    if cost is not None:
+        usage = {"input": 10, "output": 5, "totalTokens": 15, "cost": {"total": cost}}
+        reply = assistant(f"{sid}-r", parent, "a reply", 9, usage=usage)
+        reply["timestamp"] = f"2025-03-0{day}T10:00:09.000Z"
+        reply["message"]["timestamp"] = date_ms(reply["timestamp"])
+        rows.append(reply)
+        parent = f"{sid}-r"
     if name:
         rows.append(entry("session_info", f"{sid}-n", parent, 50, name=name))
     folder = root / ("--" + cwd.strip("/").replace("/", "-") + "--")
@@ -34,12 +50,14 @@ def session_file(root: Path, cwd: str, sid: str, texts: list[str], day: int, nam
 @pytest.fixture
 def folders(tmp_path: Path) -> Path:
     """Two working directories; in /home/u/a (the current one, shown first though /home/u/b
-    holds the newest session): four sessions whose recent, name and size orders all differ."""
+    holds the newest session): four sessions whose recent, name, size and cost orders all differ."""
     root = tmp_path / "sessions"
-    session_file(root, "/home/u/a", "banana", ["banana question", *["more"] * 4], 1)  # 5 messages, oldest
-    session_file(root, "/home/u/a", "zeta", ["zeta question", "more", "more"], 2, name="Zeta name")
-    session_file(root, "/home/u/a", "date", ["date question " + "long " * 200], 3)  # 1 message, big
-    session_file(root, "/home/u/a", "cherry", ["cherry question"], 4)  # 1 message, newest
+    more = ["more"] * 4
+    session_file(root, "/home/u/a", "banana", ["banana question", *more], 1, cost=0.01)  # 6 messages, oldest
+    session_file(root, "/home/u/a", "zeta", ["zeta question", "more", "more"], 2, name="Zeta name", cost=0.5)
+    big = ["date question " + "long " * 200]
+    session_file(root, "/home/u/a", "date", big, 3, cost=0.2)  # 2 messages, big
+    session_file(root, "/home/u/a", "cherry", ["cherry question"], 4, cost=3.0)  # 2 messages, newest
     session_file(root, "/home/u/b", "beta", ["beta question"], 5, name="Beta work")
     return root
 
@@ -73,6 +91,8 @@ async def test_sidebar_scope_named_and_sort_keys(folders: Path, tmp_path: Path) 
         assert titles(screen) == ["banana", "cherry", "date", "Zeta"] and "by name" in title()
         await pilot.press("s")  # by size: messages, then bytes
         assert titles(screen) == ["banana", "Zeta", "date", "cherry"] and "by size" in title()
+        await pilot.press("s")  # by cost: the dearest first
+        assert titles(screen) == ["cherry", "Zeta", "date", "banana"] and "by cost" in title()
         await pilot.press("s")
         assert titles(screen) == ["cherry", "date", "Zeta", "banana"] and "by" not in title()
 
@@ -178,25 +198,41 @@ async def test_clone_from_the_app(tmp_path: Path) -> None:
 
 
 async def test_export_from_the_app(tmp_path: Path) -> None:
+    """E, then what and into which folder: the session's own folder or the current one."""
+    own = tmp_path / "own"
+    own.mkdir()
     root = tmp_path / "sessions"
-    write(root / "--home-u-proj--" / "exp.jsonl", header(id="exp"), *chain(4))
+    write(root / "--home-u-proj--" / "exp.jsonl", header(id="exp", cwd=str(own)), *chain(4))
     out = tmp_path / "project"
     out.mkdir()
     app = make_app(root, tmp_path / "cache", cwd=str(out))
     async with app.run_test(size=(160, 30)) as pilot:
         screen = await loaded(pilot)
+
+        async def menu(title: str) -> None:
+            await until(
+                pilot, lambda: isinstance(app.screen, MenuScreen) and title in screen_text(app), title
+            )
+
         await pilot.press("tab", "k", "E")  # the context at e2
-        await until(pilot, lambda: isinstance(app.screen, MenuScreen), "the export menu")
+        await menu("Export")
         await pilot.press("1")
+        await menu(f"the current folder: {out}")
+        await pilot.press("2")
         await until(pilot, lambda: "exported" in static_text(screen, "#status"), "the export")
         js, md = sorted(out.iterdir())
         assert md.name == "exp-context-e2.md" and js.name == "exp-context-e2.json"
         assert json.loads(js.read_text())["context_entry_ids"] == ["e0", "e1", "e2"]
         assert "answer 1" in md.read_text() and "answer 3" not in md.read_text()
-        await pilot.press("E", "2")  # the whole tree
-        await until(pilot, lambda: len(list(out.iterdir())) == 4, "the tree export")
-        assert {p.name for p in out.iterdir()} >= {"exp-tree.md", "exp-tree.json"}
-        assert [e["id"] for e in json.loads((out / "exp-tree.json").read_text())["entries"]] == [
+        assert not list(own.iterdir())
+        await pilot.press("E")
+        await menu("Export")
+        await pilot.press("2")  # the whole tree
+        await menu(f"the session's folder: {own}")
+        await pilot.press("1")
+        await until(pilot, lambda: len(list(own.iterdir())) == 2, "the tree export")
+        assert {p.name for p in own.iterdir()} == {"exp-tree.md", "exp-tree.json"}
+        assert [e["id"] for e in json.loads((own / "exp-tree.json").read_text())["entries"]] == [
             "e0",
             "e1",
             "e2",
@@ -243,7 +279,8 @@ async def test_each_copy_choice(tmp_path: Path, choice: str, expected: Any) -> N
         await pilot.press(choice)
         await until(pilot, lambda: app.clipboard != "", "the copy")
         assert app.clipboard == expected(path, project)
-        await until(pilot, lambda: f"Copied {len(app.clipboard)} characters" in screen_text(app), "the note")
+        note = f"({len(app.clipboard)} characters) to the terminal's clipboard"
+        await until(pilot, lambda: note in screen_text(app).replace("\n", " "), "the note")
 
 
 async def test_paging_jumping_and_the_mouse_in_the_tree(tmp_path: Path) -> None:
@@ -288,7 +325,9 @@ async def test_paging_and_clicking_in_the_sidebar(tmp_path: Path) -> None:
         screen = await loaded(pilot)
 
         def open_topic() -> str:
-            return next(w for line in lines_of(screen.branch_tree) for w in line.split() if w.startswith("topic"))
+            return next(
+                w for line in lines_of(screen.branch_tree) for w in line.split() if w.startswith("topic")
+            )
 
         async def opened(topic: str) -> None:
             await until(pilot, lambda: open_topic() == topic, topic)
@@ -439,7 +478,8 @@ async def test_every_key_on_an_empty_folder_is_harmless(tmp_path: Path) -> None:
                     await pilot.press("escape")
             await pilot.press("tab")
             assert app.is_running, pane
-        assert app.screen is home and "No sessions in" in static_text(home, "#status")
+        status = static_text(home, "#status")
+        assert app.screen is home and status.startswith("No sessions here") and str(root) in status
 
 
 async def test_the_first_row_is_an_entry_like_any_other(tmp_path: Path) -> None:
@@ -496,4 +536,4 @@ async def test_folding_from_a_leaf_below_an_inner_fork_folds_the_outer_branch(tm
         folded = next(
             line for line in lines_of(screen.branch_tree) if "outer branch" in line and "other" not in line
         )
-        assert "▸" in folded and folded.rstrip().endswith("+2")
+        assert "▸" in folded and "+2" in folded.split()
