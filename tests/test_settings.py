@@ -27,9 +27,10 @@ def browser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     started: dict[str, Any] = {}
 
-    def run_app(settings: Any, root: Any, *, open_path: str | None = None) -> None:
+    def run_app(settings: Any, root: Any, *, open_path: str | None = None, **more: Any) -> int:
         colour = {name: os.environ.get(name) for name in ("NO_COLOR", "TEXTUAL_COLOR_SYSTEM")}
-        started.update(settings=settings, root=root, open_path=open_path, **colour)
+        started.update(settings=settings, root=root, open_path=open_path, **colour, **more)
+        return 0
 
     monkeypatch.setattr(tui, "run_app", run_app)
     (tmp_path / "sessions").mkdir()
@@ -59,9 +60,14 @@ def config(tmp_path: Path, text: str) -> None:
         ((), {"TERM": "linux"}, "standard", False),  # the Linux console
         ((), {"TERM": "vt220"}, "standard", False),
         ((), {"TERM": "xterm-256color"}, "256", False),  # auto: 256 colours over SSH, no COLORTERM
-        (("--color", "truecolor"), {"NO_COLOR": ""}, None, True),  # NO_COLOR wins, even when empty
+        ((), {"NO_COLOR": "1"}, None, True),
+        (("--color", "truecolor"), {"NO_COLOR": "1"}, "truecolor", False),  # a flag overrides NO_COLOR
+        ((), {"NO_COLOR": "", "TERM": "xterm-256color"}, "256", False),  # empty: no request (no-color.org)
     ],
-    ids=["16", "256", "truecolor", "none", "colorterm", "24bit", "linux", "vt220", "ssh", "no-color"],
+    ids=[
+        *("16", "256", "truecolor", "none", "colorterm", "24bit", "linux", "vt220", "ssh"),
+        *("no-color", "flag-over-no-color", "empty-no-color"),
+    ],
 )
 def test_colour_modes_reach_textual_before_it_starts(
     tmp_path: Path,
@@ -118,7 +124,8 @@ def test_an_unusable_config_file_says_why_and_the_defaults_are_used(
     config(tmp_path, text)
     assert start(tmp_path) == 0
     [line] = capsys.readouterr().err.splitlines()
-    assert line.startswith("pi-sessions: ") and "config.toml" in line and line.endswith("using defaults")
+    assert line.startswith("pi-sessions: ") and "config.toml" in line
+    assert line.endswith(("; using the default", "; using the defaults"))
     settings = browser["settings"]
     assert (settings.color, settings.exit_on_resume, settings.resume_command) == (
         "auto",
