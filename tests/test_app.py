@@ -811,3 +811,18 @@ async def test_an_action_that_fails_says_so_and_the_app_goes_on(
         assert "failed" in static_text(screen, "#status") and app.is_running
         await pilot.press("tab", "k")
         assert screen.active_pane == "tree" and screen.branch_tree.current_id() != "n1"
+
+
+async def test_a_file_that_is_not_a_session_says_why_and_shows_no_figures(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    notes = root / "--home-u-proj--" / "notes.jsonl"
+    notes.parent.mkdir(parents=True)
+    notes.write_text("these are my notes, not a session\n")
+    app = make_app(root, tmp_path / "cache", open_path=notes)
+    async with app.run_test(size=(120, 24)) as pilot:
+        screen = main(pilot)
+        await until(pilot, lambda: screen.scanned and "cannot open" in static_text(screen, "#status"), "why")
+        await pilot.pause()
+        assert "not a pi session" in static_text(screen, "#status")
+        assert any("cannot open" in line for line in lines_of(screen.context_view.body))
+        assert not screen.context_view.header.text().strip()  # no figures of a session not open

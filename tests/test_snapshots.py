@@ -179,6 +179,15 @@ def test_wide_terminal_excluded_entries_with_reasons(snap_compare: Any, demo_app
     async def excluded(pilot: Any) -> None:
         await _ready(pilot)
         await pilot.press("x")
+        main(pilot).focus_pane("context")
+        await pilot.press("home")
+        body = main(pilot).context_view.body
+        for _ in range(60):  # message by message down to the first entry not in the context
+            await settled(pilot)
+            if any(line.startswith("✗") for line in lines_of(body)):
+                break
+            await pilot.press("right_square_bracket")
+        assert any(line.startswith("✗") for line in lines_of(body))
         await settled(pilot)
 
     assert snap_compare(demo_app(KITCHEN_SINK), terminal_size=(160, 48), run_before=excluded)
@@ -283,7 +292,10 @@ def test_search_results_with_highlights(snap_compare: Any, demo_app: Any) -> Non
 def test_live_marker(snap_compare: Any, demo_app: Any) -> None:
     async def live(pilot: Any) -> None:
         await _ready(pilot)
-        main(pilot).sidebar.mark_live(str(demo_app.sessions / FORKED))
+        screen = main(pilot)
+        screen.activity.grew(str(demo_app.sessions / FORKED), NOW)  # as if a pi wrote it just now
+        session_list = screen.sidebar.session_list
+        session_list.set_rows(session_list.rows, keep_path=screen.session.path)
         await pilot.pause()
 
     assert snap_compare(demo_app(), terminal_size=(80, 24), run_before=live)
