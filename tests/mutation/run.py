@@ -29,6 +29,7 @@ import ast
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -45,7 +46,14 @@ if not PYTHON.exists():
 
 # The tests that exercise each source file, fastest and most direct first (pytest -x stops at
 # the first failure, so a killed mutant costs little). Paths relative to the repository.
-APP_TESTS = ["tests/test_keys.py", "tests/test_app.py", "tests/test_snapshots.py", "tests/test_actions.py"]
+APP_TESTS = [
+    "tests/test_pane_keys.py",
+    "tests/test_app.py",
+    "tests/test_keys_app.py",
+    "tests/test_search_browser.py",
+    "tests/test_snapshots.py",
+    "tests/test_actions.py",
+]
 TESTS: dict[str, list[str]] = {
     "core/lines.py": ["tests/test_reader.py", "tests/test_hostile.py"],
     "core/records.py": [
@@ -87,13 +95,13 @@ TESTS: dict[str, list[str]] = {
     "core/outline.py": [
         "tests/test_cli.py",
         "tests/test_actions.py",
-        "tests/test_keys.py",
+        "tests/test_pane_keys.py",
         "tests/test_app.py",
     ],
     "core/export.py": ["tests/test_actions.py"],
     "core/append.py": ["tests/test_actions.py", "tests/test_hostile.py"],
     "core/trash.py": ["tests/test_actions.py"],
-    "core/groups.py": ["tests/test_keys.py", "tests/test_app.py", "tests/test_snapshots.py"],
+    "core/groups.py": ["tests/test_pane_keys.py", "tests/test_app.py", "tests/test_snapshots.py"],
     "core/text.py": ["tests/test_app.py", "tests/test_snapshots.py"],
     "core/jsvalues.py": [
         "tests/test_reader.py",
@@ -109,6 +117,7 @@ TESTS: dict[str, list[str]] = {
     "core/problems.py": ["tests/test_reader.py", "tests/test_cli.py"],
 }
 DEFAULT_TESTS = APP_TESTS
+FULL_SUITE = ["tests"]  # what a survivor of its own tests must also pass (pyproject's addopts apply)
 FILES = sorted(str(p.relative_to(ROOT)) for d in ("core", "widgets") for p in (ROOT / d).glob("*.py"))
 
 
@@ -414,8 +423,23 @@ class Workspace:
         shutil.rmtree(self.base, ignore_errors=True)
 
 
+def _importers(file: str) -> list[str]:
+    """The test files that import the module of `file` by name, smallest first."""
+    package, name = file.removesuffix(".py").split("/")
+    direct = re.compile(
+        rf"pi_sessions\.{package}\.{name}\b|from pi_sessions\.{package} import [^\n]*\b{name}\b"
+    )
+    found = [p for p in (ROOT / "tests").glob("test_*.py") if direct.search(p.read_text())]
+    return [str(p.relative_to(ROOT)) for p in sorted(found, key=lambda p: (p.stat().st_size, p.name))]
+
+
 def tests_for(file: str) -> list[str]:
-    return TESTS.get(file, DEFAULT_TESTS)
+    """The tests run first on a mutant of `file` (the whole suite runs only on a survivor): its
+    hand-picked tests, then every test file that imports it; a widget also gets the app's."""
+    chosen = [*TESTS.get(file, []), *_importers(file)]
+    if file.startswith("widgets/") or not chosen:
+        chosen += DEFAULT_TESTS
+    return list(dict.fromkeys(chosen))
 
 
 def sample(mutants: dict[str, list[Mutant]], size: int | None, seed: int) -> list[Mutant]:
@@ -440,6 +464,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="mutants run at once (one copy of the repo each)")
     parser.add_argument("--timeout-factor", type=float, default=4.0, help="x the tests' normal duration")
     parser.add_argument("--list", action="store_true", help="only count the mutants")
+    parser.add_argument(
+        "--quick", action="store_true", help="a mutant its own tests miss survives (no whole-suite run)"
+    )
+    parser.add_argument("--report", metavar="MARKDOWN", help="also write the figure and the survivors here")
     parser.add_argument(
         "--again", metavar="RESULTS", help="run only the mutants that survived in this earlier --out file"
     )
@@ -485,6 +513,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"mutation: baseline {seconds:.1f} s: {' '.join(tests)}", flush=True)
             baseline[file] = measured[tests]
 
+        suite: list[float] = []  # the whole suite's time without a mutant, once a survivor needs it
+
         def one(mutant: Mutant) -> Result:
             workspace = free.pop()
             target = workspace.root / mutant.file
@@ -493,6 +523,20 @@ def main(argv: list[str] | None = None) -> int:
                 target.write_text(apply(source, mutant))
                 timeout = max(30.0, baseline[mutant.file] * ns.timeout_factor)
                 status, seconds, failed = workspace.run(tests_for(mutant.file), timeout)
+                if status == "survived" and not ns.quick:
+                    # Its own tests missed it: it survives only if the whole suite does too.
+                    if not suite:
+                        target.write_text(source)
+                        clean, took, failed = workspace.run(FULL_SUITE, timeout=3600)
+                        if clean != "survived":
+                            raise SystemExit(f"mutation: the suite fails without a mutant ({failed})")
+                        suite.append(took)
+                        target.write_text(apply(source, mutant))
+                    status, more, failed = workspace.run(FULL_SUITE, max(60.0, suite[0] * ns.timeout_factor))
+                    seconds += more
+                    if status != "survived":
+                        failed = failed or status
+                        status = {"killed": "killed by the suite"}.get(status, status)
             finally:
                 target.write_text(source)
                 free.append(workspace)
@@ -504,6 +548,7 @@ def main(argv: list[str] | None = None) -> int:
                 results.append(result)
                 mark = {
                     "killed": "killed  ",
+                    "killed by the suite": "killed* ",
                     "timeout": "timeout ",
                     "survived": "SURVIVED",
                     "error": "error   ",
@@ -513,12 +558,24 @@ def main(argv: list[str] | None = None) -> int:
         for workspace in workspaces:
             workspace.close()
 
-    report(results, Path(ns.out))
+    report(results, Path(ns.out), Path(ns.report) if ns.report else None, argv_line(ns))
     return 0
 
 
-def report(results: list[Result], out: Path) -> None:
-    killed = [r for r in results if r.status in ("killed", "timeout", "error")]
+def argv_line(ns: argparse.Namespace) -> str:
+    parts = [".venv/bin/python tests/mutation/run.py"]
+    if ns.sample:
+        parts.append(f"--sample {ns.sample}")
+    parts.append(f"--seed {ns.seed}")
+    if ns.jobs != 1:
+        parts.append(f"--jobs {ns.jobs}")
+    if ns.quick:
+        parts.append("--quick")
+    return " ".join(parts + ns.files)
+
+
+def report(results: list[Result], out: Path, markdown: Path | None = None, command: str = "") -> None:
+    killed = [r for r in results if r.status != "survived"]
     survivors = [r for r in results if r.status == "survived"]
     print()
     print("survivors:" if survivors else "no survivors")
@@ -546,6 +603,36 @@ def report(results: list[Result], out: Path) -> None:
         )
     )
     print(f"mutation: results in {out}")
+    if markdown is not None:
+        markdown.write_text(_markdown(results, killed, survivors, command))
+        print(f"mutation: figure and survivors in {markdown}")
+
+
+def _markdown(results: list[Result], killed: list[Result], survivors: list[Result], command: str) -> str:
+    """The figure and the survivors, for docs/ (why each survivor is equivalent or out of reach
+    is added by hand under its line)."""
+    rate = 100 * len(killed) / len(results) if results else 0.0
+    lines = [
+        "# Mutation sample",
+        "",
+        f"`{command}` ({time.strftime('%Y-%m-%d')}): **{len(killed)} of {len(results)} planted bugs"
+        f" caught ({rate:.1f}%)**, {len(survivors)} survived.",
+        "",
+        "Killed by the file's own tests unless marked *suite* (its own tests missed it, the whole"
+        " suite did not).",
+        "",
+        "| | mutant | caught by |",
+        "|---|---|---|",
+    ]
+    for r in results:
+        where = "**survived**" if r.status == "survived" else (r.failed.split(" - ")[0] or r.status)
+        if r.status == "killed by the suite":
+            where = f"*suite*: {where}"
+        cell = r.mutant.describe().replace("|", "\\|")
+        lines.append(f"| {'✗' if r.status == 'survived' else '✓'} | `{cell}` | {where.replace('|', '/')} |")
+    lines += ["", "## Survivors", ""]
+    lines += [f"- `{r.mutant.describe()}`" for r in survivors] or ["None."]
+    return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":
