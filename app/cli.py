@@ -113,8 +113,10 @@ def _run_tui(ns: argparse.Namespace) -> int:
     # Textual reads these when it is imported: set them first. In the browser, textual-serve
     # has chosen truecolor already; only an explicit choice changes that.
     color_source = loaded.source("color").kind
-    if color_source in ("file", "flag") and settings.color != "none":
-        os.environ.pop("NO_COLOR", None)  # an explicit choice overrides NO_COLOR (no-color.org)
+    if settings.color != "none" and (color_source in ("file", "flag") or not os.environ.get("NO_COLOR")):
+        # no-color.org: an explicit choice overrides NO_COLOR, and an empty NO_COLOR asks for
+        # nothing (Textual would go monochrome on its mere presence)
+        os.environ.pop("NO_COLOR", None)
     if not (settings.served and color_source == "default"):
         system = color_system(settings.color)
         if system is None:

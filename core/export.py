@@ -81,12 +81,15 @@ def _message_markdown(message: Any) -> str:
 
 
 def context_markdown(session: Session, projection: Projection) -> str:
-    model = projection.model or {}
+    model = projection.model
+    model_text = (
+        f"{js_string(model.get('provider'))}/{js_string(model.get('modelId'))}" if model else "no model yet"
+    )
     out = [
         f"# Context at {projection.leaf_id}",
         "",
         f"- session: `{session.path}` ({session.session_id})",
-        f"- model: {js_string(model.get('provider'))}/{js_string(model.get('modelId'))}",
+        f"- model: {model_text}",
         f"- thinking: {js_string(projection.thinking_level)}",
         f"- {projection.message_count} messages, {context_tokens(session, projection):,} tokens of context"
         " (pi's estimate)",

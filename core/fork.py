@@ -215,7 +215,10 @@ def write_fork(plan: ForkPlan) -> str:
     from .jsonout import encode_json
 
     data = b"".join(encode_json(line) + b"\n" for line in plan.lines)
-    os.makedirs(plan.folder, exist_ok=True)
+    try:
+        os.makedirs(plan.folder, exist_ok=True)
+    except OSError as e:
+        raise SessionError(f"cannot create the folder {plan.folder}: {e.strerror}") from None
     final = plan.path
     if os.path.lexists(final):
         raise SessionError(f"a file named {plan.file_name} already exists in {plan.folder}")

@@ -112,6 +112,8 @@ class Growth:
             return Verdict.REPLACED
         if (mark.size, mark.mtime_ns, mark.inode) == (stamp.size, stamp.mtime_ns, stamp.inode):
             return Verdict.UNCHANGED
+        if stamp.size == mark.size:
+            return Verdict.REPLACED  # a new mtime but not one byte more: rewritten in place
         tail_start = mark.offset - len(mark.tail)
         head = self.data if self.start == 0 else self.head
         if tail_start < self.start or len(head) < len(mark.head):

@@ -97,9 +97,8 @@ def date_ms(value: Any) -> float | None:
         return None
     if hour == 24 and (minute or second or millis):
         return None
-    days = _days_from_civil(year, month, day)
-    if days is None:
-        return None
+    # V8 takes any day up to 31 in any month and rolls over: 2023-02-30 is 2023-03-02.
+    days = _days_from_civil(year, month, 1) + day - 1
     ms = ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millis
     tz = m.group("tz")
     if tz is None and m.group("hour") is not None:
@@ -113,22 +112,15 @@ def date_ms(value: Any) -> float | None:
     return float(ms)
 
 
-def _days_from_civil(year: int, month: int, day: int) -> int | None:
-    """Days since 1970-01-01 for a proleptic Gregorian date, None for an impossible day."""
-    month_days = [31, 29 if _is_leap(year) else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-    if day > month_days[month - 1]:
-        return None
+def _days_from_civil(year: int, month: int, day: int) -> int:
+    """Days since 1970-01-01 for a proleptic Gregorian date."""
     y = year - (month <= 2)
-    era = (y if y >= 0 else y - 399) // 400
+    era = y // 400  # floor division: no correction for negative years
     yoe = y - era * 400
     mp = (month + 9) % 12
     doy = (153 * mp + 2) // 5 + day - 1
     doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
     return era * 146097 + doe - 719468
-
-
-def _is_leap(year: int) -> bool:
-    return year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
 
 
 def _local_offset_ms(utc_guess_ms: int) -> int:

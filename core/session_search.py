@@ -350,10 +350,17 @@ class EntryHit:
 
 
 def entry_hits(
-    session: Session, query: ParsedQuery, scope: Scope = "default", time_limit: float = REGEX_TIME_LIMIT
+    session: Session,
+    query: ParsedQuery,
+    scope: Scope = "default",
+    time_limit: float = REGEX_TIME_LIMIT,
+    *,
+    every_token: bool = False,
 ) -> list[EntryHit]:
     """Every entry with a segment that holds a token of the query (plain tokens and phrases
-    literally) or a match of its pattern, in file order, each once (its first segment)."""
+    literally) or a match of its pattern, in file order, each once (its first segment).
+    `every_token`: only entries whose segments hold every token between them (the tree's own
+    search, as pi's tree selector filters: `searchTokens.every(...)` on each entry's text)."""
     if query.error or query.matches_everything:
         return []
     keep: Keep | None = None
@@ -372,9 +379,10 @@ def entry_hits(
     needles = tuple(t.matched_as for t in query.tokens if t.matched_as)
     hits: list[EntryHit] = []
     seen: set[str] = set()
+    lacking = _entries_lacking_a_token(text, needles) if every_token and query.mode == "tokens" else set()
     for segment in range(text.count):
         owner = text.owner(segment)
-        if owner is None or owner.entry_id is None or owner.entry_id in seen:
+        if owner is None or owner.entry_id is None or owner.entry_id in seen or owner.entry_id in lacking:
             continue
         match = _segment_match(text.segments[segment], query, needles, time_limit)
         if match is None:
@@ -384,6 +392,31 @@ def entry_hits(
         place = places.hit_place(owner.entry_id, owner.field)
         hits.append(EntryHit(owner.entry_id, place, text, shifted, needles))
     return hits
+
+
+def tree_matches(session: Session, query: ParsedQuery, text: str) -> list[str]:
+    """The tree's own search: the ids of entries whose text holds every token (or a match of the
+    pattern), deep scope, in file order; an entry id typed alone finds that entry too."""
+    found = [hit.entry_id for hit in entry_hits(session, query, "deep", every_token=True)]
+    typed = text.strip()
+    record = session.by_id.get(typed)
+    if record is not None and typed not in found:
+        by_id = session.by_id
+        found.append(typed)
+        found.sort(key=lambda entry_id: by_id[entry_id].index)
+    return found
+
+
+def _entries_lacking_a_token(text: MessageText | SegmentedText, needles: tuple[str, ...]) -> set[str]:
+    """The entries whose segments, taken together, miss one of `needles`."""
+    found: dict[str, set[str]] = {}
+    for segment in range(text.count):
+        owner = text.owner(segment)
+        if owner is None or owner.entry_id is None:
+            continue
+        normalized = normalize_whitespace_lower(text.segments[segment])
+        found.setdefault(owner.entry_id, set()).update(n for n in needles if n in normalized)
+    return {entry_id for entry_id, held in found.items() if len(held) < len(set(needles))}
 
 
 def _segment_match(

@@ -348,6 +348,7 @@ def _bytes_to_read(cached: dict[str, IndexEntry], stats: dict[str, os.stat_resul
             or entry.builder is None
             or st.st_ino != entry.inode
             or st.st_size < entry.builder.offset
+            or (st.st_size == entry.size and not entry.matches(st))
         ):
             total += st.st_size
         else:

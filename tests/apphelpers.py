@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -116,3 +118,19 @@ async def watching(pilot: Pilot[Any]) -> None:
     """Until the main screen's watcher is running: from then on, writes are seen."""
     screen = main(pilot)
     await until(pilot, lambda: screen.watcher is not None and screen.watcher.running, "the watcher")
+
+
+_SVG_TEXT = re.compile(r'<text [^>]*\bx="([\d.]+)"[^>]*clip-path="url\(#[\w-]*-line-(\d+)\)">(.*?)</text>')
+_SVG_CHAR_WIDTH = 12.2  # Rich's SVG export: 0.61 x a 20px font per cell
+
+
+def screen_text(app: Any) -> str:
+    """Everything on the terminal right now (dialogs, titles, footer included), one line per
+    row, read from the app's own screenshot: what the user sees, whatever drew it."""
+    rows: dict[int, str] = {}
+    for x, row, text in _SVG_TEXT.findall(app.export_screenshot()):
+        line = rows.get(int(row), "")
+        rows[int(row)] = line.ljust(round(float(x) / _SVG_CHAR_WIDTH)) + html.unescape(text).replace(
+            "\xa0", " "
+        )
+    return "\n".join(rows.get(r, "") for r in range(max(rows, default=-1) + 1))

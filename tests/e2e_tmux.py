@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import shutil
 import subprocess
 import sys
@@ -21,11 +22,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "fixtures" / "pi-1.6.0" / "sessions"
 SESSION = "pi-sessions-e2e"
+# A private tmux server per run (`tmux -L`): two runs at once never share a session.
+SOCKET = f"pi-sessions-e2e-{os.getpid()}-{secrets.token_hex(4)}"
 WAIT = 20.0
 
 
 def tmux(*args: str) -> str:
-    return subprocess.run(["tmux", *args], check=True, capture_output=True, text=True).stdout
+    return subprocess.run(["tmux", "-L", SOCKET, *args], check=True, capture_output=True, text=True).stdout
 
 
 def screen() -> str:
@@ -46,7 +49,9 @@ def wait_for(text: str, what: str) -> str:
 def keys(*names: str) -> None:
     for name in names:
         tmux("send-keys", "-t", SESSION, name)
-        time.sleep(0.15)  # a human pace: each key is handled before the next
+        # A terminal reads ESC followed at once by another key as Alt+key (Textual waits
+        # ESCDELAY, 100 ms, to tell them apart): keys go in at a typist's pace.
+        time.sleep(0.15)
 
 
 def main() -> int:
@@ -133,7 +138,7 @@ def main() -> int:
         print("e2e: ok")
         return 0
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", SESSION], capture_output=True)
+        subprocess.run(["tmux", "-L", SOCKET, "kill-server"], capture_output=True)
         shutil.rmtree(scratch, ignore_errors=True)
 
 

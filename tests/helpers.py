@@ -103,3 +103,10 @@ def two_fork_session(path: Path) -> Path:
         user("u7", "a4", "branch two b", 12),
         assistant("a7", "u7", "branch two b answer", 13),
     )
+
+
+def calls(record: Path) -> list[list[str]]:
+    """What the fake `pi` (conftest's fake_pi) was run with: [cwd, *args] per run."""
+    if not record.exists():
+        return []
+    return [c.strip("\n").splitlines() for c in record.read_text().split("--\n") if c.strip()]

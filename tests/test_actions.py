@@ -5,7 +5,10 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shutil
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -20,9 +23,9 @@ from pi_sessions.core.problems import SessionError
 from pi_sessions.core.session import Session
 from pi_sessions.core.trash import move_to_trash
 
-from .apphelpers import loaded, make_app, until
+from .apphelpers import loaded, make_app, static_text, until
 from .conftest import expected_files, load_expected, session_path_for
-from .helpers import assistant, entry, header, user, write
+from .helpers import assistant, calls, entry, header, system, user, write
 
 
 def small_session(folder: Path, name: str = "2025-03-01T10-00-00-000Z_src.jsonl") -> Path:
@@ -90,22 +93,143 @@ def test_fork_into_an_unusable_folder_is_a_clear_error(tmp_path: Path) -> None:
     source = Session.open(small_session(tmp_path / "s"))
     blocker = tmp_path / "a-file"
     blocker.write_text("x")
-    with pytest.raises((SessionError, OSError)):
-        write_fork(plan_fork(source, "a2", folder=str(blocker / "sub")))
+    for folder in (blocker, blocker / "sub"):
+        with pytest.raises(SessionError, match=f"cannot create the folder {folder}: "):
+            write_fork(plan_fork(source, "a2", folder=str(folder)))
+    assert blocker.read_text() == "x"
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
-def test_fork_into_a_read_only_folder(tmp_path: Path) -> None:
+async def test_a_fork_that_cannot_be_written_says_so_and_the_app_goes_on(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    small_session(root / "--home-u-proj--")
+    (root / "--home-u-other--").write_text("a file where that directory's sessions would go")
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("tab", "f")
+        await until(pilot, lambda: isinstance(app.screen, ForkScreen), "the preview")
+        await pilot.press("c")  # into another directory
+        await until(pilot, lambda: isinstance(app.screen, PromptScreen), "the question")
+        await pilot.press("home", "ctrl+k", *"/home/u/other", "enter")
+        await until(pilot, lambda: isinstance(app.screen, ForkScreen), "the new preview")
+        await pilot.press("enter")
+        await until(pilot, lambda: "fork failed" in static_text(screen, "#status"), "the failure")
+        assert "cannot create the folder" in static_text(screen, "#status")
+        await pilot.press("k")  # still usable
+        assert app.is_running and len(list((root / "--home-u-proj--").iterdir())) == 1
+
+
+# Runs its command with the folder "$1" read-only, for root too: a read-only bind mount in a
+# private mount namespace (a permission bit does not stop root; a read-only mount does).
+READ_ONLY_MOUNT = (
+    'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && echo mounted >&2 && shift && exec "$@"'
+)
+NAMESPACES = (
+    ["unshare", "--mount", "--propagation", "private"],
+    ["unshare", "--user", "--map-root-user", "--mount", "--propagation", "private"],
+)
+
+
+def run_with_read_only_folder(folder: Path, args: list[str]) -> subprocess.CompletedProcess[str]:
+    if os.geteuid() != 0:
+        files = [p for p in folder.iterdir() if p.is_file()]
+        for path in files:
+            path.chmod(stat.S_IRUSR)
+        folder.chmod(stat.S_IRUSR | stat.S_IXUSR)
+        try:
+            return subprocess.run(args, capture_output=True, text=True)
+        finally:
+            folder.chmod(stat.S_IRWXU)
+            for path in files:
+                path.chmod(stat.S_IRUSR | stat.S_IWUSR)
+    if shutil.which("unshare") is not None:
+        for namespace in NAMESPACES:
+            out = subprocess.run(
+                [*namespace, "sh", "-c", READ_ONLY_MOUNT, "sh", str(folder), *args],
+                capture_output=True,
+                text=True,
+            )
+            if out.stderr.startswith("mounted\n"):
+                out.stderr = out.stderr.removeprefix("mounted\n")
+                return out
+    pytest.skip("running as root without a mount namespace: no way to make a folder read-only for root")
+
+
+def test_fork_into_a_read_only_folder_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "read-only"
+    source = small_session(folder)
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    out = run_with_read_only_folder(
+        folder, [sys.executable, "-m", "pi_sessions.app.cli", "fork", str(source), "--leaf", "a2"]
+    )
+    assert out.returncode == 2, out
+    [line] = out.stderr.splitlines()
+    assert line.startswith(f"pi-sessions: cannot create a file in {folder}: "), line
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before  # nothing left behind
+
+
+LABEL_IT = """
+import sys
+from pi_sessions.core.append import append_label
+from pi_sessions.core.problems import SessionError
+from pi_sessions.core.session import Session
+try:
+    append_label(Session.open(sys.argv[1]), "u1", "important")
+except SessionError as e:
+    print(e)
+    sys.exit(3)
+"""
+
+
+def test_a_label_on_a_read_only_file_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "read-only"
+    path = small_session(folder)
+    before = path.read_bytes()
+    out = run_with_read_only_folder(folder, [sys.executable, "-c", LABEL_IT, str(path)])
+    assert out.returncode == 3, out
+    assert out.stdout.startswith(f"cannot open {path} for appending: "), out.stdout
+    assert path.read_bytes() == before
+
+
+def test_a_fork_gets_a_time_ordered_id_named_like_pi_names_files(tmp_path: Path) -> None:
     source = Session.open(small_session(tmp_path / "s"))
-    target = tmp_path / "ro"
-    target.mkdir()
-    target.chmod(stat.S_IRUSR | stat.S_IXUSR)
-    try:
-        with pytest.raises(SessionError, match="cannot create"):
-            write_fork(plan_fork(source, "a2", folder=str(target)))
-        assert list(target.iterdir()) == []
-    finally:
-        target.chmod(stat.S_IRWXU)
+    now = 1740823200123  # 2025-03-01T10:00:00.123Z
+    plan = plan_fork(source, "a2", now_ms=now)
+    header = plan.header
+    assert header["timestamp"] == "2025-03-01T10:00:00.123Z"
+    sid = header["id"]
+    assert len(sid) == 36 and sid.count("-") == 4
+    digits = sid.replace("-", "")
+    assert digits[:12] == f"{now:012x}" and digits[12] == "7" and digits[16] in "89ab"  # UUIDv7
+    assert plan.file_name == f"2025-03-01T10-00-00-123Z_{sid}.jsonl"
+    other = plan_fork(source, "a2", now_ms=now).header["id"].replace("-", "")
+    assert other[:13] == digits[:13] and other[-12:] != digits[-12:]  # the rest is random
+    [label] = [line for line in plan.lines if line["type"] == "label"]
+    assert len(label["id"]) == 8 and int(label["id"], 16) >= 0 and label["id"] not in source.by_id
+
+
+def test_a_copy_that_fails_where_links_are_not_allowed_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = Session.open(small_session(tmp_path / "s"))
+    plan = plan_fork(source, "a2", folder=str(tmp_path / "out"))
+    real_fsync = os.fsync
+    synced: list[int] = []
+
+    def no_links(src: str, dst: str) -> None:
+        raise OSError(errno.EPERM, "hard links not supported")
+
+    def full_on_the_second_file(fd: int) -> None:
+        synced.append(fd)
+        if len(synced) == 2:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real_fsync(fd)
+
+    monkeypatch.setattr(fork_module.os, "link", no_links)
+    monkeypatch.setattr(fork_module.os, "fsync", full_on_the_second_file)
+    with pytest.raises(SessionError, match="No space left"):
+        write_fork(plan)
+    assert list((tmp_path / "out").iterdir()) == []
 
 
 def test_full_disk_leaves_no_half_written_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -189,26 +313,69 @@ def test_exports_parse(tmp_path: Path) -> None:
     assert again != md and Path(md).exists()  # a second export never overwrites the first
 
 
+def test_context_export_shows_thinking_tool_calls_and_what_was_left_out(tmp_path: Path) -> None:
+    thinking = {"type": "thinking", "thinking": "first I look\nthen I act"}
+    call = {"type": "toolCall", "id": "c1", "name": "bash", "arguments": {"command": "ls -la", "timeout": 5}}
+    result = {
+        "role": "toolResult",
+        "toolCallId": "c1",
+        "toolName": "bash",
+        "content": [{"type": "text", "text": "file.txt"}],
+    }
+    session = Session.open(
+        write(
+            tmp_path / "s.jsonl",
+            header(id="exp"),
+            system(
+                "s0",
+                None,
+                0,
+                sections={"rules": "be brief"},
+                toolsAdded=[{"name": "bash", "description": "run"}],
+            ),
+            user("u1", "s0", "list the files", 1),
+            assistant("a1", "u1", "", 2, content=[thinking, {"type": "text", "text": "Looking."}, call]),
+            entry("message", "t1", "a1", 3, message=result),
+            entry("context_edit", "e1", "t1", 4, targetId="u1", replacement=None),
+            assistant("a2", "e1", "There is one file.", 5),
+        )
+    )
+    md_path, js_path = export_context(session, "a2", str(tmp_path / "out"))
+    md = Path(md_path).read_text()
+    assert "- model: anthropic/claude-sonnet-4-5" in md and "- thinking: off" in md
+    assert "## system prompt\n\nbe brief\n\nTools: bash\n" in md
+    assert (
+        "## assistant · a1\n\n> thinking: first I look\n> then I act\n\nLooking.\n\n**→ bash**\n```json\n"
+        in md
+    )
+    assert '"command": "ls -la",\n  "timeout": 5' in md  # the arguments, pretty-printed
+    assert "## toolResult · t1\n\nfile.txt" in md and "## user · u1" not in md and "## system ·" not in md
+    assert "## Not in context\n\n- u1 (message): omitted by context edit e1" in md
+    exported = json.loads(Path(js_path).read_text())
+    assert exported["messages"] == project(session, "a2").messages(session)
+    assert exported["excluded"] == [
+        {"id": "u1", "reason": "omitted", "by": "e1", "why": "omitted by context edit e1"}
+    ]
+    assert exported["systemPrompt"]["sections"] == {"rules": "be brief"}
+
+
+def test_context_export_before_any_model_says_so(tmp_path: Path) -> None:
+    session = Session.open(write(tmp_path / "s.jsonl", header(id="early"), user("u1", None, "hello", 1)))
+    md_path, js_path = export_context(session, "u1", str(tmp_path / "out"))
+    md = Path(md_path).read_text()
+    assert "- model: no model yet\n" in md
+    assert json.loads(Path(js_path).read_text())["model"] is None
+
+
+def test_tree_export_marks_the_active_path(tmp_path: Path) -> None:
+    session = Session.open(small_session(tmp_path / "s"))
+    md_path, _ = export_tree(session, str(tmp_path / "out"))
+    rows = [line for line in Path(md_path).read_text().splitlines() if line.lstrip().startswith(("* ", "- "))]
+    marks = {line.split()[1]: line.lstrip()[0] for line in rows if len(line.split()) > 1}
+    assert marks["u1"] == marks["a1"] == marks["b1"] == "*" and marks["u2"] == marks["a2"] == "-"
+
+
 # ---------------------------------------------------------------------- resume
-@pytest.fixture
-def fake_pi(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A stand-in `pi` on PATH that records its arguments and working directory."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    record = tmp_path / "pi-calls.txt"
-    script = bin_dir / "pi"
-    script.write_text(f'#!/bin/sh\n{{ pwd; for a in "$@"; do echo "$a"; done; echo --; }} >> "{record}"\n')
-    script.chmod(0o755)
-    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
-    return record
-
-
-def calls(record: Path) -> list[list[str]]:
-    if not record.exists():
-        return []
-    return [c.strip("\n").splitlines() for c in record.read_text().split("--\n") if c.strip()]
-
-
 async def test_resume_runs_pi_in_the_sessions_cwd_and_comes_back(tmp_path: Path, fake_pi: Path) -> None:
     project_dir = tmp_path / "project"
     project_dir.mkdir()

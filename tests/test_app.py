@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -10,13 +11,21 @@ import pytest
 from pi_sessions.app.demo import prepare_demo
 from pi_sessions.app.help_screen import HelpScreen
 from pi_sessions.app.screens import ConfirmScreen, MenuScreen, RawJsonScreen
-from pi_sessions.core.context import Reason, project
 from pi_sessions.core.groups import HIT_LINE, SessionRow
-from pi_sessions.core.outline import ViewFilter
-from pi_sessions.widgets.context_blocks import BlockKind, build_blocks
 from pi_sessions.widgets.plain import FitStatic
 
-from .apphelpers import lines_of, loaded, main, make_app, segments_of, settled, static_text, until, watching
+from .apphelpers import (
+    lines_of,
+    loaded,
+    main,
+    make_app,
+    screen_text,
+    segments_of,
+    settled,
+    static_text,
+    until,
+    watching,
+)
 from .helpers import assistant, chain, entry, header, jsonl, system, user, write
 
 
@@ -62,21 +71,25 @@ async def test_open_a_session_move_through_the_tree_and_see_the_context(demo: Pa
     app = make_app(demo, tmp_path / "cache")
     async with app.run_test(size=(160, 48)) as pilot:
         screen = await loaded(pilot)
-        session = screen.session
-        assert session is not None
-        assert screen.branch_tree.current_id() == session.default_leaf
-        assert screen.context_view.projection.leaf_id == session.default_leaf
-        await pilot.press("tab")  # to the tree
-        assert screen.active_pane == "tree"
-        start = screen.branch_tree.current_id()
-        await pilot.press("k", "k", "up")
-        moved = screen.branch_tree.current_id()
-        assert moved != start
-        assert screen.context_view.projection.leaf_id == moved
+        assert screen.session is not None
+        leaf = screen.session.default_leaf  # where pi would resume: shown first
+
+        def title() -> str:
+            return static_text(screen, "#context-title")
+
+        def messages() -> int:
+            return int(screen.context_view.header.text().split(" messages")[0].split()[-1])
+
+        assert title() == f"Context at {leaf}"
+        at_leaf = messages()
+        await pilot.press("tab", "k", "k", "up")  # three rows up the conversation
+        await until(pilot, lambda: title() != f"Context at {leaf}", "the context to follow")
+        moved = title()
+        assert messages() < at_leaf
         await pilot.press("j")
-        assert screen.context_view.projection.leaf_id == screen.branch_tree.current_id()
-        await pilot.press("enter")
-        assert screen.active_pane == "context"
+        await until(pilot, lambda: title() not in (moved, f"Context at {leaf}"), "one row down")
+        await pilot.press("enter")  # into the context pane
+        assert "Expand" in screen_text(app).splitlines()[-1]  # its keys in the footer
         assert any(line.strip() for line in lines_of(screen.context_view.body))
 
 
@@ -98,50 +111,62 @@ async def test_excluded_entries_shown_in_place_with_their_reason(tmp_path: Path)
     root = tmp_path / "sessions"
     compaction_session(root / "--home-u-proj--")
     app = make_app(root, tmp_path / "cache")
-    async with app.run_test(size=(160, 48)) as pilot:
+    async with app.run_test(size=(160, 60)) as pilot:
         screen = await loaded(pilot)
-        assert screen.context_view.projection.leaf_id == "n1"
         body = screen.context_view.body
-        assert [b.kind for b in body.blocks if b.kind is BlockKind.EXCLUDED] == []
+        assert static_text(screen, "#context-title") == "Context at n1"
+        hidden = "\n".join(lines_of(body))
+        assert "✗" not in hidden and "second question" in hidden and "first question" not in hidden
         await pilot.press("x")
-        excluded = {b.record.id: b.fate.reason for b in body.blocks if b.kind is BlockKind.EXCLUDED}
-        assert excluded == {
-            "s0": Reason.SUMMARIZED,
-            "u1": Reason.SUMMARIZED,
-            "a1": Reason.SUMMARIZED,
-            "a3": Reason.OMITTED,
-        }
-        body.action_to_start()
-        await pilot.pause()
-        text = "\n".join(lines_of(body))
-        assert "summarized by compaction c1" in text
+        await settled(pilot)
+        shown = [line for line in lines_of(body) if line.startswith("✗")]
+        assert [line.split()[2:4] for line in shown] == [
+            ["s0", "summarized"],
+            ["u1", "summarized"],
+            ["a1", "summarized"],
+            ["a3", "omitted"],
+        ]
+        assert all("summarized by compaction c1" in line for line in shown[:3])
+        assert "omitted by context edit e1" in shown[3] and "first question" in shown[1]
+        assert "x: hide what is not in context (3 summarized, 1 omitted by edits)" in (
+            screen.context_view.header.text()
+        )
         await pilot.press("x")
-        assert not [b for b in body.blocks if b.kind is BlockKind.EXCLUDED]
+        await settled(pilot)
+        assert not [line for line in lines_of(body) if line.startswith("✗")]
         header = screen.context_view.header.text()
-        assert "thinking off" in header and "messages" in header
+        assert "thinking off" in header and "5 messages" in header
 
 
 async def test_search_sessions_as_you_type_says_where_it_matched(demo: Path, tmp_path: Path) -> None:
     app = make_app(demo, tmp_path / "cache")
-    async with app.run_test(size=(160, 48)) as pilot:
+    async with app.run_test(size=(250, 48)) as pilot:
         screen = await loaded(pilot)
-        total = len(screen.sidebar.summaries)
+        session_list = screen.sidebar.session_list
+
+        def shown(kind: Callable[[object], bool]) -> list[str]:
+            rows = session_list.rows
+            return [line for i, line in enumerate(lines_of(session_list)) if i < len(rows) and kind(rows[i])]
+
+        def sessions_shown() -> list[str]:
+            return shown(lambda row: isinstance(row, SessionRow))
+
+        total = len(sessions_shown())
         await pilot.press("slash", *"fetchData")
-        await until(
-            pilot, lambda: getattr(screen.sidebar.matches, "text", "") == "fetchData", "search results"
-        )
-        rows = screen.sidebar.session_list.rows
-        sessions = [r for r in rows if isinstance(r, SessionRow)]
-        assert 0 < len(sessions) < total
-        # every result has a line under it that says where it matched
-        assert all(rows[rows.index(r) + 1] is HIT_LINE for r in sessions)
-        assert all(r.summary.path in screen.sidebar.matches for r in sessions)
-        assert any("fetchData" in line for line in lines_of(screen.sidebar.session_list))
+        await until(pilot, lambda: "found" in static_text(screen, "#sidebar-title"), "search results")
+        await settled(pilot)
+        found = sessions_shown()
+        assert 0 < len(found) < total
+        assert f"Sessions {len(found)}/{total}" in static_text(screen, "#sidebar-title")
+        # under each session found, a line that shows the words it matched and where they sit
+        hits = shown(lambda row: row is HIT_LINE)
+        assert len(hits) == len(found) and all("fetchData" in line for line in hits)
+        assert all("active path" in line or "branch" in line for line in hits)
         screen.sidebar.search_input.value = "re:("
         await until(pilot, lambda: "invalid search" in static_text(screen, "#sidebar-title"), "the error")
         await pilot.press("escape")
-        assert screen.sidebar.matches is None
-        assert len([r for r in screen.sidebar.session_list.rows if hasattr(r, "summary")]) == total
+        assert len(sessions_shown()) == total and "found" not in static_text(screen, "#sidebar-title")
+        assert not shown(lambda row: row is HIT_LINE)
 
 
 async def test_search_within_the_session_opens_each_match(tmp_path: Path) -> None:
@@ -152,12 +177,14 @@ async def test_search_within_the_session_opens_each_match(tmp_path: Path) -> Non
         screen = await loaded(pilot)
         await pilot.press("tab")
         await pilot.press("slash", *"question", "enter")
-        await until(pilot, lambda: screen.branch_tree.matches, "matches")
-        assert screen.branch_tree.matches == ["u1", "u2", "u3", "u4"]
-        first = screen.branch_tree.current_id()
-        await pilot.press("n")
-        assert screen.branch_tree.current_id() != first
-        assert screen.branch_tree.current_id() in screen.branch_tree.matches
+        await until(pilot, lambda: "match" in static_text(screen, "#status"), "matches")
+        assert static_text(screen, "#status") == "4 entries match 'question': n / N for next / previous"
+        for entry_id in ("u1", "u2", "u3", "u4", "u1"):
+            title = f"Context at {entry_id}"
+            await until(pilot, lambda title=title: static_text(screen, "#context-title") == title, title)
+            await pilot.press("n")
+        await pilot.press("N", "N")  # back to u1, then round to the last match
+        await until(pilot, lambda: static_text(screen, "#context-title") == "Context at u4", "back")
 
 
 async def test_view_filters_cycle(tmp_path: Path) -> None:
@@ -167,18 +194,22 @@ async def test_view_filters_cycle(tmp_path: Path) -> None:
     async with app.run_test(size=(160, 48)) as pilot:
         screen = await loaded(pilot)
         await pilot.press("tab")
-        default_rows = [r.record.id for r in screen.branch_tree.rows]
-        assert "e1" not in default_rows  # settings entries hidden, like pi...
+
+        def kinds() -> list[str]:
+            return [line.split()[1] for line in lines_of(screen.branch_tree) if line.strip()]
+
+        assert static_text(screen, "#tree-title").startswith("conversation view")
+        assert "edit" not in kinds()  # settings entries hidden, like pi...
         edited = next(line for line in lines_of(screen.branch_tree) if "third answer" in line)
         assert "✎" in edited  # ... but the entry a context edit changed says so
-        assert default_rows[-1] == "n1"  # ... but the active leaf is always shown
+        assert kinds()[-1] == "name"  # ... and the active leaf is always shown
         seen = {}
         for _ in range(5):
             await pilot.press("v")
-            seen[screen.branch_tree.view] = [r.record.id for r in screen.branch_tree.rows]
-        assert seen[ViewFilter.USER_ONLY] == ["u1", "u2", "u3", "u4", "n1"]
-        assert "e1" in seen[ViewFilter.ALL] and "n1" in seen[ViewFilter.ALL]
-        assert screen.branch_tree.view is ViewFilter.DEFAULT
+            seen[static_text(screen, "#tree-title").split(" view")[0]] = kinds()
+        assert list(seen) == ["no tool results", "user messages", "labelled", "everything", "conversation"]
+        assert seen["user messages"] == ["user"] * 4 + ["name"]
+        assert "edit" in seen["everything"] and "compaction" in seen["everything"]
 
 
 async def test_narrow_terminals_show_fewer_panes_and_tab_switches(demo: Path, tmp_path: Path) -> None:
@@ -214,7 +245,7 @@ async def test_live_append_keeps_selection_and_scroll(tmp_path: Path) -> None:
     rows = [header(id="live")]
     parent = None
     for i in range(60):
-        rows.append(user(f"u{i}", parent, f"question {i}", 2 * i) if True else None)
+        rows.append(user(f"u{i}", parent, f"question {i}", 2 * i))
         rows.append(assistant(f"a{i}", f"u{i}", f"answer {i}", 2 * i + 1))
         parent = f"a{i}"
     path = write(folder / "live.jsonl", *rows)
@@ -222,113 +253,184 @@ async def test_live_append_keeps_selection_and_scroll(tmp_path: Path) -> None:
     async with app.run_test(size=(160, 30)) as pilot:
         screen = await loaded(pilot)
         await watching(pilot)
-        await pilot.press("tab")
-        for _ in range(30):
-            await pilot.press("k")
-        selected = screen.branch_tree.current_id()
-        scroll = screen.branch_tree.scroll_offset.y
-        context_leaf = screen.context_view.projection.leaf_id
+
+        def context() -> str:
+            return static_text(screen, "#context-title")
+
+        async def arrived(count: int) -> None:
+            await until(pilot, lambda: f" {count} entries" in static_text(screen, "#tree-title"), f"{count}")
+            await settled(pilot)
+
+        await pilot.press("tab", *["k"] * 30)
+        await until(pilot, lambda: context() == "Context at a44", "thirty rows up")
+        view = lines_of(screen.branch_tree)
         with open(path, "ab") as f:
             f.write(
                 jsonl(user("u60", "a59", "a new question", 200), assistant("a60", "u60", "a new answer", 201))
             )
-        await until(pilot, lambda: "a60" in screen.branch_tree.index_by_id, "the new entries in the tree")
-        assert screen.branch_tree.current_id() == selected
-        assert screen.branch_tree.scroll_offset.y == scroll
-        assert screen.context_view.projection.leaf_id == context_leaf
+        await arrived(122)
+        assert lines_of(screen.branch_tree) == view  # the rows in view did not move
+        assert context() == "Context at a44"
         # At the tip, the context follows new entries that extend it; the cursor stays.
         await pilot.press("a")
-        assert screen.branch_tree.current_id() == "a60"
+        await until(pilot, lambda: context() == "Context at a60", "the tip")
         with open(path, "ab") as f:
             f.write(jsonl(user("u61", "a60", "one more", 202)))
-        await until(pilot, lambda: "u61" in screen.branch_tree.index_by_id, "u61")
-        await until(pilot, lambda: screen.context_view.projection.leaf_id == "u61", "context extended")
-        assert screen.branch_tree.current_id() == "a60"
+        await arrived(123)
+        await until(pilot, lambda: context() == "Context at u61 (live)", "the context extended")
+        await pilot.press("enter", "shift+tab")  # the context at the cursor: still a60
+        await until(pilot, lambda: context() == "Context at a60", "the cursor")
         # Follow mode moves the selection to the newest entry.
         await pilot.press("F")
-        assert screen.follow
+        assert "following" in static_text(screen, "#tree-title")
         with open(path, "ab") as f:
             f.write(jsonl(assistant("a61", "u61", "followed", 203)))
-        await until(pilot, lambda: screen.branch_tree.current_id() == "a61", "follow")
-        assert screen.is_live(str(path))  # grown by another writer: live
+        await until(pilot, lambda: context() == "Context at a61", "follow")
+        assert any("◉" in row for row in lines_of(screen.sidebar.session_list))  # being written
 
 
-def tree_shape(tree: Any) -> list[tuple[Any, ...]]:
-    return [
-        (
-            r.record.id,
-            r.depth,
-            r.guides,
-            r.branch_start,
-            r.last_branch,
-            r.child_count,
-            r.on_active_path,
-            r.folded,
+async def test_a_new_branch_that_moves_the_active_path_leaves_the_view_alone(tmp_path: Path) -> None:
+    rows = [header(id="live"), *chain(60)]
+    path = write(tmp_path / "sessions" / "--home-u-proj--" / "live.jsonl", *rows)
+    app = make_app(tmp_path / "sessions", tmp_path / "cache")
+    async with app.run_test(size=(160, 30)) as pilot:
+        screen = await loaded(pilot)
+        await watching(pilot)
+        await pilot.press("tab", *["k"] * 30)  # more rows than the view holds: e29 is at its top
+        await until(
+            pilot, lambda: static_text(screen, "#context-title") == "Context at e29", "thirty rows up"
         )
-        for r in tree.rows
-    ]
+        assert "answer 29" in lines_of(screen.branch_tree)[0]
+        with open(path, "ab") as f:  # pi went back to e20 (above the view) and went on from there
+            f.write(jsonl(user("x1", "e20", "a side question", 300)))
+        await until(pilot, lambda: "61 entries" in static_text(screen, "#tree-title"), "the branch")
+        await settled(pilot)
+        # The rows were built again (a new branch above, the old one indented): the same
+        # entry is at the top of the view, and under the cursor.
+        assert "answer 29" in lines_of(screen.branch_tree)[0]
+        assert static_text(screen, "#context-title") == "Context at e29"
 
 
-async def test_live_rows_match_a_fresh_rebuild_and_growth_at_the_bottom_adds_in_place(tmp_path: Path) -> None:
+async def test_a_new_branch_below_a_selected_middle_entry_leaves_selection_and_context(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "sessions"
+    path = write(root / "--home-u-proj--" / "mid.jsonl", header(id="mid"), *chain(10))
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 30)) as pilot:
+        screen = await loaded(pilot)
+        await watching(pilot)
+        await pilot.press("tab", *["k"] * 5)  # e4: the middle of the conversation
+        await until(pilot, lambda: "Context at e4" in static_text(screen, "#context-title"), "e4")
+        with open(path, "ab") as f:  # pi goes back to e4 and carries on from there
+            f.write(jsonl(user("x1", "e4", "a question on a new branch", 20)))
+        await until(
+            pilot, lambda: any("a question on a new branch" in r for r in lines_of(screen.branch_tree)), "x1"
+        )
+        await settled(pilot)
+        rows = lines_of(screen.branch_tree)
+        assert static_text(screen, "#context-title") == "Context at e4"  # the context stays
+        assert screen.branch_tree.current_id() == "e4"
+        new_branch = next(r for r in rows if "a question on a new branch" in r)
+        old_branch = next(r for r in rows if "answer 9" in r)
+        assert new_branch.startswith("●") and not old_branch.startswith("●")  # pi resumes there now
+        assert any("├─" in r or "└─" in r for r in rows)  # e4 is a fork point now
+
+
+async def test_the_header_counts_what_was_spent_on_the_selected_path(tmp_path: Path) -> None:
+    def spent(entry_id: str, parent: str, tokens: int, cost: float, n: int) -> dict:
+        usage = {"input": tokens, "output": 0, "totalTokens": tokens, "cost": {"total": cost}}
+        return assistant(entry_id, parent, f"reply {entry_id}", n, usage=usage)
+
+    root = tmp_path / "sessions"
+    write(
+        root / "--home-u-proj--" / "spent.jsonl",
+        header(id="spent"),
+        user("u1", None, "q", 1),
+        spent("a1", "u1", 100, 1.0, 2),
+        spent("b1", "a1", 20, 0.2, 3),  # the cheap branch
+        user("c1", "a1", "the dear branch", 4),
+        spent("c2", "c1", 3000, 30.0, 5),
+    )
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(200, 30)) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("tab")
+
+        async def header_at(entry_id: str) -> str:
+            screen.branch_tree.select(entry_id)
+            await until(pilot, lambda: f"Context at {entry_id}" == static_text(screen, "#context-title"))
+            return screen.context_view.header.text()
+
+        # the header's cost and tokens: "$cost · tokens" (pi's footer's toFixed(3)) of the path only
+        assert "· $31.000 · 3.1k tokens" in await header_at("c2")
+        assert "· $1.200 · 120 tokens" in await header_at("b1")  # not the $31.200 of the whole session
+        assert "· $1.000 · 100 tokens" in await header_at("c1")
+        assert "· $31.000 · 3.1k tokens" in await header_at("c2")
+
+
+async def test_live_rows_are_drawn_as_a_fresh_read_draws_them(tmp_path: Path) -> None:
+    """Entries arriving live are drawn as the tree drawn again from scratch draws them (how
+    fast they are added in place is measured by tests/bench/bench_ui.py, live append)."""
     root = tmp_path / "sessions"
     rows = [header(id="grow"), *chain(4)]
     rows += [user("b1", "e3", "first branch", 10), user("c1", "e3", "second branch", 11)]
     rows += [assistant("c2", "c1", "on the second branch", 12)]
     path = write(root / "--home-u-proj--" / "grow.jsonl", *rows)
+    count = len(rows) - 1
     app = make_app(root, tmp_path / "cache")
     async with app.run_test(size=(160, 30)) as pilot:
         screen = await loaded(pilot)
         await watching(pilot)
-        tree = screen.branch_tree
-        rebuilds: list[str] = []
-        real_rebuild = tree.rebuild
+        await pilot.press("tab", "end")  # the last row: the first branch, below the active one
+        await until(pilot, lambda: static_text(screen, "#context-title") == "Context at b1", "b1")
 
-        def counting_rebuild(*args: Any, **kwargs: Any) -> None:
-            rebuilds.append("rebuild")
-            real_rebuild(*args, **kwargs)
-
-        tree.rebuild = counting_rebuild  # type: ignore[method-assign]
-
-        async def append_and_compare(*objects: Any) -> list[tuple[Any, ...]]:
-            rebuilds.clear()
+        async def append(*objects: Any) -> list[str]:
+            """The rows drawn once the entries arrived (compared with the tree drawn again)."""
+            nonlocal count
+            count += len(objects)
             with open(path, "ab") as f:
                 f.write(jsonl(*objects))
-            await until(pilot, lambda: objects[-1]["id"] in (screen.session.by_id if screen.session else {}))
-            await pilot.pause()
-            live = tree_shape(tree)
-            real_rebuild(keep_view=True)
-            assert live == tree_shape(tree)
+            await until(
+                pilot, lambda: f" {count} entries" in static_text(screen, "#tree-title"), "the entries"
+            )
+            await settled(pilot)
+            live = [line.rstrip() for line in lines_of(screen.branch_tree) if line.strip()]
+            await pilot.press("slash", "escape")  # an empty search: the tree is drawn again
+            await settled(pilot)
+            assert [line.rstrip() for line in lines_of(screen.branch_tree) if line.strip()] == live
             return live
 
-        # The conversation grows at its tip: rows are added, nothing is rebuilt, and the cursor
-        # stays on the entry it was on, below the new rows.
-        tree.select("b1")
-        shape = await append_and_compare(user("c3", "c2", "more", 13), assistant("c4", "c3", "reply", 14))
-        assert tree.current_id() == "b1"
-        ids = [row[0] for row in shape]
-        assert ids[ids.index("c2") + 1 : ids.index("c2") + 3] == ["c3", "c4"] and ids[-1] == "b1"
-        assert rebuilds == []
-        # A settings entry is hidden in the default view but its child is added.
-        shape = await append_and_compare(
+        # The conversation grows at its tip: the new rows come below its old tip; the cursor
+        # stays on the entry it was on (enter shows the context there).
+        shown = await append(user("c3", "c2", "more", 13), assistant("c4", "c3", "reply", 14))
+        await pilot.press("enter", "shift+tab")
+        await settled(pilot)
+        assert static_text(screen, "#context-title") == "Context at b1"
+        at = next(i for i, line in enumerate(shown) if "on the second branch" in line)
+        assert "more" in shown[at + 1] and "reply" in shown[at + 2] and "first branch" in shown[-1]
+        assert all(line.startswith("●") for line in shown[: at + 3])  # the active path grew
+        # A settings entry is hidden in the default view but its child is shown.
+        shown = await append(
             entry("model_change", "m1", "c4", 15, provider="x", modelId="y"), user("c5", "m1", "after", 16)
         )
-        ids = [row[0] for row in shape]
-        assert "m1" not in ids and ids[ids.index("c4") + 1] == "c5"
-        assert rebuilds == []
+        at = next(i for i, line in enumerate(shown) if "reply" in line)
+        assert "after" in shown[at + 1] and not any("x/y" in line for line in shown)
         # A settings entry as the new leaf is shown while it is the leaf, then hidden again.
-        shape = await append_and_compare(entry("model_change", "m2", "c5", 17, provider="x", modelId="z"))
-        ids = [row[0] for row in shape]
-        assert ids[ids.index("c5") + 1] == "m2"
-        shape = await append_and_compare(user("c6", "m2", "after the change", 18))
-        assert "m2" not in [row[0] for row in shape]
-        # Going back to the first branch moves the active path: the tree is rebuilt.
-        shape = await append_and_compare(assistant("b2", "b1", "back on the first branch", 19))
-        assert rebuilds and {row[0] for row in shape if row[6]} >= {"e0", "b1", "b2"}
+        shown = await append(entry("model_change", "m2", "c5", 17, provider="x", modelId="z"))
+        assert "x/z" in shown[next(i for i, line in enumerate(shown) if "after" in line) + 1]
+        shown = await append(user("c6", "m2", "after the change", 18))
+        assert not any("x/z" in line for line in shown)
+        # Going back to the first branch moves the active path.
+        shown = await append(assistant("b2", "b1", "back on the first branch", 19))
+        active = [line for line in shown if line.startswith("●")]
+        assert any("first branch" in line for line in active) and any("back on" in line for line in active)
+        assert not any("second branch" in line for line in active)
         # In the labelled view, a label on an older entry brings it in.
-        tree.view = ViewFilter.LABELED
-        real_rebuild()
-        shape = await append_and_compare(entry("label", "l1", "b2", 20, targetId="e1", label="start"))
-        assert "e1" in [row[0] for row in shape]
+        await pilot.press("v", "v", "v")
+        await until(pilot, lambda: "labelled view" in static_text(screen, "#tree-title"), "the labelled view")
+        shown = await append(entry("label", "l1", "b2", 20, targetId="e1", label="start"))
+        assert any("◆start" in line and "answer 1" in line for line in shown)
 
 
 async def test_live_context_grows_at_the_end_and_leaves_a_scrolled_view_alone(tmp_path: Path) -> None:
@@ -338,44 +440,44 @@ async def test_live_context_grows_at_the_end_and_leaves_a_scrolled_view_alone(tm
     async with app.run_test(size=(160, 30)) as pilot:
         screen = await loaded(pilot)
         await watching(pilot)
-        await settled(pilot)
         body = screen.context_view.body
 
-        def blocks_of(blocks: list[Any]) -> list[tuple[Any, ...]]:
-            return [(b.kind, b.entry_id, b.message_index) for b in blocks]
+        def shown() -> list[str]:
+            return [line.rstrip() for line in lines_of(body)]
 
         async def append(*objects: Any) -> None:
             with open(path, "ab") as f:
                 f.write(jsonl(*objects))
-            leaf = objects[-1]["id"]
-            await until(pilot, lambda: screen.context_view.projection.leaf_id == leaf, "the context to grow")
+            title = f"Context at {objects[-1]['id']} (live)"
+            await until(pilot, lambda: static_text(screen, "#context-title") == title, "the context to grow")
             await settled(pilot)
-            session = screen.session
-            assert session is not None
-            fresh = build_blocks(session, project(session, leaf), screen.context_view.show_excluded)
-            assert blocks_of(body.blocks) == blocks_of(fresh)
 
-        assert body.scroll_offset.y == body.max_scroll_y > 0
-        shown_blocks = body.blocks
+        assert "answer 79" in "\n".join(shown())  # the view starts at the end
         await append(user("n1", "e79", "a brand new question", 100))
-        assert body.blocks is shown_blocks  # extended in place, not built again
-        assert body.scroll_offset.y == body.max_scroll_y
-        assert any("a brand new question" in line for line in lines_of(body))
+        grown = shown()
+        assert any("a brand new question" in line for line in grown)  # ... and stays there
+        await pilot.press("x", "x")  # the pane built again from scratch draws the same
+        await settled(pilot)
+        assert shown() == grown
         # Scrolled up to read: new messages arrive below without moving the view.
-        body.scroll_to(y=3, animate=False, immediate=True)
-        await pilot.pause()
+        await pilot.press("tab", "tab", "home")
+        await settled(pilot)
+        reading = shown()
+        assert any("question 0" in line for line in reading)
         await append(assistant("n2", "n1", "a brand new answer", 101))
-        assert body.scroll_offset.y == 3
-        # With what is not in context shown, the whole pane is rebuilt, to the same result,
-        # and a view at the end stays there.
-        screen.context_view.toggle_excluded()
+        assert shown() == reading
+        await pilot.press("end")
+        await settled(pilot)
+        assert any("a brand new answer" in line for line in shown())
+        # With what is not in context shown, the whole pane is built again, and a view at the
+        # end stays there.
+        await pilot.press("x")
         await settled(pilot)
         await append(user("n3", "n2", "and another", 102))
-        assert body.scroll_offset.y == body.max_scroll_y
-        assert any("and another" in line for line in lines_of(body))
+        assert any("and another" in line for line in shown())
 
 
-async def test_folding_and_jumping_update_the_context_once(tmp_path: Path) -> None:
+async def test_folding_and_jumping_move_the_context_with_the_cursor(tmp_path: Path) -> None:
     root = tmp_path / "sessions"
     rows = [header(id="fold"), *chain(3)]
     rows += [
@@ -388,34 +490,31 @@ async def test_folding_and_jumping_update_the_context_once(tmp_path: Path) -> No
     app = make_app(root, tmp_path / "cache")
     async with app.run_test(size=(160, 30)) as pilot:
         screen = await loaded(pilot)
-        await pilot.press("tab")
-        shown: list[str] = []
-        real_show = screen.show_context
 
-        def counting_show(entry_id: str, **kwargs: Any) -> None:
-            shown.append(entry_id)
-            real_show(entry_id, **kwargs)
+        async def context_at(entry_id: str) -> None:
+            await settled(pilot)
+            title = f"Context at {entry_id}"
+            await until(pilot, lambda: static_text(screen, "#context-title") == title, title)
 
-        screen.show_context = counting_show  # type: ignore[method-assign]
-        screen.branch_tree.select("b3")
-        await pilot.pause()
-        assert shown == ["b3"]
+        await pilot.press("tab", "end")  # the last row: the end of the branch pi would not resume
+        await context_at("b3")
         # Folding from inside a branch folds the branch and goes to its first entry.
-        shown.clear()
         await pilot.press("left")
-        await pilot.pause()
-        assert screen.branch_tree.current_id() == "b1" and "b1" in screen.branch_tree.folded
-        assert shown == ["b1"]
+        await context_at("b1")
+        folded = next(line for line in lines_of(screen.branch_tree) if "first branch" in line)
+        assert "▸" in folded and "+2" in folded.split()  # two entries hidden under it
+        assert not any("on it" in line for line in lines_of(screen.branch_tree))
         # Folding the entry under the cursor leaves the context as it is.
         await pilot.press("right")
-        shown.clear()
+        await context_at("b1")
+        assert any("on it" in line for line in lines_of(screen.branch_tree))
         await pilot.press("space")
-        await pilot.pause()
-        assert "b1" in screen.branch_tree.folded and shown == []
-        # Going to an entry hidden in a fold unfolds it, once.
-        screen.branch_tree.select("b3")
-        await pilot.pause()
-        assert shown == ["b3"] and screen.branch_tree.current_id() == "b3"
+        await context_at("b1")
+        assert not any("on it" in line for line in lines_of(screen.branch_tree))
+        # Going to an entry hidden in a fold (here: a search match) unfolds it.
+        await pilot.press("slash", *"more", "enter")
+        await context_at("b3")
+        assert any("on it" in line for line in lines_of(screen.branch_tree))
 
 
 async def test_new_and_deleted_sessions_appear_and_disappear(demo: Path, tmp_path: Path) -> None:
@@ -460,7 +559,7 @@ async def test_hostile_text_is_shown_inert(tmp_path: Path) -> None:
         folder / "evil.jsonl",
         header(id="evil", cwd="/home/u/evil"),
         user("u1", None, evil),
-        assistant("a1", "u1", evil),
+        assistant("a1", "u1", evil, model="\x1b]0;pwned\x07gpt [b]x[/b]"),  # shown above its reply
         entry("session_info", "n1", "a1", 2, name="[red]name[/red] [/x]\x1b[2J"),
     )
     app = make_app(root, tmp_path / "cache")
@@ -487,6 +586,7 @@ async def test_hostile_text_is_shown_inert(tmp_path: Path) -> None:
         for control in ("\x1b", "\x07", "\x9b"):
             assert control not in joined
         assert "\u241b]52;c;ZXZpbA==" in joined  # ESC shown as a visible placeholder
+        assert "<9b>2J" in joined  # a C1 control as its code
         assert "[bold]not bold[/bold]" in joined  # markup shown literally
         assert "[red]name[/red]" in joined
         # The pane's own messages carry paths and errors: shown inert as well.
@@ -494,6 +594,65 @@ async def test_hostile_text_is_shown_inert(tmp_path: Path) -> None:
         await pilot.pause()
         placeholder = "".join(segments_of(screen.context_view.body))
         assert "\x1b" not in placeholder and "\u241b[2Jx.jsonl: [/x] gone" in placeholder
+
+
+# Characters that change how text around them reads without being seen themselves.
+INVISIBLE = {
+    "zero width space": "\u200b",
+    "zero width non-joiner": "\u200c",
+    "zero width joiner": "\u200d",
+    "word joiner": "\u2060",
+    "zero width no-break space": "\ufeff",
+    "left-to-right mark": "\u200e",
+    "right-to-left mark": "\u200f",
+    "arabic letter mark": "\u061c",
+    "left-to-right embedding": "\u202a",
+    "right-to-left embedding": "\u202b",
+    "pop directional formatting": "\u202c",
+    "left-to-right override": "\u202d",
+    "right-to-left override": "\u202e",
+    "left-to-right isolate": "\u2066",
+    "right-to-left isolate": "\u2067",
+    "first strong isolate": "\u2068",
+    "pop directional isolate": "\u2069",
+}
+
+
+async def test_bidi_controls_and_zero_width_characters_never_reach_the_screen(tmp_path: Path) -> None:
+    """Each one is drawn as something visible (the words around it stay apart), never sent to
+    the terminal: in messages, names, labels, model names, folder names and dialogs."""
+    marked = " ".join(f"w{i}x{c}y" for i, c in enumerate(INVISIBLE.values()))
+    every = "".join(INVISIBLE.values())
+    root = tmp_path / "sessions"
+    write(
+        root / "--home-u-bidi--" / "bidi.jsonl",
+        header(id="bidi", cwd=f"/home/u/cw{every}dq"),
+        system(f"sy{every}sq", None, 0, sections={"rules": "be brief"}),
+        user("u1", f"sy{every}sq", f"question {marked}"),
+        assistant("a1", "u1", f"answer {marked}", 1, model=f"md{every}zq"),
+        entry("label", "l1", "a1", 2, targetId="u1", label=f"lb{every}zq"),
+        entry("session_info", "n1", "l1", 3, name=f"nm{every}zq"),
+    )
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(200, 50)) as pilot:
+        await loaded(pilot)
+        await pilot.press("tab")  # the tree, its labels, and the context with the model's name
+        await settled(pilot)
+        shown = [screen_text(app)]
+        await pilot.press("shift+tab", "D")  # a dialog with the session's name
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the delete question")
+        shown.append(screen_text(app))
+        await pilot.press("escape", "tab", "i")  # the raw JSON of the entry that names it
+        await until(pilot, lambda: isinstance(app.screen, RawJsonScreen), "the raw JSON")
+        shown.append(screen_text(app))
+    for name, char in INVISIBLE.items():
+        assert not any(char in text for text in shown), name
+    for i, name in enumerate(INVISIBLE):
+        assert f"w{i}x" in shown[0] and f"w{i}xy" not in shown[0], name  # something stands between
+    for seen in ("cw", "md", "lb", "nm", "sy"):  # the folder, the model, the label, the name, an id
+        assert seen in shown[0] and not {f"{seen}dq", f"{seen}zq", f"{seen}sq"} & set(shown[0].split()), seen
+    for dialog in shown[1:]:  # the question names the session; the raw JSON is the name's entry
+        assert "nm" in dialog and "nmzq" not in dialog
 
 
 async def test_keys_that_must_exist(demo: Path, tmp_path: Path) -> None:
@@ -652,3 +811,18 @@ async def test_an_action_that_fails_says_so_and_the_app_goes_on(
         assert "failed" in static_text(screen, "#status") and app.is_running
         await pilot.press("tab", "k")
         assert screen.active_pane == "tree" and screen.branch_tree.current_id() != "n1"
+
+
+async def test_a_file_that_is_not_a_session_says_why_and_shows_no_figures(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    notes = root / "--home-u-proj--" / "notes.jsonl"
+    notes.parent.mkdir(parents=True)
+    notes.write_text("these are my notes, not a session\n")
+    app = make_app(root, tmp_path / "cache", open_path=notes)
+    async with app.run_test(size=(120, 24)) as pilot:
+        screen = main(pilot)
+        await until(pilot, lambda: screen.scanned and "cannot open" in static_text(screen, "#status"), "why")
+        await pilot.pause()
+        assert "not a pi session" in static_text(screen, "#status")
+        assert any("cannot open" in line for line in lines_of(screen.context_view.body))
+        assert not screen.context_view.header.text().strip()  # no figures of a session not open

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import FIXTURES
-from .helpers import assistant, entry, header, user, write
+from .helpers import assistant, entry, header, system, user, write
 
 SAMPLE = next((FIXTURES / "sessions" / "--home-u-proj-b--").glob("2025-03-12T18-40-38*.jsonl"))  # labels
 
@@ -52,11 +52,33 @@ def test_context_default_leaf_and_explicit_leaves() -> None:
     assert [json.loads(x)["leaf"] for x in out.stdout.splitlines()] == leaves
 
 
-def test_readable_outputs_show_ids_and_reasons() -> None:
+def test_readable_outputs_show_every_entry_and_the_reasons() -> None:
+    shape = json.loads(run("tree", str(SAMPLE), "--json").stdout)
+    parent = {kid: entry_id for entry_id, kids in shape["children"].items() for kid in kids}
+    active = [shape["default_leaf"]]
+    while active[-1] in parent:
+        active.append(parent[active[-1]])
     tree = run("tree", str(SAMPLE))
-    assert tree.returncode == 0 and "session " in tree.stdout
+    assert tree.returncode == 0
+    head, *rows = tree.stdout.splitlines()
+    assert (
+        head
+        == f"session {shape['header']['id']}  cwd {shape['header']['cwd']}  {len(shape['entry_ids'])} entries"
+    )
+    ids = [row[1:].replace("├─", "").replace("└─", "").split()[0] for row in rows]
+    assert sorted(ids) == sorted(shape["entry_ids"])  # every entry once
+    assert sorted(i for i, row in zip(ids, rows, strict=True) if row.startswith("*")) == sorted(active)
+    line = json.loads(run("context", str(SAMPLE), "--json").stdout)
     context = run("context", str(SAMPLE))
-    assert "sent to the model" in context.stdout
+    first, *fates = context.stdout.splitlines()[:-1]
+    assert first.startswith(
+        f"leaf {line['leaf']}  model {line['model']['provider']}/{line['model']['modelId']}"
+    )
+    assert f"  {len(line['messages'])} messages  " in first
+    assert [row.split()[1] for row in fates] == list(reversed(active))  # the path, root first
+    sent = [row.split()[1] for row in fates if row.startswith("+")]
+    assert sorted(sent) == sorted(line["context_entry_ids"])
+    assert all(row.endswith(("[sent to the model, 1 msg]", "[kept, but sends no message]")) for row in fates)
 
 
 @pytest.mark.parametrize(
@@ -98,3 +120,131 @@ def test_fork_dry_run_writes_nothing_and_fork_writes_next_to_source(tmp_path: Pa
     lines = [json.loads(x) for x in Path(written).read_text().splitlines()]
     assert lines[0]["parentSession"] == str(source)
     assert lines[-1]["targetId"] == "a" and lines[-1]["label"] == "start"
+
+
+def test_readable_context_says_why_entries_are_left_out(tmp_path: Path) -> None:
+    path = write(
+        tmp_path / "s.jsonl",
+        header(),
+        user("u1", None, "old question", 1),
+        assistant("a1", "u1", "old answer", 2),
+        entry("compaction", "c1", "a1", 3, summary="what came before", firstKeptEntryId="a1", tokensBefore=9),
+        entry("context_edit", "e1", "c1", 4, targetId="a1", replacement=None),
+        user("u2", "e1", "new question", 5),
+    )
+    out = run("context", str(path), "--leaf", "u2")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[1:-1] == [
+        "- u1 user      old question  [summarized by compaction c1]",
+        "- a1 assistant old answer  [omitted by context edit e1]",
+        "+ c1 compaction [compaction: 9 tokens] what came before  [compaction: its summary replaces the history before it, 1 msg]",
+        "+ e1 edit      omit a1  [kept, but sends no message]",
+        "+ u2 user      new question  [sent to the model, 1 msg]",
+    ]
+
+
+# One entry of every kind pi writes (and a few it does not), all on one path.
+EVERY_KIND = [
+    header(id="kinds"),
+    system("s0", None, 0, content="be careful", sections={"rules": "r"}, toolsAdded=[{"name": "bash"}]),
+    user("u1", "s0", "a question", 1),
+    assistant("a1", "u1", "", 2, content=[{"type": "thinking", "thinking": "hmm"}]),
+    assistant("a2", "a1", "partial", 3, stopReason="error"),
+    assistant(
+        "a3",
+        "a2",
+        "",
+        4,
+        content=[
+            {
+                "type": "toolCall",
+                "id": "c",
+                "name": "edit",
+                "arguments": {"path": "é.txt", "n": ["ü"], "x": 1, "y": 2},
+            }
+        ],
+        stopReason="toolUse",
+    ),
+    entry(
+        "message",
+        "t1",
+        "a3",
+        5,
+        message={
+            "role": "toolResult",
+            "toolName": "edit",
+            "isError": True,
+            "content": [{"type": "text", "text": "no such file"}],
+        },
+    ),
+    entry(
+        "message",
+        "b1",
+        "t1",
+        6,
+        message={"role": "bashExecution", "command": "ls", "output": "a b", "exitCode": 2},
+    ),
+    entry("message", "m1", "b1", 7, message={"role": "custom", "customType": "note", "content": "hello"}),
+    entry("compaction", "c1", "m1", 8, summary="the story so far", firstKeptEntryId="m1", tokensBefore=12345),
+    entry("branch_summary", "bs1", "c1", 9, fromId="x", summary="elsewhere"),
+    entry("branch_summary", "bs2", "bs1", 10, fromId="x", summary=""),
+    entry("model_change", "mc", "bs2", 11, provider="openai", modelId="gpt-5"),
+    entry("thinking_level_change", "tl", "mc", 12, thinkingLevel="high"),
+    entry("label", "l1", "tl", 13, targetId="u1", label="start"),
+    entry("label", "l2", "l1", 14, targetId="a1"),
+    entry("session_info", "n1", "l2", 15, name="Kinds"),
+    entry("session_info", "n2", "n1", 16, name=""),
+    entry("custom", "x1", "n2", 17, customType="ext.state", data={"k": 1}),
+    entry("custom_message", "cm", "x1", 18, customType="plan", content="todo", display=False),
+    entry("context_edit", "e1", "cm", 19, targetId="t1", replacement=None),
+    entry("context_edit", "e2", "e1", 20, targetId="a2", replacement={"content": "shorter"}),
+    entry("context_edit", "e3", "e2", 21, targetId="a2"),
+    entry(
+        "usage",
+        "us",
+        "e3",
+        22,
+        kind="cache_warm",
+        usage={"input": 1500, "output": 0, "totalTokens": 1500},
+        note="warm",
+    ),
+    entry("telemetry", "tm", "us", 23, payload=[1]),
+    entry("label", "lb", "tm", 24, targetId="u1", label=["not", "a", "string"]),
+    entry("message", "nr", "lb", 25, message={"role": "narrator", "content": "once upon a time"}),
+    entry("message", "ns", "nr", 26, message={"role": "narrator"}),
+]
+
+
+def test_readable_tree_says_what_each_entry_is(tmp_path: Path) -> None:
+    out = run("tree", str(write(tmp_path / "kinds.jsonl", *EVERY_KIND)))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[1:] == [
+        "* s0 system    be careful · sections: rules · +1 tools",
+        "* u1 user      [not,a,string] a question",
+        "* a1 assistant (thinking only)",
+        "* a2 assistant [error] partial",
+        '* a3 assistant → edit(path=é.txt, n=["ü"], x=1)',
+        "* t1 tool      edit error: no such file",
+        "* b1 bash      $ ls (exit 2) a b",
+        "* m1 custom    note: hello",
+        "* c1 compaction [compaction: 12k tokens] the story so far",
+        "* bs1 branch    [branch summary] elsewhere",
+        "* bs2 branch    [branch summary] (empty)",
+        "* mc model     → openai/gpt-5",
+        "* tl thinking  → high",
+        "* l1 label     “start” on u1",
+        "* l2 label     cleared label on a1",
+        "* n1 name      “Kinds”",
+        "* n2 name      (name cleared)",
+        "* x1 custom    ext.state (extension state, not sent)",
+        "* cm ext-msg   plan (hidden): todo",
+        "* e1 edit      omit t1",
+        "* e2 edit      replace a2: shorter",
+        "* e3 edit      edit of a2 without a replacement (ignored)",
+        "* us usage     cache_warm: 1.5k tokens warm",
+        "* tm telemetry (telemetry: unknown entry type, kept as is)",
+        "* lb label     (label: label.label: Input should be a valid string; kept as is)",
+        "* nr narrator  once upon a time",
+        "* ns narrator  (narrator message)",
+        "! line 23: context edit without a replacement: ignored (pi would stop with an error)",
+    ]

@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from .clihelpers import cli
 from .conftest import FIXTURES
 from .helpers import entry, header, user, write
 from .test_session_search import branched, kitchen
@@ -23,10 +23,18 @@ LABEL_FIELDS = ("path", "session_id", "entry_id", "label", "timestamp", "on_acti
 
 
 def run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    return subprocess.run(
-        [sys.executable, "-m", "pi_sessions.app.cli", *args], capture_output=True, text=True, env=env
-    )
+    """`pi-sessions ARGS` in this process (a fresh interpreter per call cost a second each),
+    with its index cache under `tmp_path`."""
+    saved = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path / "cache")
+    try:
+        result = cli(*args)
+    finally:
+        if saved is None:
+            del os.environ["XDG_CACHE_HOME"]
+        else:
+            os.environ["XDG_CACHE_HOME"] = saved
+    return subprocess.CompletedProcess(list(args), result.code, result.stdout, result.stderr)
 
 
 def lines(out: subprocess.CompletedProcess[str]) -> list[dict[str, Any]]:

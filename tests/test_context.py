@@ -6,6 +6,7 @@ from pathlib import Path
 
 from pi_sessions.core.context import Projection, Reason, extend_projection, project
 from pi_sessions.core.session import Session
+from pi_sessions.core.tokens import estimate_context
 
 from .helpers import assistant, entry, header, jsonl, system, user, write
 
@@ -351,3 +352,50 @@ def test_edits_per_entry_are_counted_as_read_and_as_appended(tmp_path: Path) -> 
         f.write(jsonl(entry("context_edit", "e2", "e1", 3, targetId="u1", replacement=None)))
     session.refresh()
     assert session.edit_counts == {"u1": 2}
+
+
+def test_the_token_estimate_counts_what_is_sent_without_a_content_field(tmp_path: Path) -> None:
+    """Compaction and branch summaries have no `content`: their summaries still count (pi 1.6.0's
+    estimateProjectedContextTokens gives 2001 and 3 on these files: 1000 per 4,000-character
+    summary, 1 for each "q")."""
+
+    def estimate(summary: str) -> int:
+        session = Session.open(
+            write(
+                tmp_path / f"{len(summary)}.jsonl",
+                header(),
+                user("u1", None, "q", 1),
+                entry("branch_summary", "b1", "u1", 2, fromId="x", summary=summary),
+                entry("compaction", "c1", "b1", 3, summary=summary, firstKeptEntryId="b1"),
+                user("u2", "c1", "q", 4),
+            )
+        )
+        return estimate_context(session, project(session, "u2")).tokens
+
+    assert (estimate("x" * 4000), estimate("x")) == (2001, 3)
+
+
+def test_an_older_compaction_is_superseded_even_when_an_edit_omits_it(tmp_path: Path) -> None:
+    session = open_rows(
+        tmp_path,
+        user("u1", None, "one", 1),
+        entry("compaction", "c1", "u1", 2, summary="first", firstKeptEntryId="u1"),
+        entry("context_edit", "e1", "c1", 3, targetId="c1", replacement=None),
+        user("u2", "e1", "two", 4),
+        entry("compaction", "c2", "u2", 5, summary="second", firstKeptEntryId="u1"),
+        user("u3", "c2", "three", 6),
+    )
+    projection = project(session, "u3")
+    assert projection.excluded == {Reason.SUPERSEDED: 1}
+    assert reasons(session, "u3")["c1"] == (Reason.SUPERSEDED, "c2")
+
+
+def test_null_content_of_replies_and_tool_results_is_an_empty_list_like_pi(tmp_path: Path) -> None:
+    session = open_rows(
+        tmp_path,
+        user("u1", None, "q", 1),
+        entry("message", "a1", "u1", 2, message={"role": "assistant", "content": None}),
+        entry("message", "t1", "a1", 3, message={"role": "toolResult", "content": None}),
+        entry("message", "n1", "t1", 4, message={"role": "narrator", "content": None}),  # other roles: as is
+    )
+    assert [m["content"] for m in project(session, "n1").messages(session)] == ["q", [], [], None]

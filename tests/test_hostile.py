@@ -97,8 +97,16 @@ def test_lone_surrogates_keep_ids_and_the_cache_works(tmp_path: Path) -> None:
     assert summary is not None and summary.tokens == session.totals.tokens == 15
     store = SessionStore(root, cache_dir=tmp_path / "cache", keep_text=True)
     report = store.scan()
-    assert report is not None and len(store.listing().summaries) == 1
-    assert SessionStore(root, cache_dir=tmp_path / "cache", keep_text=True).scan() is not None
+    assert report is not None and report.read == 1 and report.cache_problem is None
+    [listed] = store.listing().summaries
+    assert (listed.first_message, listed.tokens) == ("half \ud83d emoji", 15)
+    assert store.texts(str(path)) == ["half \ud83d emoji"]
+    # The cache cannot hold this file (msgpack has no lone surrogates): it is read again,
+    # to the same result, while the cache itself still loads.
+    again = SessionStore(root, cache_dir=tmp_path / "cache", keep_text=True)
+    report = again.scan()
+    assert report is not None and report.cache_loaded and report.read == 1
+    assert again.listing().summaries == [listed] and again.texts(str(path)) == ["half \ud83d emoji"]
 
 
 def test_children_without_dates_keep_a_fresh_reads_order_when_appended(tmp_path: Path) -> None:
@@ -278,3 +286,26 @@ def test_a_parent_that_is_not_a_string_is_reported_read_or_appended(tmp_path: Pa
     result = grown.refresh()
     assert not result.tree_rebuilt  # "5" is not the number 5: nothing waited for it
     assert [(p.kind, p.entry_id) for p in grown.problems] == read == [(ProblemKind.MISSING_PARENT, "o")]
+
+
+def test_usage_of_odd_shapes_is_counted_where_it_can_be(tmp_path: Path) -> None:
+    """A usage that is not an object, a cost that is not one, a line with a lone surrogate:
+    reading goes on, and the totals count exactly the numbers that are there."""
+    path = tmp_path / "sessions" / "--p--" / "s.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(
+        jsonl(
+            header(),
+            user("u", None, "hi"),
+            entry("usage", "w", "u", 1, kind="k", usage="lots"),
+            assistant("a", "w", "x", 2, usage={"input": 1, "cost": 5}),
+            entry("usage", "v", "a", 3, kind="k", usage={"input": 7, "output": 1, "cost": "free"}),
+        )
+        + b'{"type":"usage","id":"z","parentId":"v","timestamp":"x","usage":{"input":3,"output":0},"note":"\\ud800"}\n'
+    )
+    session = Session.open(path)
+    assert session.entry_ids() == ["u", "w", "a", "v", "z"] and session.problems == []
+    assert (session.totals.tokens, session.totals.cost) == (12, 0)
+    out = run("list", "--session-dir", str(tmp_path / "sessions"), "--json", "--no-cache")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["tokens"] == 12

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 from pi_sessions.core.context import project
-from pi_sessions.core.jsvalues import iso_from_ms, js_string
-from pi_sessions.core.lines import BytesSource, read_lines
+from pi_sessions.core.jsvalues import date_ms, iso_from_ms, js_string
+from pi_sessions.core.lines import CHUNK_SIZE, BytesSource, read_lines
 from pi_sessions.core.problems import ProblemKind, SessionError, UnknownEntryError
 from pi_sessions.core.records import decode_record
 from pi_sessions.core.session import Session
@@ -43,6 +43,17 @@ def test_crlf_and_blank_lines(tmp_path: Path) -> None:
     assert session.entry_ids() == ["a", "b"]
     assert session.problems == []
     assert [r.line for r in session.records] == [3, 5]
+
+
+def test_blank_lines_at_the_end_are_read_once_and_counted(tmp_path: Path) -> None:
+    path = write_raw(tmp_path / "s.jsonl", jsonl(header(), user("a", None, "hi")) + b"\n\r\n")
+    session = Session.open(path)
+    assert session.end_offset == path.stat().st_size and session.end_line == 5
+    with open(path, "ab") as f:
+        f.write(jsonl(assistant("b", "a", "yo")))
+    change = session.refresh()
+    assert [(r.id, r.line) for r in change.new_records] == [("b", 5)]  # its physical line
+    assert [r.line for r in Session.open(path).records] == [2, 5]
 
 
 def test_partial_last_line_is_held_back_until_its_newline(tmp_path: Path) -> None:
@@ -315,11 +326,80 @@ def test_fifty_megabyte_line(tmp_path: Path) -> None:
         1,
         message={"role": "toolResult", "toolName": "bash", "content": [{"type": "text", "text": big_output}]},
     )
-    path = write(tmp_path / "s.jsonl", header(), user("a", None, "run"), tool, assistant("b", "t", "done", 2))
+    done = assistant("b", "t", "done", 2)
+    path = write(tmp_path / "s.jsonl", header(), user("a", None, "run"), tool, done)
     session = Session.open(path)
     assert session.entry_ids() == ["a", "t", "b"]
     assert session.get("t").content_size > 50 * 1024 * 1024
     assert project(session, "b").counts == [1, 1, 1]
+    assert session.entry_dict(session.get("t"))["message"]["content"][0]["text"] == big_output
+    assert session.entry_dict(session.get("b")) == done
+
+
+AT_BOUNDARY = assistant("b", "t", "the reply right at the boundary", 2)
+AFTER_IT = user("c", "b", "and one more", 3)
+B_LENGTH = len(jsonl(AT_BOUNDARY)) - 1  # without its newline
+# Where the reader's chunk boundary falls, as bytes of b's line before it.
+BOUNDARY_IN_B = {
+    "after-its-first-byte": 1,
+    "in-its-middle": B_LENGTH // 2,
+    "before-its-newline": B_LENGTH,
+    "after-its-newline": B_LENGTH + 1,
+    "at-its-start": 0,
+    "before-the-newline-ahead-of-it": -1,
+}
+
+
+def _around_a_chunk_boundary(ahead: int, into: int) -> tuple[bytes, list[dict]]:
+    """A big tool output, then b and c, laid out so that b's line starts `into` bytes before
+    the reader's first chunk boundary, for a reader that meets `ahead` bytes before them."""
+    tool = entry(
+        "message",
+        "t",
+        "a",
+        1,
+        message={"role": "toolResult", "toolName": "bash", "content": [{"type": "text", "text": ""}]},
+    )
+    padding = CHUNK_SIZE - ahead - into - len(jsonl(tool))
+    tool["message"]["content"][0]["text"] = "o" * padding
+    return jsonl(tool, AT_BOUNDARY, AFTER_IT), [tool, AT_BOUNDARY, AFTER_IT]
+
+
+@pytest.mark.parametrize("into", BOUNDARY_IN_B.values(), ids=BOUNDARY_IN_B.keys())
+def test_lines_across_the_reader_chunk_boundary_read_back_whole(tmp_path: Path, into: int) -> None:
+    start = jsonl(header(), user("a", None, "run"))
+    body, rows = _around_a_chunk_boundary(len(start), into)
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(start + body)
+    assert (start + body).index(json.dumps(AT_BOUNDARY).encode()) == CHUNK_SIZE - into  # as meant
+    session = Session.open(path)
+    assert session.entry_ids() == ["a", "t", "b", "c"] and session.problems == []
+    assert [r.line for r in session.records] == [2, 3, 4, 5]
+    for record, following in zip(session.records, session.records[1:], strict=False):
+        assert following.offset == record.offset + record.length + 1  # each line, without its newline
+    for record, want in zip(session.records[1:], rows, strict=True):
+        assert session.entry_dict(record) == want
+    assert project(session, "c").messages(session)[-2:] == [AT_BOUNDARY["message"], AFTER_IT["message"]]
+
+
+@pytest.mark.parametrize(
+    "into", [1, B_LENGTH, 0], ids=["after-its-first-byte", "before-its-newline", "at-its-start"]
+)
+def test_appended_lines_across_the_chunk_boundary_read_back_whole(tmp_path: Path, into: int) -> None:
+    start = jsonl(header(), user("a", None, "run"))
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(start)
+    session = Session.open(path)
+    body, rows = _around_a_chunk_boundary(0, into)  # a refresh reads from where it stopped
+    assert body.index(json.dumps(AT_BOUNDARY).encode()) == CHUNK_SIZE - into
+    with open(path, "ab") as f:
+        f.write(body)
+    change = session.refresh()
+    assert [r.id for r in change.new_records] == ["t", "b", "c"] and not change.reloaded
+    assert [r.line for r in session.records] == [2, 3, 4, 5]
+    for record, want in zip(session.records[1:], rows, strict=True):
+        assert session.entry_dict(record) == want
+    assert session.end_offset == path.stat().st_size
 
 
 def test_read_lines_reports_offsets_and_resumes_mid_file() -> None:
@@ -356,7 +436,76 @@ JS_ISO_DATES = [
     (253402300800000.0, "+010000-01-01T00:00:00.000Z"),
     (-8.64e15, "-271821-04-20T00:00:00.000Z"),
     (-11670912000000.0, "1600-03-01T00:00:00.000Z"),
+    (253402300799999.0, "9999-12-31T23:59:59.999Z"),
+    (0.0, "1970-01-01T00:00:00.000Z"),
 ]
+
+
+# What node 22 gives for new Date(x).getTime() (None: NaN). V8 takes any day up to 31 in any
+# month and rolls over; a date alone is UTC, a date-time without an offset is local time.
+JS_PARSED_DATES = [
+    ("2023-02-29T00:00:00Z", 1677628800000),
+    ("2023-02-30T00:00:00Z", 1677715200000),
+    ("2023-02-31T00:00:00Z", 1677801600000),
+    ("2023-02-32T00:00:00Z", None),
+    ("2023-02-00T00:00:00Z", None),
+    ("2023-13-01T00:00:00Z", None),
+    ("2023-04-31", 1682899200000),
+    ("2024-02-30T24:00:00Z", 1709337600000),
+    ("2023-01-01T24:00:00Z", 1672617600000),
+    ("2023-01-01T24:00:00.001Z", None),
+    ("2023-01-01T10:60:00Z", None),
+    ("2023-04-31T12:00:00+01:00", 1682938800000),
+    ("2025-03-01T10:00:00+02:00", 1740816000000),
+    ("2025-03-01T10:00:00-05:30", 1740843000000),
+    ("-000001-01-01T00:00:00Z", -62198755200000),
+    ("-000001-02-30T00:00:00Z", -62193571200000),
+    ("-000004-02-29T00:00:00Z", -62288352000000),
+    ("+010000-02-30T00:00:00Z", 253407484800000),
+]
+# ... and with TZ=America/New_York:
+JS_LOCAL_DATES = [
+    ("2025-03-01T10:00:00", 1740841200000),  # EST
+    ("2025-07-01T10:00:00", 1751378400000),  # EDT
+    ("2025-03-01T10:00", 1740841200000),
+    ("2025-03-01", 1740787200000),  # a date alone is UTC
+    ("1900-01-01T00:00:00", -2208970800000),
+    ("0001-01-01T00:00:00", -62135579038000),  # local mean time: -4:56:02
+    ("+200000-01-01T00:00:00", 6249223198800000),
+    ("-100000-01-01T00:00:00", -3217862401438000),
+]
+# String(x) in node 22 (null and undefined give "", as Array.prototype.join writes them)
+JS_STRINGS = [
+    (False, "false"),
+    (True, "true"),
+    ({"a": 1}, "[object Object]"),
+    ([1, [2, 3], None], "1,2,3,"),
+    ([], ""),
+    ([None, {}], ",[object Object]"),
+    (1e21, "1e+21"),
+]
+
+
+@pytest.mark.parametrize(("text", "ms"), JS_PARSED_DATES)
+def test_dates_are_read_as_javascript_reads_them(text: str, ms: int | None) -> None:
+    assert date_ms(text) == ms
+
+
+def test_dates_without_an_offset_are_local_time_as_in_javascript(monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    monkeypatch.setenv("TZ", "America/New_York")
+    time.tzset()
+    try:
+        assert [date_ms(text) for text, _ in JS_LOCAL_DATES] == [ms for _, ms in JS_LOCAL_DATES]
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+@pytest.mark.parametrize(("value", "text"), JS_STRINGS)
+def test_values_are_written_as_javascript_writes_them(value: object, text: str) -> None:
+    assert js_string(value) == text
 
 
 @pytest.mark.parametrize(("number", "text"), JS_NUMBER_STRINGS)

@@ -200,6 +200,139 @@ def test_a_regex_that_backtracks_forever_says_so() -> None:
     assert ids(index.search("re:a{3}")) == ["short", "long"]
 
 
+# pattern, text, and what node 22 says `new RegExp(pattern, "i").test(text)` gives (pi's
+# picker builds its regex so); "error" where it throws. The text is the only field searched.
+NODE_REGEX_ANSWERS = [
+    ("(?<w>x)\\1", "xx", True),  # named groups are numbered too
+    ("(?<w>x)(y)\\2", "xyy", True),
+    ("(?<w>x)(y)\\2", "xy\x02", False),
+    ("(?:x)\\1", "x\x01", True),  # no group: an octal escape
+    ("(?=x)(x)\\1", "xx", True),
+    ("a\\", "a", "error"),
+    ("[\\d]", "5", True),
+    ("[\\d]", "x", False),
+    ("[\\D]", "x", True),
+    ("[\\D]", "5", False),
+    ("[\\S]", " ", False),
+    ("[\\w]", "_", True),
+    ("[\\d-z]", "z", True),
+    ("[\\d-z]", "5", True),
+    ("[\\d-z]", "y", False),
+    ("[😀-😃]", "😁", "error"),  # two UTF-16 units each: \ude00-\ud83d is out of order
+    ("\\D", "123", False),
+    ("\\D", "12a", True),
+    ("\\W", "abc_9", False),
+    ("\\W", "ab-c", True),
+    ("\\S", " \t\n", False),
+    ("\\S", " x ", True),
+    ("\\s", "a\xa0b", True),
+    ("\\s", "a\ufeffb", True),
+    ("\\s", "a\u2028b", True),
+    ("\\s", "a\x85b", False),
+    ("\\s", "a\u180eb", False),
+    ("a\\Bb", "ab", True),
+    ("a\\Bb", "a b", False),
+    ("\\bcat", "concat", False),
+    ("\\Bcat", "concat", True),
+    ("\\w", "é", False),
+    ("\\d", "٣", False),
+    ("\\cJ", "a\nb", True),
+    ("[\\cJ]", "\n", True),
+    ("[\\c1]", "\x11", True),
+    ("[\\c_]", "\x1f", True),
+    ("\\c1", "\\c1", True),
+    ("[\\c]", "\\", True),
+    ("[\\c]", "c", True),
+    ("\\x41", "a", True),
+    ("\\x4", "x4", True),
+    ("\\u0041", "A", True),
+    ("\\u004", "u004", True),
+    ("\\101", "A", True),
+    ("\\0", "\x00", True),
+    ("\\08", "\x008", True),
+    ("[\\b]", "\x08", True),
+    ("\\8", "8", True),
+    ("(a)\\1", "AA", True),
+    ("(a)\\2", "a\x02", True),
+    ("(a)\\10", "a\x08", True),
+    ("\\1(a)", "a", True),
+    ("(?<w>x)\\k<w>", "xX", True),
+    ("\\k<w>", "k<w>", True),
+    ("(?<w>x)\\k<v>", "xx", "error"),
+    ("(?<=a)b", "ab", True),
+    ("(?<=a)b", "cb", False),
+    ("(?<!a)b", "ab", False),
+    ("(?<!a)b", "cb", True),
+    ("(?=a)", "a", True),
+    ("x(?!a)", "xa", False),
+    ("^.$", "😀", False),
+    ("^..$", "😀", True),
+    ("[😀]", "\ud83d", True),
+    ("\\ud83d", "😀", True),
+    ("\\u{1F600}", "😀", False),
+    ("u{3}", "uuu", True),
+    (".", "\n", False),
+    (".", "\r", False),
+    (".", "\u2028", False),
+    (".", "\x85", True),
+    ("[^]", "\n", True),
+    ("[]", "x", False),
+    ("a$", "a\n", False),
+    ("ſ", "s", False),
+    ("s", "ſ", False),
+    ("k", "K", False),
+    ("é", "É", True),
+    ("ß", "SS", False),
+    ("[a-z]", "K", True),
+    ("[^a-z]", "K", False),
+    ("[\\d-z]", "-", True),
+    ("[\\w-]", "-", True),
+    ("a{2}", "aa", True),
+    ("a{2,}", "aaa", True),
+    ("a{,2}", "a{,2}", True),
+    ("a{", "a{", True),
+    ("x{1,2", "x{1,2", True),
+    ("(", "(", "error"),
+    (")", ")", "error"),
+    ("[", "[", "error"),
+    ("]", "]", True),
+    ("}", "}", True),
+    ("a**", "a", "error"),
+    ("a+?", "a", True),
+    ("(?:a|b)+$", "ab", True),
+    ("\\p{L}", "p{L}", True),
+    ("\\P", "P", True),
+    ("[\\s\\S]", "\n", True),
+    ("[^\\d]", "5", False),
+    ("[^\\W]", "_", True),
+    ("\\/", "/", True),
+    ("\\-", "-", True),
+    ("(?i)a", "a", "error"),
+    ("(?P<x>a)", "a", "error"),
+    ("a*+", "a", "error"),
+    ("(?>a)", "a", "error"),
+    ("\\Z", "Z", True),
+    ("\\A", "A", True),
+    ("\\z", "z", True),
+    ("\\t", "\t", True),
+    ("\\v", "\x0b", True),
+    ("\\f", "\x0c", True),
+    ("[\\x41-\\x43]", "b", True),
+    ("[\\u0041-\\u0043]", "d", False),
+]
+
+
+@pytest.mark.parametrize(("pattern", "text", "node"), NODE_REGEX_ANSWERS)
+def test_regex_search_matches_what_javascript_matches(pattern: str, text: str, node: bool | str) -> None:
+    parsed = parse_query("re:" + pattern)
+    if node == "error":
+        assert parsed.error is not None and parsed.error.startswith("Invalid regular expression: ")
+        return
+    assert parsed.error is None, parsed.error
+    only_the_text = SessionText(id="", cwd="", name=None, message_texts=[text], modified_ms=0.0, path="p")
+    assert bool(SearchIndex([only_the_text]).search(parsed)) is node
+
+
 # ---------------------------------------------------------------------------- matching
 
 
@@ -493,7 +626,9 @@ def test_any_searchable_object_and_summaries() -> None:
     assert SessionText.from_summary(SessionSummary(path="p")).id == ""
 
 
-def test_update_reuses_prepared_text(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_update_follows_the_new_list(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An update keeps what is unchanged, takes in what is new and forgets what went (reusing
+    prepared texts is a matter of speed: tests/bench)."""
     long_text = "word " * 500
     items = [session("a", text=long_text + "alpha"), session("b", text=long_text + "beta")]
     index = SearchIndex(items)
@@ -511,6 +646,13 @@ def test_update_reuses_prepared_text(monkeypatch: pytest.MonkeyPatch) -> None:
     assert ids(index.search("")) == ["b", "a", "c"]
     assert ids(index.search("gamma")) == ["c"]
     assert len(index) == 3
+    index.update([items[1], session("c", text=long_text + "gamma")])
+    assert ids(index.search("")) == ["b", "c"]
+    assert ids(index.search("gamma")) == ["c"] and ids(index.search("beta")) == ["b"]
+    assert ids(index.search("alpha")) == []
+    index.update([session("b", text="rewritten"), items[0]])  # b's text changed, a is back
+    assert ids(index.search("beta")) == [] and ids(index.search("rewritten")) == ["b"]
+    assert ids(index.search("alpha")) == ["a"] and len(index) == 2
 
 
 def test_a_growing_session_is_taken_up_where_it_stopped(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .apphelpers import settled, until
-from .test_snapshots import _ready, demo_app  # noqa: F401 (the fixture)
+from .test_snapshots import _ready, demo_app, pinned  # noqa: F401 (the fixtures)
 
 
 def test_wide_terminal_search_results_with_highlights(snap_compare: Any, demo_app: Any) -> None:  # noqa: F811

@@ -21,6 +21,7 @@ from pi_sessions.core.session_search import (
     entry_hits,
     locate_hit,
     message_text,
+    tree_matches,
 )
 from pi_sessions.core.store import SessionStore, list_sessions
 
@@ -129,6 +130,24 @@ def test_entry_hits_walk_every_matching_entry(tmp_path: Path) -> None:
     with pytest.raises(PatternTooSlow):
         write(tmp_path / "slow.jsonl", header(), user("x", None, "a" * 40 + "!"))
         entry_hits(Session.open(tmp_path / "slow.jsonl"), parse_query("re:(a|aa)+$"), time_limit=0.05)
+
+
+def test_the_trees_own_search_wants_every_word_in_one_entry(tmp_path: Path) -> None:
+    """pi's tree selector keeps an entry only when its text holds every token; the session
+    search's hits (any token, for n / N) are not that."""
+    session = Session.open(branched(tmp_path / "s.jsonl"))
+
+    def matches(text: str) -> list[str]:
+        return tree_matches(session, parse_query(text), text)
+
+    assert matches("it works") == ["a3"]  # u3 holds "works" only, u2 "it" only
+    assert [h.entry_id for h in entry_hits(session, parse_query("it works"))] == ["u3", "a3", "u2"]
+    assert matches("SCHEDULER test") == ["u1", "t2"]  # deep: the tool result too; a1 lacks "test"
+    assert matches('"lock is held" works') == ["a3"]
+    assert matches("scheduler missing") == []
+    assert matches("re:work(s|ed)") == ["u3", "a3"]
+    assert matches(" a1 ") == ["a1"]  # an id typed alone finds its entry
+    assert matches("t2 scheduler") == []
 
 
 # ---------------------------------------------------------------------------- deep scope

@@ -199,8 +199,26 @@ def test_corrupt_cache_is_ignored_and_rebuilt(tmp_path: Path, damage: bytes) -> 
     again = SessionStore(root, cache_dir=cache)
     report = again.scan()
     assert not report.cache_loaded and report.read == 3
+    assert report.cache_problem == "cache corrupt; rebuilt"  # the status line says so
     assert len(again.listing().summaries) == 2
     assert SessionStore(root, cache_dir=cache).scan().cache_loaded
+
+
+def test_a_vanished_file_leaves_the_listing_and_the_cache(tmp_path: Path) -> None:
+    import gc
+
+    root, cache = tmp_path / "sessions", tmp_path / "cache"
+    files = make_tree(root)
+    SessionStore(root, cache_dir=cache).scan()
+    files["old"].unlink()
+    store = SessionStore(root, cache_dir=cache)
+    report = store.scan()
+    assert (report.vanished, report.unchanged, report.read) == (1, 2, 0)
+    assert [s.id for s in store.listing().summaries] == ["new"]
+    again = SessionStore(root, cache_dir=cache)
+    report = again.scan()
+    assert (report.vanished, report.unchanged) == (0, 2)  # the cache was saved without it
+    assert gc.isenabled()  # a scan pauses the garbage collector only while it reads
 
 
 def test_unwritable_cache_is_not_fatal(tmp_path: Path) -> None:
@@ -257,18 +275,19 @@ def test_list_cwd_filter_and_json(
     assert cmd_list(str(root), "/home/u/a", as_json=True) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["id"] for r in rows] == ["old"]
-    for key in (
-        "path",
-        "id",
-        "cwd",
-        "name",
-        "parentSessionPath",
-        "created",
-        "modified",
-        "messageCount",
-        "firstMessage",
-    ):
-        assert key in rows[0]
+    contract = {key: rows[0][key] for key in ("path", "id", "cwd", "name", "parentSessionPath", "created")}
+    contract |= {key: rows[0][key] for key in ("modified", "messageCount", "firstMessage")}
+    assert contract == {
+        "path": str(root / "--home-u-a--" / "2025-01-01_old.jsonl"),
+        "id": "old",
+        "cwd": "/home/u/a",
+        "name": None,
+        "parentSessionPath": None,
+        "created": "2025-03-01T10:00:00.000Z",
+        "modified": "1970-01-01T00:00:00.001Z",  # pi takes the message's own time: 1 ms in helpers.user
+        "messageCount": 1,
+        "firstMessage": "old question",
+    }
 
 
 @pytest.mark.parametrize("odd_cache", ["fifo", "link to /dev/zero"])
@@ -299,3 +318,167 @@ def test_a_cache_that_is_not_a_regular_file_neither_hangs_list_nor_the_store(
     assert "not a regular file" in (report.cache_problem or "")
     assert results[1] == 0
     assert [json.loads(line)["id"] for line in capsys.readouterr().out.splitlines()] == ["new", "old"]
+
+
+def _list_json(root: Path) -> list[dict]:
+    """`pi-sessions list --json`, in this process (its index cache goes to XDG_CACHE_HOME)."""
+    import contextlib
+    import io
+
+    from pi_sessions.app.cli import main as cli
+
+    out = io.BytesIO()
+    stdout = io.TextIOWrapper(out, encoding="utf-8")
+    with contextlib.redirect_stdout(stdout):
+        assert cli(["list", "--session-dir", str(root), "--json"]) == 0
+        stdout.flush()
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def test_a_same_size_rewrite_in_place_is_read_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    root = tmp_path / "sessions"
+    rows = [header(id="s", cwd="/home/u/a"), user("u1", None, "first question")]
+    rows += [
+        assistant(f"a{i}", "u1" if i == 0 else f"a{i - 1}", "a long enough reply " * 5, i + 1)
+        for i in range(4)
+    ]
+    rows += [entry("session_info", "n1", "a3", 9, name="alpha")]
+    rows += [
+        assistant(f"b{i}", "n1" if i == 0 else f"b{i - 1}", "more after the name " * 5, 10 + i)
+        for i in range(4)
+    ]
+    path = write(root / "--home-u-a--" / "s.jsonl", *rows)
+    assert [r["name"] for r in _list_json(root)] == ["alpha"]
+    data = path.read_bytes()
+    before = path.stat()
+    with open(path, "r+b") as f:  # same inode, same size, a new name in the middle of the file
+        f.write(data.replace(b'"alpha"', b'"omega"'))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))
+    assert path.stat().st_size == before.st_size and path.stat().st_ino == before.st_ino
+    assert [r["name"] for r in _list_json(root)] == ["omega"]
+
+
+async def test_an_index_built_by_list_does_not_serve_the_browsers_message_search(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`list` keeps no message texts in its index; the browser, starting on the same cache
+    folder, must still find a word that only a reply holds."""
+    from .apphelpers import lines_of, loaded, make_app, settled, until
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    root = tmp_path / "sessions"
+    path = write(
+        root / "--home-u-a--" / "s.jsonl",
+        header(id="s", cwd="/home/u/a"),
+        user("u1", None, "a plain question"),
+        assistant("a1", "u1", "the answer mentions quokkas", 1),
+    )
+    write(root / "--home-u-b--" / "t.jsonl", header(id="t", cwd="/home/u/b"), user("u1", None, "another one"))
+    assert len(_list_json(root)) == 2
+    assert any((tmp_path / "xdg" / "pi-sessions").iterdir())  # list left its index there
+    app = make_app(root, tmp_path / "xdg" / "pi-sessions")
+    async with app.run_test(size=(120, 30)) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("slash", *"quokkas")
+        await until(pilot, lambda: getattr(screen.sidebar.matches, "text", None) == "quokkas", "the search")
+        await settled(pilot)
+        session_list = screen.sidebar.session_list
+        shown = [
+            line
+            for row, line in zip(session_list.rows, lines_of(session_list), strict=False)
+            if row is not None
+        ]
+        assert any("quokkas" in line for line in shown), shown  # the reply's words, as a hit line
+        assert any("/home/u/a" in line or "a plain question" in line for line in shown), shown
+        assert not any("another one" in line for line in shown), shown
+        await pilot.press("enter")
+        await until(
+            pilot, lambda: screen.session is not None and screen.session.path == str(path), "s opened"
+        )
+
+
+def test_a_big_cold_listing_read_in_two_processes_lists_every_session(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Past 48 MB to read, a cold listing splits the files between this process and a second
+    one: every session is listed once, with the same summary as a listing of each alone."""
+    from pi_sessions.app.cli import main as cli
+
+    root = tmp_path / "sessions"
+    big = "x" * (5 * 1024 * 1024)
+    for i in range(10):
+        tool = entry(
+            "message", "t", "u", 1, message={"role": "toolResult", "content": [{"type": "text", "text": big}]}
+        )
+        write(
+            root / f"--home-u-p{i % 3}--" / f"s{i}.jsonl",
+            header(id=f"s{i}", cwd=f"/home/u/p{i % 3}", timestamp=f"2025-03-0{1 + i % 9}T10:00:00.000Z"),
+            user("u", None, f"question {i}"),
+            tool,
+            *[assistant(f"a{k}", "t" if k == 0 else f"a{k - 1}", f"answer {k}", 2 + k) for k in range(i)],
+        )
+    assert sum(p.stat().st_size for p in root.rglob("*.jsonl")) > 48 * 1024 * 1024
+    assert cli(["list", "--session-dir", str(root), "--json", "--no-cache"]) == 0
+    listed = {row["id"]: row for row in map(json.loads, capsys.readouterr().out.splitlines())}
+    assert sorted(listed) == sorted(f"s{i}" for i in range(10))
+    for i in range(10):
+        assert (listed[f"s{i}"]["messageCount"], listed[f"s{i}"]["firstMessage"]) == (2 + i, f"question {i}")
+
+
+def test_lines_the_fast_decoder_refuses_are_summarized_the_same(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A lone surrogate anywhere in a line sends it down the listing's slow path: every
+    figure of the summary must come out as for the same lines without it."""
+    from pi_sessions.app.cli import main as cli
+
+    usage = {"input": 10, "output": 5, "totalTokens": 15, "cost": {"total": 0.25}}
+    rows = [
+        header(id="s", cwd="/home/u/a"),
+        user("u1", None, "first question", 1),
+        assistant("a1", "u1", "a reply", 2, usage=usage),
+        entry(
+            "branch_summary",
+            "b1",
+            "u1",
+            3,
+            fromId="a1",
+            summary="went elsewhere",
+            usage={**usage, "totalTokens": 100},
+        ),
+        entry(
+            "compaction",
+            "c1",
+            "b1",
+            4,
+            summary="so far",
+            firstKeptEntryId="b1",
+            usage={"input": 7, "output": 1},
+        ),
+        entry(
+            "usage",
+            "w1",
+            "c1",
+            5,
+            kind="cache_warm",
+            usage={"input": 1000, "output": 0, "cost": {"total": 1.5}},
+        ),
+        entry("session_info", "n1", "w1", 6, name="Named"),
+        user("u2", "n1", "second question", 7),
+    ]
+    plain = write(tmp_path / "plain" / "s.jsonl", *rows)
+    odd = write(tmp_path / "odd" / "s.jsonl", rows[0], *[{**row, "note": "\ud800"} for row in rows[1:]])
+    assert b"\\ud800" in odd.read_bytes()
+    listed = []
+    for root in (plain.parent, odd.parent):
+        assert cli(["list", "--session-dir", str(root), "--json", "--no-cache"]) == 0
+        [row] = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        listed.append({k: v for k, v in row.items() if k != "path" and k != "size"})
+    assert listed[0] == listed[1]
+    assert (listed[0]["tokens"], listed[0]["cost"], listed[0]["messageCount"]) == (
+        15 + 100 + 8 + 1000,
+        2.0,
+        3,
+    )
+    assert (listed[0]["name"], listed[0]["branchCount"], listed[0]["hasCompaction"]) == ("Named", 2, True)

@@ -17,6 +17,8 @@ from pi_sessions.core.watch import EventKind, SessionWatcher, StoreEvent
 
 from .helpers import assistant, chain, header, jsonl, user, write
 
+pytestmark = pytest.mark.unit  # async for the watcher, but no app
+
 TIMEOUT = 20.0  # generous: only a hang fails this, never a slow machine
 
 

@@ -32,6 +32,8 @@ MIN_BARS = 4  # fewer cells than this for the bars: the caption goes first, then
 
 def sparkline_pieces(timeline: ContextTimeline | None, width: int, glyphs: Glyphs, note: str) -> list[str]:
     """(caption, bars, tail) for `width` cells; `note` when there is no timeline (yet)."""
+    if timeline is None and not note:
+        return ["", "", ""]  # nothing open: no line at all (not an empty "over time ()")
     if timeline is None or not timeline.points:
         text = note if timeline is None else "no reply on this path reported its context size"
         return [CAPTION, "", f"({text})"]

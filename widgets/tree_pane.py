@@ -2,9 +2,10 @@
 
 The title says the view, the number of entries, whether the selection follows new entries,
 the problems and the session's name (what changes with keys first: a narrow pane cuts the
-end). `/` opens the search line; enter searches every entry in a worker thread with pi's
-matching, deep scope (`core.session_search.entry_hits`: the sessions search's tokens, phrases
-and re: patterns), marks the matches in the tree and posts `SearchDone`.
+end). `/` opens the search line; enter searches every entry in a worker thread
+(`core.session_search.tree_matches`: the sessions search's tokens, phrases and re: patterns,
+every token in one entry as pi's tree selector wants), marks the matches in the tree and posts
+`SearchDone`.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from ..core.matching import PatternTooSlow
 from ..core.query import parse_query
 from ..core.session import Session, SessionDelta
-from ..core.session_search import entry_hits
+from ..core.session_search import tree_matches
 from ..core.text import one_line
 from .branch_tree import BranchTree
 from .glyphs import glyphs_of
@@ -133,7 +134,7 @@ class TreePane(Vertical):
         error, matches = parsed.error, []
         if error is None:
             try:
-                matches = [hit.entry_id for hit in entry_hits(session, parsed, "deep")]
+                matches = tree_matches(session, parsed, query)
             except PatternTooSlow as e:
                 error = str(e)
         if not get_current_worker().is_cancelled:
