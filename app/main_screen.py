@@ -199,14 +199,15 @@ class MainScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="index", exit_on_error=False)
     def build_search_index(self) -> None:
-        """The search index, built after the first screen is up (it competes for the GIL)."""
+        """The search index, built once the search line opens (not before: it holds every
+        message's text), in a thread while the user types the first letters."""
         summaries = list(self.sidebar.summaries)
-        index = self.search.prepare(summaries)
+        self.search.build(summaries)
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._index_built, index)
+            self.app.call_from_thread(self._index_built)
 
-    def _index_built(self, index: Any) -> None:
-        self.search.install(index, self.sidebar.summaries)
+    def _index_built(self) -> None:
+        self.search.update(self.sidebar.summaries)  # (the listing may have changed meanwhile)
         # The listing and the index live as long as the app: collections stop walking them
         # (at 30,000 sessions a full collection took 0.2 s, a pause of typing and drawing).
         gc.freeze()
@@ -236,9 +237,10 @@ class MainScreen(Screen[None]):
         if first_scan:
             self._open_initial()
             self.watch_sessions()
-        # Searching works at once (the index is built on the first keystroke if need be);
-        # building it in the background waits until the first screen is drawn.
-        self.set_timer(1.0 if first_scan else 0.1, self.build_search_index)
+        # The search index is built when the search line opens (or at the first query); a
+        # listing read again gets a new one at once if the user has searched.
+        if self.search.wanted:
+            self.set_timer(0.1, self.build_search_index)
 
     def _show_empty_state(self) -> None:
         where = self.root.describe()
@@ -500,6 +502,11 @@ class MainScreen(Screen[None]):
         self.tree_pane.set_follow(follow)
 
     # ------------------------------------------------------------------ search
+    @on(SessionSidebar.SearchOpened)
+    def _search_opened(self) -> None:
+        if self.search.index is None:
+            self.build_search_index()
+
     @on(SessionSidebar.SearchChanged)
     def _search_sessions(self, event: SessionSidebar.SearchChanged) -> None:
         self.searching.start(event.query, event.scope)

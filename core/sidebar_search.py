@@ -13,6 +13,7 @@ view only, and remembers each place until the file changes.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -148,30 +149,32 @@ class SidebarResults:
 
 
 class SidebarSearch:
-    """The index of the listed sessions. The event loop owns it; `prepare` (the costly part,
-    for a worker thread) builds an index that `install` then takes on; `search` and `place`
-    may run in a worker thread (they only read what the loop replaces whole)."""
+    """The index of the listed sessions, built when first wanted (it holds every message's
+    text: hundreds of MB at 30,000 sessions). The event loop owns it; `build` (the costly
+    part) and `search` and `place` may run in worker threads: the index is built once, by
+    whichever asks first (the others wait for it), and only replaced whole."""
 
     def __init__(self, texts_of: TextsOf) -> None:
         self.texts_of = texts_of
         self.index: SearchIndex[SessionText] | None = None
+        self.wanted = False  # a search was started: a new listing gets a new index at once
+        self._building = threading.Lock()
         # path -> (the summary it was made from, its search text)
         self._texts: dict[str, tuple[SessionSummary, SessionText]] = {}
         # path -> where each message of the file is (as of its size and mtime)
         self._files: dict[str, _FilePlaces] = {}
 
-    def prepare(self, summaries: Sequence[SessionSummary]) -> SearchIndex[SessionText]:
-        """A new index of `summaries` (nothing else changes: fit for a worker thread)."""
-        return SearchIndex(self._items(summaries, self._texts.copy()))
-
-    def install(self, index: SearchIndex[SessionText], summaries: Sequence[SessionSummary]) -> None:
-        """Use `index` (from `prepare`), brought up to the listing now, unless one is in use."""
-        if self.index is None:
-            index.update(self._items(summaries, self._texts))
-            self.index = index
+    def build(self, summaries: Sequence[SessionSummary]) -> SearchIndex[SessionText]:
+        """The index (of `summaries` if it has to be built now)."""
+        self.wanted = True
+        with self._building:
+            index = self.index
+            if index is None:
+                index = self.index = SearchIndex(self._items(summaries, self._texts))
+            return index
 
     def reset(self) -> None:
-        """The listing was read again: the next search (or `install`) starts a new index."""
+        """The listing was read again: the next search (or `build`) starts a new index."""
         self.index = None
 
     def update(self, summaries: Sequence[SessionSummary]) -> None:
@@ -197,8 +200,7 @@ class SidebarSearch:
             return SidebarResults(text, query, scope)
         index = self.index
         if index is None:
-            # Typed before the background index was ready: build it now, once.
-            index = self.index = SearchIndex(self._items(summaries, self._texts))
+            index = self.build(summaries)  # (or wait for the build under way)
         try:
             hits = index.search(query, now_ms=now_ms, cancelled=cancelled)
         except PatternTooSlow as e:

@@ -320,10 +320,11 @@ class SessionStore:
         return listing
 
     def texts(self, path: str) -> list[str]:
+        """The file's message texts (kept with `keep_text`), read from the cache file if they
+        are still there (and not kept decoded: the search index has its own copy)."""
         entry = self.entries.get(path)
-        if entry is None or entry.builder is None or entry.builder.texts is None:
-            return []
-        return entry.builder.texts
+        texts = entry.texts if entry is not None else None
+        return texts if texts is not None else []
 
 
 def _stat_all(paths: list[str]) -> dict[str, os.stat_result]:

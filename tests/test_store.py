@@ -189,6 +189,58 @@ def test_rewritten_prefix_is_read_again(tmp_path: Path) -> None:
     assert store.summary(str(files["old"])).first_message == "OLD QUESTION"
 
 
+def test_texts_stay_in_the_cache_file_until_asked_and_survive_another_save(tmp_path: Path) -> None:
+    root, cache = tmp_path / "sessions", tmp_path / "cache"
+    files = make_tree(root)
+    SessionStore(root, cache_dir=cache, keep_text=True).scan()
+    warm = SessionStore(root, cache_dir=cache, keep_text=True)
+    warm.scan()
+    assert warm.texts(str(files["old"])) == ["old question"]
+    # Another file changes: the index is saved again, the others' states copied from the old file.
+    with open(files["new"], "ab") as f:
+        f.write(jsonl(assistant("b", "u", "a reply", 9)))
+    report = warm.scan()
+    assert report is not None and report.grown == 1
+    again = SessionStore(root, cache_dir=cache, keep_text=True)
+    report = again.scan()
+    assert report is not None and report.cache_loaded and report.unchanged == 3
+    assert again.texts(str(files["old"])) == ["old question"]
+    assert again.texts(str(files["new"])) == ["new question", "a reply"]
+
+
+def test_a_cache_cut_short_is_read_again(tmp_path: Path) -> None:
+    root, cache = tmp_path / "sessions", tmp_path / "cache"
+    files = make_tree(root)
+    store = SessionStore(root, cache_dir=cache, keep_text=True)
+    store.scan()
+    data = store.cache_path.read_bytes()
+    store.cache_path.write_bytes(data[: len(data) - 40])  # the last state cut off
+    again = SessionStore(root, cache_dir=cache, keep_text=True)
+    report = again.scan()
+    assert report is not None and not report.cache_loaded and report.read == 3
+    assert "corrupt" in (report.cache_problem or "")
+    assert again.texts(str(files["old"])) == ["old question"]
+
+
+def test_a_damaged_state_reads_its_file_again_when_it_grows(tmp_path: Path) -> None:
+    root, cache = tmp_path / "sessions", tmp_path / "cache"
+    files = make_tree(root)
+    store = SessionStore(root, cache_dir=cache, keep_text=True)
+    store.scan()
+    data = store.cache_path.read_bytes()
+    store.cache_path.write_bytes(data[:-60] + b"\xc1" * 60)  # bytes msgpack never holds
+    with open(files["old"], "ab") as f:
+        f.write(jsonl(assistant("b", "u", "a reply", 9)))
+    with open(files["new"], "ab") as f:
+        f.write(jsonl(assistant("b", "u", "another reply", 9)))
+    again = SessionStore(root, cache_dir=cache, keep_text=True)
+    report = again.scan()
+    assert report is not None and report.cache_loaded and report.read + report.grown == 2
+    assert {s.id: s.message_count for s in again.listing().summaries} == {"old": 2, "new": 2}
+    assert again.texts(str(files["old"])) == ["old question", "a reply"]
+    assert again.texts(str(files["new"])) == ["new question", "another reply"]
+
+
 @pytest.mark.parametrize("damage", [b"garbage", b"\x00\x01", b""])
 def test_corrupt_cache_is_ignored_and_rebuilt(tmp_path: Path, damage: bytes) -> None:
     root, cache = tmp_path / "sessions", tmp_path / "cache"

@@ -269,6 +269,9 @@ class SessionSidebar(Vertical):
     class SessionChosen(SessionMessage):
         """Enter on a session."""
 
+    class SearchOpened(Message):
+        """The search line opened: a query is coming (the screen gets the index ready)."""
+
     class SearchChanged(Message):
         """The search line holds a new query, or the scope changed: answer with
         `show_matches` (a blank query: the search is over)."""
@@ -432,6 +435,7 @@ class SessionSidebar(Vertical):
     def action_search(self) -> None:
         self.search_input.display = True
         self.search_input.focus()
+        self.post_message(self.SearchOpened())
 
     def action_clear_search(self) -> None:
         self.search_input.value = ""
