@@ -33,6 +33,7 @@ from textual.worker import Worker, WorkerCancelled, WorkerState, get_current_wor
 from ..core.activity import Activity
 from ..core.context import project
 from ..core.files import FileTracker
+from ..core.gcpause import paused_gc
 from ..core.glyphs import Glyphs
 from ..core.labels import LabelIndex, LabelRow
 from ..core.landing import Aim, Landing, land, place_words
@@ -154,12 +155,16 @@ class MainScreen(Screen[None]):
         self.sidebar.session_list.focus()
         # With a usable index cache the listing is a stat per file: do it right here, before
         # the first frame, rather than in a thread that competes with that frame for the GIL.
-        report = self.store.scan(read_limit=QUICK_SCAN_BYTES)
+        # What it makes lives as long as the app: frozen, no collection walks it (the first
+        # one after the scan took 35 ms at 30,000 sessions).
+        with paused_gc():
+            report = self.store.scan(read_limit=QUICK_SCAN_BYTES)
+            if report is not None:
+                listing = self.store.listing()
+                self._scan_done(listing.summaries, listing.skipped, report.cache_problem)
+                gc.freeze()
         if report is None:
             self.scan_sessions()
-        else:
-            listing = self.store.listing()
-            self._scan_done(listing.summaries, listing.skipped, report.cache_problem)
 
     def focus_pane(self, pane: str) -> None:
         self.panes.focus_pane(pane)

@@ -17,6 +17,7 @@ from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import chain, compress, repeat
+from operator import attrgetter
 
 from .listing import SessionSummary
 
@@ -76,7 +77,19 @@ def _sort_key(order: SortOrder):  # type: ignore[no-untyped-def]
         return lambda s: (-s.message_count, -s.size, -s.modified_ms)
     if order is SortOrder.COST:
         return lambda s: (-s.cost, -s.tokens, -s.modified_ms)
-    return lambda s: (-s.modified_ms, -s.mtime_ns)
+    return None  # newest first: see _newest_first
+
+
+def _newest_first(members: list[SessionSummary]) -> list[SessionSummary]:
+    """`(-modified_ms, -mtime_ns)` ascending, in two stable sorts at C speed (the listing
+    comes in this order already: then each is one pass)."""
+    members = sorted(members, key=_MTIME, reverse=True)
+    members.sort(key=_MODIFIED, reverse=True)
+    return members
+
+
+_MTIME = attrgetter("mtime_ns")
+_MODIFIED = attrgetter("modified_ms")
 
 
 def build_rows(
@@ -91,21 +104,30 @@ def build_rows(
     """Rows to draw (`filter_rows` keeps a search's results of them)."""
     current = os.path.abspath(current_cwd) if current_cwd else None
     groups: dict[str, list[SessionSummary]] = {}
+    normed: dict[str, str] = {}  # cwd -> its group (a few hundred folders for 30,000 sessions)
     for summary in summaries:
         if named_only and not summary.name:
             continue
-        if only_current and (current is None or _norm(summary.cwd) != current):
+        cwd = summary.cwd
+        group = normed.get(cwd)
+        if group is None:
+            group = normed[cwd] = _norm(cwd)
+        if only_current and (current is None or group != current):
             continue
-        groups.setdefault(_norm(summary.cwd), []).append(summary)
+        members = groups.get(group)
+        if members is None:
+            groups[group] = [summary]
+        else:
+            members.append(summary)
 
     def latest(cwd: str) -> float:
-        return max(s.modified_ms for s in groups[cwd])
+        return max(map(_MODIFIED, groups[cwd]))
 
     ordered = sorted(groups, key=lambda cwd: (cwd != current, -latest(cwd), cwd))
     rows: list[SidebarRow] = []
     key = _sort_key(order)
     for cwd in ordered:
-        members = sorted(groups[cwd], key=key)
+        members = sorted(groups[cwd], key=key) if key is not None else _newest_first(groups[cwd])
         rows.append(GroupRow(cwd, home_relative(cwd, home), len(members), cwd == current))
         rows.extend(_nested(members))
     return rows
@@ -196,11 +218,16 @@ def _kept_nested(rows: list[SessionRow], contains: Callable[[str], bool]) -> lis
     return out
 
 
+_PARENT = attrgetter("parent_session_path")
+
+
 def _norm(cwd: str) -> str:
     return os.path.normpath(cwd) if cwd else ""
 
 
 def _nested(members: list[SessionSummary]) -> list[SessionRow]:
+    if not any(isinstance(parent, str) for parent in map(_PARENT, members)):
+        return list(map(SessionRow, members, repeat(0)))  # no forks: 30,000 rows at C speed
     by_path = {s.path: s for s in members}
     children: dict[str, list[SessionSummary]] = {}
     tops: list[SessionSummary] = []

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import partial
+from operator import attrgetter
 from pathlib import Path
 
 from .gcpause import paused_gc
@@ -56,8 +57,20 @@ class ScanReport:
 
 
 def sort_newest_first(summaries: list[SessionSummary]) -> None:
-    """pi's order: `modified` newest first; ties by file mtime, then file name, both descending."""
-    summaries.sort(key=lambda s: (s.modified_ms, s.mtime_ns, os.path.basename(s.path)), reverse=True)
+    """pi's order: `modified` newest first; ties by file mtime, then file name, both descending.
+
+    Two sorts at C speed, mtime then `modified` (stable: the mtime order stays within a tie;
+    a key function making three-part keys cost 50 ms at 30,000 sessions); only when two
+    sessions tie on both is the file name needed."""
+    summaries.sort(key=_MTIME, reverse=True)
+    summaries.sort(key=_MODIFIED, reverse=True)
+    if len(set(map(_TIMES, summaries))) != len(summaries):
+        summaries.sort(key=lambda s: (s.modified_ms, s.mtime_ns, os.path.basename(s.path)), reverse=True)
+
+
+_MTIME = attrgetter("mtime_ns")
+_MODIFIED = attrgetter("modified_ms")
+_TIMES = attrgetter("modified_ms", "mtime_ns")
 
 
 def read_file_state(path: str, keep_text: bool = False) -> tuple[IndexEntry | None, int]:
@@ -197,7 +210,13 @@ class SessionStore:
                     to_read.append(path)
                     continue
                 st = stats.get(path)
-                if st is not None and old.matches(st):
+                # (IndexEntry.matches, inlined: this loop runs once per session at every start)
+                if (
+                    st is not None
+                    and st.st_mtime_ns == old.mtime_ns
+                    and st.st_size == old.size
+                    and st.st_ino == old.inode
+                ):
                     fresh[path] = old
                     report.unchanged += 1
                     continue
