@@ -121,7 +121,8 @@ def build_rows(
             members.append(summary)
 
     def latest(cwd: str) -> float:
-        return max(map(_MODIFIED, groups[cwd]))
+        latest: float = max(map(_MODIFIED, groups[cwd]))
+        return latest
 
     ordered = sorted(groups, key=lambda cwd: (cwd != current, -latest(cwd), cwd))
     rows: list[SidebarRow] = []

@@ -199,11 +199,9 @@ class SessionStore:
             self._loaded = None
             paths = list(iter_session_files(self.root))
             stats = _stat_all(paths)
-            if read_limit is not None and _bytes_to_read(cached, stats) > read_limit:
-                self._loaded = (cached, report.cache_loaded, report.cache_problem)
-                return None
             fresh: dict[str, IndexEntry] = {}
             to_read: list[str] = []
+            changed: list[tuple[str, IndexEntry]] = []
             for path in paths:
                 old = cached.get(path)
                 if old is None:
@@ -219,10 +217,17 @@ class SessionStore:
                 ):
                     fresh[path] = old
                     report.unchanged += 1
-                    continue
+                else:
+                    fresh[path] = old  # (keeps its place: brought up to date below)
+                    changed.append((path, old))
+            if read_limit is not None and _bytes_to_read(changed, to_read, stats) > read_limit:
+                self._loaded = (cached, report.cache_loaded, report.cache_problem)
+                return None
+            for path, old in changed:
                 # Changed, gone, or not even stat-able (a symlink loop: skipped, with why).
                 change, entry, read = self._refresh(path, old)
                 if entry is None:
+                    del fresh[path]
                     continue
                 fresh[path] = entry
                 report.bytes_read += read
@@ -238,7 +243,7 @@ class SessionStore:
                 fresh[path] = entry
                 report.read += 1
                 report.bytes_read += read
-            report.vanished = sum(1 for p in cached if p not in fresh)
+            report.vanished = len(cached.keys() - fresh.keys())
             self.entries = fresh
         for path, entry in self.entries.items():
             if entry.summary is None and entry.builder is not None and entry.builder.header is not None:
@@ -356,19 +361,16 @@ def _stat_all(paths: list[str]) -> dict[str, os.stat_result]:
     return stats
 
 
-def _bytes_to_read(cached: dict[str, IndexEntry], stats: dict[str, os.stat_result]) -> int:
+def _bytes_to_read(
+    changed: list[tuple[str, IndexEntry]], new: list[str], stats: dict[str, os.stat_result]
+) -> int:
     """What a scan would read: whole new or replaced files, the appended part of grown ones."""
-    total = 0
-    for path, st in stats.items():
-        entry = cached.get(path)
-        if entry is not None and entry.matches(st):
-            continue  # taken as it is
-        if (
-            entry is None
-            or entry.builder is None
-            or st.st_ino != entry.inode
-            or st.st_size < entry.builder.offset
-        ):
+    total = sum(st.st_size for path in new if (st := stats.get(path)) is not None)
+    for path, entry in changed:
+        st = stats.get(path)
+        if st is None:
+            continue
+        if entry.builder is None or st.st_ino != entry.inode or st.st_size < entry.builder.offset:
             total += st.st_size
         else:
             total += st.st_size - entry.builder.offset

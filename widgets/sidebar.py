@@ -323,7 +323,8 @@ class SessionSidebar(Vertical):
     # ------------------------------------------------------------------ data in
     def set_summaries(self, summaries: Sequence[SessionSummary], *, keep_current: bool = True) -> None:
         self.summaries = list(summaries)
-        if self.current_cwd and not any(_same_dir(s.cwd, self.current_cwd) for s in self.summaries):
+        folders = {s.cwd for s in self.summaries}  # (a few hundred for 30,000 sessions)
+        if self.current_cwd and not any(_same_dir(cwd, self.current_cwd) for cwd in folders):
             self.only_current = False
         self.rebuild(keep_current=keep_current)
 
