@@ -19,7 +19,9 @@ import contextlib
 import errno
 import os
 import stat
+import sys
 import weakref
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -179,15 +181,24 @@ def _decode_state(state: bytes | _Span) -> SummaryBuilder | None:
 
 
 def default_cache_dir() -> Path:
+    """`platformdirs.user_cache_path("pi-sessions")`; on Linux worked out here, by the XDG rule
+    platformdirs follows (importing it cost 5-7 ms of a 90 ms `pi-sessions list`)."""
+    if sys.platform == "linux":
+        base = os.environ.get("XDG_CACHE_HOME", "")
+        if not os.path.isabs(base):
+            base = os.path.expanduser("~/.cache")
+        if os.path.isabs(base):
+            return Path(base, "pi-sessions")
     import platformdirs
 
     return Path(platformdirs.user_cache_path("pi-sessions"))
 
 
 def cache_file_path(base: Path, root: str, keep_text: bool) -> Path:
-    import hashlib
-
-    digest = hashlib.sha256(root.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    # A name per root (not a security measure: the file says which root it is for; a name
+    # shared by two roots would only make them read their files again in turn).
+    raw = root.encode("utf-8", "surrogateescape")
+    digest = f"{zlib.crc32(raw):08x}{zlib.adler32(raw):08x}"
     text = "-text" if keep_text else ""
     return base / f"index-v{CACHE_VERSION}{text}-{digest}.msgpack"
 

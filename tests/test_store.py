@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import threading
 from pathlib import Path
 
@@ -321,6 +322,19 @@ def test_list_cwd_filter_and_json(
         "firstMessage",
     ):
         assert key in rows[0]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the XDG rule is worked out on Linux only")
+@pytest.mark.parametrize("xdg", [None, "", "relative/cache", "/abs/cache"])
+def test_the_cache_lives_where_platformdirs_says(monkeypatch: pytest.MonkeyPatch, xdg: str | None) -> None:
+    import platformdirs
+    from pi_sessions.core.index_cache import default_cache_dir
+
+    if xdg is None:
+        monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    else:
+        monkeypatch.setenv("XDG_CACHE_HOME", xdg)
+    assert default_cache_dir() == Path(platformdirs.user_cache_path("pi-sessions"))
 
 
 @pytest.mark.parametrize("odd_cache", ["fifo", "link to /dev/zero"])
