@@ -23,7 +23,7 @@ import os
 import subprocess
 import time
 from collections.abc import Coroutine, Sequence
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from textual import on, work
 from textual.app import ComposeResult, SuspendNotSupported
@@ -32,10 +32,8 @@ from textual.worker import Worker, WorkerCancelled, WorkerState, get_current_wor
 
 from ..core.activity import Activity
 from ..core.context import project
-from ..core.files import FileTracker
 from ..core.gcpause import paused_gc
 from ..core.glyphs import Glyphs
-from ..core.labels import LabelIndex, LabelRow
 from ..core.landing import Aim, Landing, land, place_words
 from ..core.listing import SessionSummary
 from ..core.live import context_change, nothing_to_show
@@ -57,13 +55,13 @@ from ..widgets.plain import FitStatic
 from ..widgets.sidebar import SessionList, SessionSidebar
 from ..widgets.tree_pane import TreePane
 from .actions import Actions
-from .compare_screen import CompareScreen
 from .config import Settings
-from .files_screen import FilesScreen
 from .keymap import first_key
-from .labels_screen import LabelsScreen
-from .screens import RawJsonScreen
 from .search_flow import SearchFlow
+
+if TYPE_CHECKING:  # (imported where used: the first screen needs none of these, 35 ms together)
+    from ..core.files import FileTracker
+    from ..core.labels import LabelIndex, LabelRow
 
 T = TypeVar("T")
 
@@ -98,7 +96,7 @@ class MainScreen(Screen[None]):
         self.activity = Activity()
         self.search = SidebarSearch(self.store.texts)
         self.searching = SearchFlow(self, self, self.search)
-        self.label_index = LabelIndex()
+        self._label_index: LabelIndex | None = None
         self.actions = Actions(self)
         self.session: Session | None = None
         self.file_tracker: FileTracker | None = None  # the open session's, kept across entries
@@ -114,6 +112,15 @@ class MainScreen(Screen[None]):
             yield ContextView(id="context", agent_dir=self.pi_agent_dir)
         yield FitStatic("", id="status")
         yield KeyFooter()
+
+    @property
+    def label_index(self) -> LabelIndex:
+        """Every label of the listed sessions (made when the labels screen first opens)."""
+        if self._label_index is None:
+            from ..core.labels import LabelIndex
+
+            self._label_index = LabelIndex()
+        return self._label_index
 
     @property
     def glyphs(self) -> Glyphs:
@@ -206,13 +213,16 @@ class MainScreen(Screen[None]):
     def build_search_index(self) -> None:
         """The search index, built once the search line opens (not before: it holds every
         message's text), in a thread while the user types the first letters."""
-        summaries = list(self.sidebar.summaries)
-        self.search.build(summaries)
+        listed = self.sidebar.summaries
+        self.search.build(list(listed))
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._index_built)
+            self.app.call_from_thread(self._index_built, listed)
 
-    def _index_built(self) -> None:
-        self.search.update(self.sidebar.summaries)  # (the listing may have changed meanwhile)
+    def _index_built(self, listed: list[SessionSummary]) -> None:
+        if self.sidebar.summaries is not listed:
+            # The listing changed meanwhile. (Only then: looking at 30,000 unchanged
+            # sessions on the event loop paused typing for 200 ms.)
+            self.search.update(self.sidebar.summaries)
         # The listing and the index live as long as the app: collections stop walking them
         # (at 30,000 sessions a full collection took 0.2 s, a pause of typing and drawing).
         gc.freeze()
@@ -533,6 +543,8 @@ class MainScreen(Screen[None]):
         )
 
     def action_labels(self) -> None:
+        from .labels_screen import LabelsScreen
+
         screen = LabelsScreen(self.sidebar.shown_summaries() or self.sidebar.summaries, self.label_index)
         self.app.push_screen(screen, self._label_chosen)
 
@@ -603,6 +615,8 @@ class MainScreen(Screen[None]):
             self.set_status(f"cannot read line {record.line}: {e}", error=True)
             return
         title = f"{entry_id} {self.glyphs.dot} line {record.line} of {session.path}"
+        from .screens import RawJsonScreen
+
         self.app.push_screen(RawJsonScreen(title, value))
 
     @on(BranchTree.MarkChanged)
@@ -626,6 +640,8 @@ class MainScreen(Screen[None]):
         if marked == selected:
             self.set_status("the marked entry is the selected one: move to another entry to compare")
             return
+        from .compare_screen import CompareScreen
+
         screen = CompareScreen(session, marked, selected)
         self.app.push_screen(screen, lambda to: self.go_to_entry(session, to))
 
@@ -633,6 +649,9 @@ class MainScreen(Screen[None]):
         session, entry = self.session, self.selected_entry()
         if session is None or entry is None:
             return
+        from ..core.files import FileTracker
+        from .files_screen import FilesScreen
+
         if self.file_tracker is None or self.file_tracker.session is not session:
             self.file_tracker = FileTracker(session)
         shown = self.context_view.projection if self.context_leaf == entry else None
