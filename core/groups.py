@@ -13,7 +13,7 @@ draws there where the session above matched, cut to the row's width when it is d
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Container, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import chain, compress, repeat
@@ -149,23 +149,44 @@ class ResultRows:
     without forks is filtered at C speed (30,000 sessions in a few milliseconds); the rows
     are split into groups once, when first asked (safe from any thread: nothing changes)."""
 
-    __slots__ = ("_groups", "rows")
+    __slots__ = ("_groups", "_numbers", "rows")
 
     def __init__(self, rows: Sequence[SidebarRow]) -> None:
         self.rows = rows
         self._groups: list[_Group] | None = None
+        self._numbers: tuple[object, list[list[int]]] = (None, [])  # (numbering, per group)
 
     def keep(self, keep: Container[str]) -> list[SidebarRow]:
+        contains = keep.__contains__
+        return self._keep(contains, [list(map(contains, group.paths)) for group in self._split()])
+
+    def keep_numbered(self, numbering: Mapping[str, int], kept: Sequence[int]) -> list[SidebarRow]:
+        """`keep` for the sessions whose number (`numbering[path]`, the last number for a
+        path not in it) is truthy in `kept`: a lookup per row at C speed, the numbers of each
+        group's rows worked out once per numbering."""
+        groups = self._split()
+        known, numbers = self._numbers
+        if known is not numbering:
+            missing = len(numbering)
+            numbers = [[numbering.get(path, missing) for path in group.paths] for group in groups]
+            self._numbers = (numbering, numbers)
+        missing = len(numbering)
+
+        def contains(path: str) -> bool:
+            return bool(kept[numbering.get(path, missing)])
+
+        return self._keep(contains, [list(map(kept.__getitem__, n)) for n in numbers])
+
+    def _split(self) -> list[_Group]:
         groups = self._groups
         if groups is None:
-            groups = self._groups = _split(self.rows)
-        contains = keep.__contains__
+            groups = self._groups = _split(self.rows)  # (safe from any thread: nothing changes)
+        return groups
+
+    def _keep(self, contains: Callable[[str], object], marks: list[list[object]]) -> list[SidebarRow]:
         out: list[SidebarRow] = []
-        for group in groups:
-            if group.nested:
-                kept = _kept_nested(group.rows, contains)
-            else:
-                kept = list(compress(group.rows, map(contains, group.paths)))
+        for group, marked in zip(self._split(), marks, strict=True):
+            kept = _kept_nested(group.rows, contains) if group.nested else list(compress(group.rows, marked))
             if not kept:
                 continue
             header = group.header
@@ -203,7 +224,7 @@ def _split(rows: Sequence[SidebarRow]) -> list[_Group]:
     return groups
 
 
-def _kept_nested(rows: list[SessionRow], contains: Callable[[str], bool]) -> list[SessionRow]:
+def _kept_nested(rows: list[SessionRow], contains: Callable[[str], object]) -> list[SessionRow]:
     """The kept rows of a group with forks, each at the depth of its kept ancestors."""
     out: list[SessionRow] = []
     kept_above: list[bool] = []  # the rows above this one, per depth: kept?
@@ -212,7 +233,7 @@ def _kept_nested(rows: list[SessionRow], contains: Callable[[str], bool]) -> lis
         del kept_above[depth:]
         kept_above.extend([False] * (depth - len(kept_above)))
         shown = sum(kept_above)
-        kept = contains(row.summary.path)
+        kept = bool(contains(row.summary.path))
         kept_above.append(kept)
         if kept:
             out.append(row if shown == depth else SessionRow(row.summary, shown))

@@ -350,7 +350,7 @@ class SessionSidebar(Vertical):
         the current session at `at` if known)."""
         current = self.session_list.current() if keep_current else None
         if rows is None:
-            rows = self.full_rows if self.matches is None else self.result_rows.keep(self.matches.paths)
+            rows = self.full_rows if self.matches is None else self.matches.rows_of(self.result_rows)
         self.session_list.results = self.matches
         self.session_list.set_rows(rows, keep_path=current.path if current else None, at=at)
         self._update_title()
