@@ -333,13 +333,16 @@ class SessionStore:
 
     def listing(self) -> Listing:
         listing = Listing()
+        summaries, skipped = listing.summaries, listing.skipped
         with self.lock:
             for path, entry in self.entries.items():
-                summary = self._summary(path)
+                summary = entry.summary  # (kept: the usual case, without a call per session)
+                if summary is None:
+                    summary = self._summary(path)
                 if summary is not None:
-                    listing.summaries.append(summary)
+                    summaries.append(summary)
                 elif entry.skipped:
-                    listing.skipped.append((path, entry.skipped))
+                    skipped.append((path, entry.skipped))
         sort_newest_first(listing.summaries)
         return listing
 
