@@ -149,6 +149,8 @@ def test_warm_cache_reads_nothing_and_grown_file_reads_only_new_bytes(tmp_path: 
     report = warm.scan()
     assert report.cache_loaded and report.read == 0 and report.bytes_read == 0 and report.unchanged == 3
     assert [s.id for s in warm.listing().summaries] == ["new", "old"]
+    assert [s.path for s in warm.listing().summaries] == [str(files["new"]), str(files["old"])]
+    assert warm.listing().summaries == first.listing().summaries  # the cache gives back what was read
 
     appended = jsonl(assistant("b", "u", "a reply", 9))
     with open(files["old"], "ab") as f:
