@@ -31,8 +31,8 @@ from msgspec.structs import replace
 from .growth import ReadMark
 from .listing import SessionSummary, SummaryBuilder
 
-CACHE_VERSION = 5
-MAGIC = b"pisx\x00\x00\x00\x05"  # the file's first bytes; then the head's length (8 bytes)
+CACHE_VERSION = 5  # 5: the head and the states apart, a summary's path not stored twice
+MAGIC = b"pisx" + CACHE_VERSION.to_bytes(4, "big")  # the file's first bytes; then the head's length
 _PREFIX = len(MAGIC) + 8
 # An index of 2,000 sessions with their texts is ~10 MiB: anything past this is not ours.
 MAX_CACHE_BYTES = 1 << 30
