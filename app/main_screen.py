@@ -66,6 +66,7 @@ if TYPE_CHECKING:  # (imported where used: the first screen needs none of these,
 T = TypeVar("T")
 
 QUICK_SCAN_BYTES = 4 * 1024 * 1024  # up to this much to read, the first listing is done inline
+WATCH_AFTER_SECONDS = 0.5  # the watch starts this long after the first listing
 PANES = ("sidebar", "tree", "context")
 
 
@@ -251,7 +252,10 @@ class MainScreen(Screen[None]):
             self.notify("\n".join(self.notices), title="Settings", severity="warning", timeout=15)
         if first_scan:
             self._open_initial()
-            self.watch_sessions()
+            # Once the first screen is up: starting the watch imports watchfiles and anyio
+            # (30 ms the first screen waited for). Nothing is missed meanwhile: once the OS
+            # watch is in place the watcher compares every file with what the scan read.
+            self.set_timer(WATCH_AFTER_SECONDS, self.watch_sessions)
         # The search index is built when the search line opens (or at the first query); a
         # listing read again gets a new one at once if the user has searched.
         if self.search.wanted:
