@@ -19,31 +19,27 @@ import shlex
 import shutil
 import sys
 from collections.abc import Callable
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from ..core.append import FileChangedError, PlannedAppend, plan_label, plan_session_name, write_append
-from ..core.clipboard import CopyOutcome, copy_text, describe, plan_copy
 from ..core.describe import entry_text
-from ..core.entry_copy import entry_copy_text
-from ..core.export import export_context, export_html_with_pi, export_tree
-from ..core.fork import ForkPlan, fork_preview, plan_fork, write_fork
 from ..core.glyphs import Glyphs
 from ..core.jsvalues import js_string
 from ..core.listing import SessionSummary
 from ..core.locations import SessionsRoot, fork_folder
 from ..core.problems import SessionError
-from ..core.resume import build_resume_command, shell_line
 from ..core.session import Session
 from ..core.text import one_line
-from ..core.trash import move_to_trash
-from .audit_screen import CompactionAuditScreen
 from .config import Settings
-from .screens import ConfirmScreen, ForkScreen, MenuScreen, PromptScreen
-from .size_screen import SizeDoctorScreen
-from .text_screen import TextScreen
+
+if TYPE_CHECKING:
+    from ..core.append import PlannedAppend
+    from ..core.fork import ForkPlan
+
+# Each flow imports what it writes, runs or shows where it starts: none of it is needed for
+# the first screen (17 ms of every start when imported here).
 
 T = TypeVar("T")
 
@@ -130,6 +126,8 @@ class Actions:
     async def resume_session(
         self, path: str, cwd: str, session_id: str, *, skip_live_check: bool = False
     ) -> None:
+        from .screens import ConfirmScreen
+
         host = self.host
         if not skip_live_check and host.is_live(path):
             question = ConfirmScreen(
@@ -144,6 +142,9 @@ class Actions:
         await self._run_resume(path, cwd, session_id)
 
     async def _resume_missing_cwd(self, path: str, cwd: str, session_id: str) -> None:
+        from ..core.fork import plan_fork
+        from .screens import MenuScreen
+
         host = self.host
         here = os.getcwd()
         menu = MenuScreen(
@@ -171,6 +172,9 @@ class Actions:
             await self._write_and_open(plan, resume=True)
 
     async def _run_resume(self, path: str, cwd: str, session_id: str) -> None:
+        from ..core.resume import build_resume_command, shell_line
+        from .text_screen import TextScreen
+
         host = self.host
         settings = host.settings
         argv = build_resume_command(settings.resume_command, path, cwd, session_id)
@@ -206,6 +210,9 @@ class Actions:
     # ------------------------------------------------------------------ fork and clone
     async def fork(self, *, leaf: str | None = None) -> None:
         """Preview the fork at the selected entry (or `leaf`), then write it where asked."""
+        from ..core.fork import fork_preview, plan_fork
+        from .screens import ForkScreen, PromptScreen
+
         host = self.host
         session = host.session
         if session is None:
@@ -242,6 +249,8 @@ class Actions:
             await self.fork(leaf=session.default_leaf)
 
     async def _write_and_open(self, plan: ForkPlan, *, resume: bool) -> None:
+        from ..core.fork import write_fork
+
         host = self.host
         try:
             path = await asyncio.to_thread(write_fork, plan)
@@ -267,6 +276,8 @@ class Actions:
 
     async def compaction_audit(self) -> None:
         """What each compaction on the path to the selected entry kept and left out."""
+        from .audit_screen import CompactionAuditScreen
+
         target = self._report_target()
         if target is not None:
             session, entry = target
@@ -275,6 +286,8 @@ class Actions:
 
     async def size_doctor(self) -> None:
         """What makes the file big; a clone or a fork from there."""
+        from .size_screen import SizeDoctorScreen
+
         target = self._report_target()
         if target is None:
             return
@@ -289,6 +302,9 @@ class Actions:
 
     # ------------------------------------------------------------------ small edits
     async def rename(self) -> None:
+        from ..core.append import plan_session_name
+        from .screens import PromptScreen
+
         session = self.host.session
         if session is None or session.path is None:
             return
@@ -301,6 +317,9 @@ class Actions:
             await self._append(session, lambda: plan_session_name(session, value), what)
 
     async def label(self) -> None:
+        from ..core.append import plan_label
+        from .screens import PromptScreen
+
         session = self.host.session
         entry = self.host.selected_entry()
         if session is None or entry is None:
@@ -316,6 +335,8 @@ class Actions:
     async def _append(self, session: Session, plan: Callable[[], PlannedAppend], what: str) -> None:
         """Plan one line from the session as read, write it off the loop; when pi appended in
         between, take that in (the way every change comes) and plan again."""
+        from ..core.append import FileChangedError, write_append
+
         host = self.host
         path = session.path or ""
         for _ in range(APPEND_TRIES):
@@ -338,6 +359,9 @@ class Actions:
     # ------------------------------------------------------------------ delete
     async def delete(self) -> None:
         """Move the selected session's file to the trash, after asking."""
+        from ..core.trash import move_to_trash
+        from .screens import ConfirmScreen
+
         host = self.host
         summary = host.selected_summary()
         if summary is None:
@@ -361,6 +385,8 @@ class Actions:
     # ------------------------------------------------------------------ export
     async def export(self) -> None:
         """What to export (pi's HTML too when pi is on PATH), then where; nothing is overwritten."""
+        from .screens import MenuScreen
+
         if self.host.session is None:
             self.host.notify("no session selected", severity="warning")
             return
@@ -384,6 +410,9 @@ class Actions:
 
     async def export_into(self, kind: str) -> None:
         """Ask which folder, then export `kind` ("context", "tree" or "html") there."""
+        from ..core.export import export_context, export_tree
+        from .screens import MenuScreen
+
         host = self.host
         folders = self.export_folders()
         session = host.session
@@ -422,6 +451,8 @@ class Actions:
         self.host.set_status("exported: " + "  ".join(paths))
 
     async def _export_html(self, session: Session, folder: str) -> None:
+        from ..core.export import export_html_with_pi
+
         host = self.host
         pi = pi_command()
         if pi is None or session.path is None:
@@ -439,6 +470,9 @@ class Actions:
     # ------------------------------------------------------------------ copy
     async def copy(self) -> None:
         """Copy the entry's text, the file's path, the session id or the resume command."""
+        from ..core.resume import build_resume_command, shell_line
+        from .screens import MenuScreen
+
         host = self.host
         session = host.session
         summary = host.selected_summary()
@@ -472,6 +506,8 @@ class Actions:
 
     async def copy_entry_text(self) -> None:
         """pi's copy in its tree (`app.message.copy`): the selected entry's text, no menu."""
+        from ..core.entry_copy import entry_copy_text
+
         host = self.host
         session = host.session
         entry = host.selected_entry()
@@ -491,6 +527,9 @@ class Actions:
         """Copy by the way that reaches the user's clipboard from here (core.clipboard decides),
         off the event loop (a clipboard tool may be slow); the notice says which way it went,
         and if none could, the text is shown to select by hand."""
+        from ..core.clipboard import CopyOutcome, copy_text, describe, plan_copy
+        from .text_screen import TextScreen
+
         host = self.host
         plan = plan_copy(os.environ, sys.platform, shutil.which, served=host.settings.served)
         label = f"{what} ({len(value)} characters)"

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from .arguments import browser_parser, flag_overrides
 from .subcommands import MODULES as SUBCOMMANDS
-from .subcommands.output import silence_stdout, warn
+from .subcommands.output import flush_all, silence_stdout, warn
 
 EXAMPLES = """\
 examples:
@@ -71,6 +71,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         silence_stdout()
         return 0
+
+
+def console_main() -> None:
+    """The installed `pi-sessions` command: `main`, and after a subcommand, out at once
+    without tearing the interpreter down (freeing every module and object one by one was
+    11 ms of a 86 ms `pi-sessions list --json`). Output is flushed first; the browser
+    restores the terminal before `main` returns, but it exits the usual way."""
+    code = main()
+    if not (sys.argv[1:2] and sys.argv[1] in SUBCOMMANDS):
+        sys.exit(code)
+    if not flush_all():
+        code = code or 1
+    os._exit(code)
 
 
 def _run_subcommand(name: str, args: list[str]) -> int:
@@ -160,4 +173,4 @@ def _run_tui(ns: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    console_main()

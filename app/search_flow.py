@@ -172,7 +172,7 @@ class SearchFlow:
         except SearchCancelled:
             return
         if scope == "default" or results.error is not None:
-            filtered = rows.keep(results.paths) if results.error is None else None
+            filtered = results.rows_of(rows) if results.error is None else None
             at = view.cursor(filtered) if filtered is not None else None
             if filtered is not None:
                 # The rows in view come placed (one frame, not two): nobody sees them yet.

@@ -21,7 +21,6 @@ from ..core.text import one_line, visible
 from ..widgets.keys import PALETTE, bindings
 from .config import Settings, config_path
 from .demo import demo_root, remove_demos
-from .help_screen import HelpScreen
 from .keymap import load_keys, palette_commands
 from .main_screen import MainScreen
 
@@ -166,6 +165,8 @@ class PiSessionsApp(App[None]):
         """Textual calls this on every key press; the clashes were reported once, at start."""
 
     def action_help(self) -> None:
+        from .help_screen import HelpScreen  # (20 ms to import: not before it is asked for)
+
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 

@@ -14,11 +14,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-
-import regex
+from typing import TYPE_CHECKING
 
 from .query import ParsedQuery, QueryToken
 from .records import EntryRecord
+
+if TYPE_CHECKING:
+    import regex
 
 __all__ = ["ByteFilter", "Screen"]
 
@@ -36,6 +38,8 @@ def _runs(token: QueryToken) -> list[bytes] | None:
 
 
 def _pattern(run: bytes) -> regex.Pattern[bytes]:
+    import regex
+
     return regex.compile(regex.escape(run), regex.IGNORECASE)
 
 
@@ -57,8 +61,7 @@ class ByteFilter:
         self.active = query.mode == "tokens" and query.error is None
         runs = [_runs(t) for t in query.tokens if t.matched_as]
         self._patterns: list[_Runs | None] = [
-            None if r is None else [regex.compile(regex.escape(run), regex.IGNORECASE) for run in r]
-            for r in runs
+            None if r is None else [_pattern(run) for run in r] for r in runs
         ]
         self.active = self.active and bool(runs)
         chars = {c for r in runs if r is not None for run in r for c in run}

@@ -13,10 +13,11 @@ draws there where the session above matched, cut to the row's width when it is d
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Container, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import chain, compress, repeat
+from operator import attrgetter
 
 from .listing import SessionSummary
 
@@ -76,7 +77,19 @@ def _sort_key(order: SortOrder):  # type: ignore[no-untyped-def]
         return lambda s: (-s.message_count, -s.size, -s.modified_ms)
     if order is SortOrder.COST:
         return lambda s: (-s.cost, -s.tokens, -s.modified_ms)
-    return lambda s: (-s.modified_ms, -s.mtime_ns)
+    return None  # newest first: see _newest_first
+
+
+def _newest_first(members: list[SessionSummary]) -> list[SessionSummary]:
+    """`(-modified_ms, -mtime_ns)` ascending, in two stable sorts at C speed (the listing
+    comes in this order already: then each is one pass)."""
+    members = sorted(members, key=_MTIME, reverse=True)
+    members.sort(key=_MODIFIED, reverse=True)
+    return members
+
+
+_MTIME = attrgetter("mtime_ns")
+_MODIFIED = attrgetter("modified_ms")
 
 
 def build_rows(
@@ -91,21 +104,31 @@ def build_rows(
     """Rows to draw (`filter_rows` keeps a search's results of them)."""
     current = os.path.abspath(current_cwd) if current_cwd else None
     groups: dict[str, list[SessionSummary]] = {}
+    normed: dict[str, str] = {}  # cwd -> its group (a few hundred folders for 30,000 sessions)
     for summary in summaries:
         if named_only and not summary.name:
             continue
-        if only_current and (current is None or _norm(summary.cwd) != current):
+        cwd = summary.cwd
+        group = normed.get(cwd)
+        if group is None:
+            group = normed[cwd] = _norm(cwd)
+        if only_current and (current is None or group != current):
             continue
-        groups.setdefault(_norm(summary.cwd), []).append(summary)
+        members = groups.get(group)
+        if members is None:
+            groups[group] = [summary]
+        else:
+            members.append(summary)
 
     def latest(cwd: str) -> float:
-        return max(s.modified_ms for s in groups[cwd])
+        latest: float = max(map(_MODIFIED, groups[cwd]))
+        return latest
 
     ordered = sorted(groups, key=lambda cwd: (cwd != current, -latest(cwd), cwd))
     rows: list[SidebarRow] = []
     key = _sort_key(order)
     for cwd in ordered:
-        members = sorted(groups[cwd], key=key)
+        members = sorted(groups[cwd], key=key) if key is not None else _newest_first(groups[cwd])
         rows.append(GroupRow(cwd, home_relative(cwd, home), len(members), cwd == current))
         rows.extend(_nested(members))
     return rows
@@ -126,23 +149,44 @@ class ResultRows:
     without forks is filtered at C speed (30,000 sessions in a few milliseconds); the rows
     are split into groups once, when first asked (safe from any thread: nothing changes)."""
 
-    __slots__ = ("_groups", "rows")
+    __slots__ = ("_groups", "_numbers", "rows")
 
     def __init__(self, rows: Sequence[SidebarRow]) -> None:
         self.rows = rows
         self._groups: list[_Group] | None = None
+        self._numbers: tuple[object, list[list[int]]] = (None, [])  # (numbering, per group)
 
     def keep(self, keep: Container[str]) -> list[SidebarRow]:
+        contains = keep.__contains__
+        return self._keep(contains, [list(map(contains, group.paths)) for group in self._split()])
+
+    def keep_numbered(self, numbering: Mapping[str, int], kept: Sequence[int]) -> list[SidebarRow]:
+        """`keep` for the sessions whose number (`numbering[path]`, the last number for a
+        path not in it) is truthy in `kept`: a lookup per row at C speed, the numbers of each
+        group's rows worked out once per numbering."""
+        groups = self._split()
+        known, numbers = self._numbers
+        if known is not numbering:
+            missing = len(numbering)
+            numbers = [[numbering.get(path, missing) for path in group.paths] for group in groups]
+            self._numbers = (numbering, numbers)
+        missing = len(numbering)
+
+        def contains(path: str) -> bool:
+            return bool(kept[numbering.get(path, missing)])
+
+        return self._keep(contains, [list(map(kept.__getitem__, n)) for n in numbers])
+
+    def _split(self) -> list[_Group]:
         groups = self._groups
         if groups is None:
-            groups = self._groups = _split(self.rows)
-        contains = keep.__contains__
+            groups = self._groups = _split(self.rows)  # (safe from any thread: nothing changes)
+        return groups
+
+    def _keep(self, contains: Callable[[str], object], marks: list[list[object]]) -> list[SidebarRow]:
         out: list[SidebarRow] = []
-        for group in groups:
-            if group.nested:
-                kept = _kept_nested(group.rows, contains)
-            else:
-                kept = list(compress(group.rows, map(contains, group.paths)))
+        for group, marked in zip(self._split(), marks, strict=True):
+            kept = _kept_nested(group.rows, contains) if group.nested else list(compress(group.rows, marked))
             if not kept:
                 continue
             header = group.header
@@ -180,7 +224,7 @@ def _split(rows: Sequence[SidebarRow]) -> list[_Group]:
     return groups
 
 
-def _kept_nested(rows: list[SessionRow], contains: Callable[[str], bool]) -> list[SessionRow]:
+def _kept_nested(rows: list[SessionRow], contains: Callable[[str], object]) -> list[SessionRow]:
     """The kept rows of a group with forks, each at the depth of its kept ancestors."""
     out: list[SessionRow] = []
     kept_above: list[bool] = []  # the rows above this one, per depth: kept?
@@ -189,11 +233,14 @@ def _kept_nested(rows: list[SessionRow], contains: Callable[[str], bool]) -> lis
         del kept_above[depth:]
         kept_above.extend([False] * (depth - len(kept_above)))
         shown = sum(kept_above)
-        kept = contains(row.summary.path)
+        kept = bool(contains(row.summary.path))
         kept_above.append(kept)
         if kept:
             out.append(row if shown == depth else SessionRow(row.summary, shown))
     return out
+
+
+_PARENT = attrgetter("parent_session_path")
 
 
 def _norm(cwd: str) -> str:
@@ -201,6 +248,8 @@ def _norm(cwd: str) -> str:
 
 
 def _nested(members: list[SessionSummary]) -> list[SessionRow]:
+    if not any(isinstance(parent, str) for parent in map(_PARENT, members)):
+        return list(map(SessionRow, members, repeat(0)))  # no forks: 30,000 rows at C speed
     by_path = {s.path: s for s in members}
     children: dict[str, list[SessionSummary]] = {}
     tops: list[SessionSummary] = []

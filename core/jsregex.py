@@ -12,11 +12,12 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from functools import cache
-from typing import NamedTuple
-
-import regex
+from typing import TYPE_CHECKING, NamedTuple
 
 from .jsvalues import utf16_units
+
+if TYPE_CHECKING:
+    import regex
 
 __all__ = [
     "JS_SPACE_CLASS",
@@ -436,6 +437,8 @@ def translate_js_regex(pattern: str) -> str:
 def compile_js_regex(pattern: str) -> regex.Pattern[str]:
     """`new RegExp(pattern, "i")` as a compiled pattern that reads UTF-16 code units (see
     `utf16_units`). Raises `JsRegexError`."""
+    import regex  # (20 ms to import: only once a regex query is typed)
+
     try:
         return regex.compile(translate_js_regex(pattern))
     except (regex.error, RecursionError, OverflowError, ValueError) as e:

@@ -27,6 +27,7 @@ from .lines import HEAD_BYTES, TAIL_BYTES, BytesSource, LineDecodeError, decode_
 from .problems import ProblemKind
 
 NO_MESSAGES = "(no messages)"
+_HUGE = 2**1023  # an int below this converts to a float without overflow
 NULL_BLOCK = "a message has a null content block"
 
 
@@ -312,13 +313,12 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
         """`_feed` for a whole file's lines at once, with the hot state in locals: a cold
         listing spends most of its Python time here (hundreds of thousands of entries)."""
         tips, referenced = self.tips, self.referenced
-        entry_count = message_count = 0
+        message_count = 0
         tokens = cost = 0.0
         last_activity = self.last_activity
         want_first = not self.first_message
         keep_texts = self.texts is not None
         for value in values:
-            entry_count += 1
             # Tips (entries nobody names as parent) without keeping every id: an entry is a
             # tip until a child names it; a parent that was not a tip is remembered in case
             # it shows up later (a child written before its parent).
@@ -333,8 +333,10 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
                     tips.discard(parent_id)
                 else:
                     referenced.add(parent_id)
-            if value.type != "message":
-                self._feed_other(value)
+            kind = value.type
+            if kind != "message":
+                if value.usage is not None or kind == "session_info" or kind == "compaction":
+                    self._feed_other(value)  # (nothing to do for the others: most entries)
                 continue
             message_count += 1
             message = value.message
@@ -368,7 +370,8 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
                 if last_activity is None:
                     last_activity = js_number(t) if t > 0 else 0.0
                 elif t > last_activity:
-                    last_activity = js_number(t)
+                    # js_number inlined for the usual (a float already, or an int a float holds)
+                    last_activity = t if t.__class__ is float else float(t) if t < _HUGE else js_number(t)
             else:
                 self.last_activity = last_activity
                 self._activity(t, value.timestamp)
@@ -385,7 +388,7 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
                 self._text(content)
         self.tokens += tokens
         self.cost += cost
-        self.entry_count += entry_count
+        self.entry_count += len(values)
         self.message_count += message_count
         self.last_activity = last_activity
 
@@ -475,9 +478,11 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
     # ---------------------------------------------------------------- the summary
     def summary(self, path: str, size: int, mtime_ns: int, inode: int) -> SessionSummary:
         header = self.header or {}
-        created_ms = date_ms(header.get("timestamp")) if "timestamp" in header else None
+        # pi parses the header's timestamp for `created` and, a string only, for `modified`'s
+        # fallback: parsed once (a cold listing of 10,000 sessions parsed each header twice)
         header_ts = header.get("timestamp")
-        header_ms = date_ms(header_ts) if isinstance(header_ts, str) else None
+        created_ms = date_ms(header_ts) if "timestamp" in header else None
+        header_ms = created_ms if isinstance(header_ts, str) else None
         if self.last_activity is not None and self.last_activity > 0:
             modified_ms: float | None = self.last_activity
         elif header_ms is not None:

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Sequence
-from typing import Generic, TypeVar
-
-import regex
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from .fuzzy import FuzzyMatch, fuzzy_match
 from .hits import FIELD_CWD, FIELD_ID, FIELD_NAME, SearchHit, Text
 from .jsvalues import js_trim, utf16_units
 from .query import ParsedQuery, QueryToken, normalize_whitespace_lower
 from .searchtext import FIELD_MESSAGE, SegmentedText, TextMatch
+
+if TYPE_CHECKING:
+    import regex
 
 __all__ = [
     "BLANK_MATCH",

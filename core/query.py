@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Literal
-
-import regex
+from typing import TYPE_CHECKING, Literal
 
 from .jsregex import JS_SPACE_CLASS, JS_SPACE_CLASS_BUT_SPACE, JsRegexError, compile_js_regex
 from .jsvalues import JS_WHITESPACE, js_trim
+
+if TYPE_CHECKING:
+    import regex  # (the `regex` package costs 20 ms to import: loaded by the first regex query)
 
 __all__ = [
     "DURATION_UNITS_MS",

@@ -322,6 +322,16 @@ class SearchResults(Sequence[SearchHit[T]]):
     def item(self, index: int) -> T:
         return self._entries[self._positions[index]].item
 
+    @property
+    def entries(self) -> list[PreparedSession[T]]:
+        """The index's sessions this search went through (replaced whole by an update)."""
+        return self._entries
+
+    @property
+    def positions(self) -> list[int]:
+        """Where each hit's session is in `entries`, in hit order."""
+        return self._positions
+
 
 @contextlib.contextmanager
 def _gc_paused() -> Iterator[None]:

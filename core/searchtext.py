@@ -16,13 +16,14 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
-
-import regex
+from typing import TYPE_CHECKING, NamedTuple
 
 from .excerpt import Excerpt, cut_excerpt
 from .jsvalues import utf16_units
 from .query import collapse_whitespace, normalize_whitespace_lower
+
+if TYPE_CHECKING:
+    import regex
 
 __all__ = ["FIELD_MESSAGE", "MessageText", "Owner", "SegmentedText", "TextMatch"]
 

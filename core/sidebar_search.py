@@ -13,17 +13,29 @@ view only, and remembers each place until the file changes.
 
 from __future__ import annotations
 
+import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from itertools import count
+from typing import Any, NamedTuple
 
 from .deep_search import DeepHit, deep_search
+from .groups import ResultRows, SidebarRow
 from .hits import SearchHit
 from .listing import SessionSummary
 from .problems import SessionError
 from .query import DURATION_UNITS_MS, ParsedQuery
-from .search import FIELD_MESSAGE, PatternTooSlow, SearchCancelled, SearchIndex, SessionText, parse_query
+from .search import (
+    FIELD_MESSAGE,
+    PatternTooSlow,
+    SearchCancelled,
+    SearchIndex,
+    SearchResults,
+    SessionText,
+    parse_query,
+)
 from .session import Session
 from .session_search import HitPlace, Scope, TreePlaces, locate_hit, message_text
 
@@ -81,11 +93,31 @@ class DeepProgress:
     total: int = 0
 
 
+class Numbered(NamedTuple):
+    """A default-scope answer at C speed: each listed session's number in the index
+    (`numbering`, shared by every query of that index) and, per number, its hit's position
+    plus one (`hit_at`: 0 for no hit; the last number, `len(numbering)`, is none's)."""
+
+    numbering: dict[str, int]
+    hit_at: list[int]
+
+
 class SidebarResults:
     """What one query found: the matching sessions by path, each with its hit and (once known)
     where the hit sits. The event loop owns it; a deep search adds to it as hits arrive."""
 
-    __slots__ = ("_hits", "_positions", "done", "error", "places", "progress", "query", "scope", "text")
+    __slots__ = (
+        "_hits",
+        "_numbered",
+        "_positions",
+        "done",
+        "error",
+        "places",
+        "progress",
+        "query",
+        "scope",
+        "text",
+    )
 
     def __init__(
         self,
@@ -95,22 +127,30 @@ class SidebarResults:
         hits: Sequence[SearchHit[Any]] = (),
         paths: dict[str, int] | None = None,
         error: str | None = None,
+        numbered: Numbered | None = None,
     ) -> None:
         self.text = text  # the query as typed
         self.query = query
         self.scope = scope
         self.error = error
         self._hits: Sequence[SearchHit[Any]] = hits
-        self._positions: dict[str, int] = paths if paths is not None else {}
+        # path -> the hit's position; made when first asked if `numbered` answers meanwhile
+        # (a dict of 20,000 paths at every keystroke took 10 ms at 30,000 sessions)
+        self._positions: dict[str, int] | None = paths if paths is not None or numbered else {}
+        self._numbered = numbered
         self.places: dict[str, HitPlace] = {}
         self.done = scope == "default"  # a deep search: every file read
         self.progress = DeepProgress()
 
     def __contains__(self, path: object) -> bool:
-        return path in self._positions
+        numbered = self._numbered
+        if numbered is not None:
+            number = numbered.numbering.get(path, len(numbered.numbering))  # type: ignore[call-overload]
+            return bool(numbered.hit_at[number])
+        return path in self.paths
 
     def __len__(self) -> int:
-        return len(self._positions)
+        return len(self._hits) if self._numbered is not None else len(self.paths)
 
     def __repr__(self) -> str:
         return f"SidebarResults({self.text!r}, {self.scope}, {len(self)} sessions)"
@@ -118,11 +158,26 @@ class SidebarResults:
     @property
     def paths(self) -> dict[str, int]:
         """path -> the hit's position (a container of the matching paths, in hit order)."""
+        if self._positions is None:
+            hits = self._hits
+            items = hits.items if isinstance(hits, SearchResults) else [hit.item for hit in hits]
+            self._positions = {item.path: i for i, item in enumerate(items)}
         return self._positions
 
+    def rows_of(self, rows: ResultRows) -> list[SidebarRow]:
+        """The rows of the matching sessions (see `ResultRows.keep`)."""
+        numbered = self._numbered
+        if numbered is not None:
+            return rows.keep_numbered(numbered.numbering, numbered.hit_at)
+        return rows.keep(self.paths)
+
     def hit(self, path: str) -> SearchHit[Any] | None:
-        position = self._positions.get(path)
-        return self._hits[position] if position is not None else None
+        numbered = self._numbered
+        if numbered is not None:
+            position = numbered.hit_at[numbered.numbering.get(path, len(numbered.numbering))] - 1
+            return self._hits[position] if position >= 0 else None
+        found = self.paths.get(path)
+        return self._hits[found] if found is not None else None
 
     def place(self, path: str) -> HitPlace | None:
         """Where the hit is in its session; None while not known (its file not read yet)."""
@@ -136,42 +191,47 @@ class SidebarResults:
 
     def add(self, found: Sequence[DeepHit]) -> None:
         """More deep hits (in the order found)."""
+        positions = self.paths
+        self._numbered = None
         hits = self._hits if isinstance(self._hits, list) else list(self._hits)
         for deep in found:
             path = deep.summary.path
-            if path in self._positions:
+            if path in positions:
                 continue
-            self._positions[path] = len(hits)
+            positions[path] = len(hits)
             hits.append(deep.hit)
             self.places[path] = deep.place
         self._hits = hits
 
 
 class SidebarSearch:
-    """The index of the listed sessions. The event loop owns it; `prepare` (the costly part,
-    for a worker thread) builds an index that `install` then takes on; `search` and `place`
-    may run in a worker thread (they only read what the loop replaces whole)."""
+    """The index of the listed sessions, built when first wanted (it holds every message's
+    text: hundreds of MB at 30,000 sessions). The event loop owns it; `build` (the costly
+    part) and `search` and `place` may run in worker threads: the index is built once, by
+    whichever asks first (the others wait for it), and only replaced whole."""
 
     def __init__(self, texts_of: TextsOf) -> None:
         self.texts_of = texts_of
         self.index: SearchIndex[SessionText] | None = None
+        self.wanted = False  # a search was started: a new listing gets a new index at once
+        self._building = threading.Lock()
+        self._numbering: tuple[object, dict[str, int]] = (None, {})  # (the index's entries, their numbers)
         # path -> (the summary it was made from, its search text)
         self._texts: dict[str, tuple[SessionSummary, SessionText]] = {}
         # path -> where each message of the file is (as of its size and mtime)
         self._files: dict[str, _FilePlaces] = {}
 
-    def prepare(self, summaries: Sequence[SessionSummary]) -> SearchIndex[SessionText]:
-        """A new index of `summaries` (nothing else changes: fit for a worker thread)."""
-        return SearchIndex(self._items(summaries, self._texts.copy()))
-
-    def install(self, index: SearchIndex[SessionText], summaries: Sequence[SessionSummary]) -> None:
-        """Use `index` (from `prepare`), brought up to the listing now, unless one is in use."""
-        if self.index is None:
-            index.update(self._items(summaries, self._texts))
-            self.index = index
+    def build(self, summaries: Sequence[SessionSummary]) -> SearchIndex[SessionText]:
+        """The index (of `summaries` if it has to be built now)."""
+        self.wanted = True
+        with self._building:
+            index = self.index
+            if index is None:
+                index = self.index = SearchIndex(self._items(summaries, self._texts))
+            return index
 
     def reset(self) -> None:
-        """The listing was read again: the next search (or `install`) starts a new index."""
+        """The listing was read again: the next search (or `build`) starts a new index."""
         self.index = None
 
     def update(self, summaries: Sequence[SessionSummary]) -> None:
@@ -197,14 +257,22 @@ class SidebarSearch:
             return SidebarResults(text, query, scope)
         index = self.index
         if index is None:
-            # Typed before the background index was ready: build it now, once.
-            index = self.index = SearchIndex(self._items(summaries, self._texts))
+            index = self.build(summaries)  # (or wait for the build under way)
         try:
             hits = index.search(query, now_ms=now_ms, cancelled=cancelled)
         except PatternTooSlow as e:
             return SidebarResults(text, query, scope, error=str(e))
-        paths = {item.path: i for i, item in enumerate(hits.items)}
-        return SidebarResults(text, query, scope, hits, paths)
+        return SidebarResults(text, query, scope, hits, numbered=self._numbered(hits))
+
+    def _numbered(self, hits: SearchResults[SessionText]) -> Numbered:
+        entries, numbering = self._numbering
+        if entries is not hits.entries:  # (a new index, or the index took a new listing)
+            entries = hits.entries
+            numbering = {entry.item.path: number for number, entry in enumerate(hits.entries)}
+            self._numbering = (entries, numbering)
+        hit_at = [0] * (len(numbering) + 1)
+        deque(map(hit_at.__setitem__, hits.positions, count(1)), 0)
+        return Numbered(numbering, hit_at)
 
     def deep_hits(
         self,

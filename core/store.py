@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import partial
+from operator import attrgetter
 from pathlib import Path
 
 from .gcpause import paused_gc
@@ -56,8 +57,20 @@ class ScanReport:
 
 
 def sort_newest_first(summaries: list[SessionSummary]) -> None:
-    """pi's order: `modified` newest first; ties by file mtime, then file name, both descending."""
-    summaries.sort(key=lambda s: (s.modified_ms, s.mtime_ns, os.path.basename(s.path)), reverse=True)
+    """pi's order: `modified` newest first; ties by file mtime, then file name, both descending.
+
+    Two sorts at C speed, mtime then `modified` (stable: the mtime order stays within a tie;
+    a key function making three-part keys cost 50 ms at 30,000 sessions); only when two
+    sessions tie on both is the file name needed."""
+    summaries.sort(key=_MTIME, reverse=True)
+    summaries.sort(key=_MODIFIED, reverse=True)
+    if len(set(map(_TIMES, summaries))) != len(summaries):
+        summaries.sort(key=lambda s: (s.modified_ms, s.mtime_ns, os.path.basename(s.path)), reverse=True)
+
+
+_MTIME = attrgetter("mtime_ns")
+_MODIFIED = attrgetter("modified_ms")
+_TIMES = attrgetter("modified_ms", "mtime_ns")
 
 
 def read_file_state(path: str, keep_text: bool = False) -> tuple[IndexEntry | None, int]:
@@ -186,24 +199,35 @@ class SessionStore:
             self._loaded = None
             paths = list(iter_session_files(self.root))
             stats = _stat_all(paths)
-            if read_limit is not None and _bytes_to_read(cached, stats) > read_limit:
-                self._loaded = (cached, report.cache_loaded, report.cache_problem)
-                return None
             fresh: dict[str, IndexEntry] = {}
             to_read: list[str] = []
+            changed: list[tuple[str, IndexEntry]] = []
             for path in paths:
                 old = cached.get(path)
                 if old is None:
                     to_read.append(path)
                     continue
                 st = stats.get(path)
-                if st is not None and old.matches(st):
+                # (IndexEntry.matches, inlined: this loop runs once per session at every start)
+                if (
+                    st is not None
+                    and st.st_mtime_ns == old.mtime_ns
+                    and st.st_size == old.size
+                    and st.st_ino == old.inode
+                ):
                     fresh[path] = old
                     report.unchanged += 1
-                    continue
+                else:
+                    fresh[path] = old  # (keeps its place: brought up to date below)
+                    changed.append((path, old))
+            if read_limit is not None and _bytes_to_read(changed, to_read, stats) > read_limit:
+                self._loaded = (cached, report.cache_loaded, report.cache_problem)
+                return None
+            for path, old in changed:
                 # Changed, gone, or not even stat-able (a symlink loop: skipped, with why).
                 change, entry, read = self._refresh(path, old)
                 if entry is None:
+                    del fresh[path]
                     continue
                 fresh[path] = entry
                 report.bytes_read += read
@@ -219,7 +243,7 @@ class SessionStore:
                 fresh[path] = entry
                 report.read += 1
                 report.bytes_read += read
-            report.vanished = sum(1 for p in cached if p not in fresh)
+            report.vanished = len(cached.keys() - fresh.keys())
             self.entries = fresh
         for path, entry in self.entries.items():
             if entry.summary is None and entry.builder is not None and entry.builder.header is not None:
@@ -309,21 +333,25 @@ class SessionStore:
 
     def listing(self) -> Listing:
         listing = Listing()
+        summaries, skipped = listing.summaries, listing.skipped
         with self.lock:
             for path, entry in self.entries.items():
-                summary = self._summary(path)
+                summary = entry.summary  # (kept: the usual case, without a call per session)
+                if summary is None:
+                    summary = self._summary(path)
                 if summary is not None:
-                    listing.summaries.append(summary)
+                    summaries.append(summary)
                 elif entry.skipped:
-                    listing.skipped.append((path, entry.skipped))
+                    skipped.append((path, entry.skipped))
         sort_newest_first(listing.summaries)
         return listing
 
     def texts(self, path: str) -> list[str]:
+        """The file's message texts (kept with `keep_text`), read from the cache file if they
+        are still there (and not kept decoded: the search index has its own copy)."""
         entry = self.entries.get(path)
-        if entry is None or entry.builder is None or entry.builder.texts is None:
-            return []
-        return entry.builder.texts
+        texts = entry.texts if entry is not None else None
+        return texts if texts is not None else []
 
 
 def _stat_all(paths: list[str]) -> dict[str, os.stat_result]:
@@ -336,19 +364,20 @@ def _stat_all(paths: list[str]) -> dict[str, os.stat_result]:
     return stats
 
 
-def _bytes_to_read(cached: dict[str, IndexEntry], stats: dict[str, os.stat_result]) -> int:
+def _bytes_to_read(
+    changed: list[tuple[str, IndexEntry]], new: list[str], stats: dict[str, os.stat_result]
+) -> int:
     """What a scan would read: whole new or replaced files, the appended part of grown ones."""
-    total = 0
-    for path, st in stats.items():
-        entry = cached.get(path)
-        if entry is not None and entry.matches(st):
-            continue  # taken as it is
+    total = sum(st.st_size for path in new if (st := stats.get(path)) is not None)
+    for path, entry in changed:
+        st = stats.get(path)
+        if st is None:
+            continue
         if (
-            entry is None
-            or entry.builder is None
+            entry.builder is None
             or st.st_ino != entry.inode
             or st.st_size < entry.builder.offset
-            or (st.st_size == entry.size and not entry.matches(st))
+            or st.st_size == entry.size  # changed without growing: rewritten in place, read again
         ):
             total += st.st_size
         else:

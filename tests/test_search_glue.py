@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from pi_sessions.core import labels as labels_module
 from pi_sessions.core import sidebar_search
-from pi_sessions.core.groups import HIT_LINE, GroupRow, SessionRow, build_rows, filter_rows
+from pi_sessions.core.groups import HIT_LINE, GroupRow, ResultRows, SessionRow, build_rows, filter_rows
 from pi_sessions.core.labels import LabelIndex
 from pi_sessions.core.landing import Aim, land, place_words
 from pi_sessions.core.listing import SessionSummary
@@ -69,6 +69,43 @@ def test_a_fork_whose_parent_did_not_match_moves_up() -> None:
         ("GroupRow", None),
         ("SessionRow", 0),
     ]
+
+
+def test_numbered_answers_keep_the_same_rows_as_the_paths(tmp_path: Path) -> None:
+    # The sidebar's answer at every keystroke goes by each session's number in the index;
+    # it must keep exactly the rows a plain set of paths keeps (forks moved up included).
+    root = tmp_path / "sessions"
+    for name, cwd, text, parent in [
+        ("root", "/p", "alpha beta", None),
+        ("child", "/p", "beta only", "root"),
+        ("grandchild", "/p", "alpha again", "child"),
+        ("other", "/q", "gamma alpha", None),
+        ("lonely", "/r", "nothing here", None),
+    ]:
+        parent_path = str(root / "--p--" / f"{parent}.jsonl") if parent else None
+        write(
+            root / ("--p--" if cwd == "/p" else "--x--") / f"{name}.jsonl",
+            header(id=name, cwd=cwd, **({"parentSession": parent_path} if parent_path else {})),
+            user("u1", None, text),
+        )
+    store = SessionStore(root, use_cache=False, keep_text=True)
+    store.scan()
+    listing = store.listing().summaries
+    rows = build_rows(listing)
+    result_rows = ResultRows(rows)
+    search = SidebarSearch(store.texts)
+    for query in ["alpha", "beta", "gamma", "zzz", "a", "re:al.ha"]:
+        results = search.search(query, listing)
+        paths = set(results.paths)
+        assert results.rows_of(result_rows) == filter_rows(rows, paths), query
+        assert all((s.path in results) == (s.path in paths) for s in listing), query
+        assert all((results.hit(s.path) is not None) == (s.path in paths) for s in listing), query
+        assert len(results) == len(paths)
+    assert {
+        r.summary.path.rsplit("/", 1)[1]
+        for r in search.search("alpha", listing).rows_of(result_rows)
+        if isinstance(r, SessionRow)
+    } == {"root.jsonl", "grandchild.jsonl", "other.jsonl"}
 
 
 def test_a_shown_hit_is_placed_and_its_file_read_once_until_it_changes(

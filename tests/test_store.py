@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import threading
 from pathlib import Path
 
@@ -148,6 +149,8 @@ def test_warm_cache_reads_nothing_and_grown_file_reads_only_new_bytes(tmp_path: 
     report = warm.scan()
     assert report.cache_loaded and report.read == 0 and report.bytes_read == 0 and report.unchanged == 3
     assert [s.id for s in warm.listing().summaries] == ["new", "old"]
+    assert [s.path for s in warm.listing().summaries] == [str(files["new"]), str(files["old"])]
+    assert warm.listing().summaries == first.listing().summaries  # the cache gives back what was read
 
     appended = jsonl(assistant("b", "u", "a reply", 9))
     with open(files["old"], "ab") as f:
@@ -187,6 +190,58 @@ def test_rewritten_prefix_is_read_again(tmp_path: Path) -> None:
     report = store.scan()
     assert report.read == 1 and report.grown == 0
     assert store.summary(str(files["old"])).first_message == "OLD QUESTION"
+
+
+def test_texts_stay_in_the_cache_file_until_asked_and_survive_another_save(tmp_path: Path) -> None:
+    root, cache = tmp_path / "sessions", tmp_path / "cache"
+    files = make_tree(root)
+    SessionStore(root, cache_dir=cache, keep_text=True).scan()
+    warm = SessionStore(root, cache_dir=cache, keep_text=True)
+    warm.scan()
+    assert warm.texts(str(files["old"])) == ["old question"]
+    # Another file changes: the index is saved again, the others' states copied from the old file.
+    with open(files["new"], "ab") as f:
+        f.write(jsonl(assistant("b", "u", "a reply", 9)))
+    report = warm.scan()
+    assert report is not None and report.grown == 1
+    again = SessionStore(root, cache_dir=cache, keep_text=True)
+    report = again.scan()
+    assert report is not None and report.cache_loaded and report.unchanged == 3
+    assert again.texts(str(files["old"])) == ["old question"]
+    assert again.texts(str(files["new"])) == ["new question", "a reply"]
+
+
+def test_a_cache_cut_short_is_read_again(tmp_path: Path) -> None:
+    root, cache = tmp_path / "sessions", tmp_path / "cache"
+    files = make_tree(root)
+    store = SessionStore(root, cache_dir=cache, keep_text=True)
+    store.scan()
+    data = store.cache_path.read_bytes()
+    store.cache_path.write_bytes(data[: len(data) - 40])  # the last state cut off
+    again = SessionStore(root, cache_dir=cache, keep_text=True)
+    report = again.scan()
+    assert report is not None and not report.cache_loaded and report.read == 3
+    assert "corrupt" in (report.cache_problem or "")
+    assert again.texts(str(files["old"])) == ["old question"]
+
+
+def test_a_damaged_state_reads_its_file_again_when_it_grows(tmp_path: Path) -> None:
+    root, cache = tmp_path / "sessions", tmp_path / "cache"
+    files = make_tree(root)
+    store = SessionStore(root, cache_dir=cache, keep_text=True)
+    store.scan()
+    data = store.cache_path.read_bytes()
+    store.cache_path.write_bytes(data[:-60] + b"\xc1" * 60)  # bytes msgpack never holds
+    with open(files["old"], "ab") as f:
+        f.write(jsonl(assistant("b", "u", "a reply", 9)))
+    with open(files["new"], "ab") as f:
+        f.write(jsonl(assistant("b", "u", "another reply", 9)))
+    again = SessionStore(root, cache_dir=cache, keep_text=True)
+    report = again.scan()
+    assert report is not None and report.cache_loaded and report.read + report.grown == 2
+    assert {s.id: s.message_count for s in again.listing().summaries} == {"old": 2, "new": 2}
+    assert again.texts(str(files["old"])) == ["old question", "a reply"]
+    assert again.texts(str(files["new"])) == ["new question", "another reply"]
 
 
 @pytest.mark.parametrize("damage", [b"garbage", b"\x00\x01", b""])
@@ -288,6 +343,19 @@ def test_list_cwd_filter_and_json(
         "messageCount": 1,
         "firstMessage": "old question",
     }
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the XDG rule is worked out on Linux only")
+@pytest.mark.parametrize("xdg", [None, "", "relative/cache", "/abs/cache"])
+def test_the_cache_lives_where_platformdirs_says(monkeypatch: pytest.MonkeyPatch, xdg: str | None) -> None:
+    import platformdirs
+    from pi_sessions.core.index_cache import default_cache_dir
+
+    if xdg is None:
+        monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    else:
+        monkeypatch.setenv("XDG_CACHE_HOME", xdg)
+    assert default_cache_dir() == Path(platformdirs.user_cache_path("pi-sessions"))
 
 
 @pytest.mark.parametrize("odd_cache", ["fifo", "link to /dev/zero"])

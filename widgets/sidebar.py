@@ -269,6 +269,9 @@ class SessionSidebar(Vertical):
     class SessionChosen(SessionMessage):
         """Enter on a session."""
 
+    class SearchOpened(Message):
+        """The search line opened: a query is coming (the screen gets the index ready)."""
+
     class SearchChanged(Message):
         """The search line holds a new query, or the scope changed: answer with
         `show_matches` (a blank query: the search is over)."""
@@ -320,7 +323,8 @@ class SessionSidebar(Vertical):
     # ------------------------------------------------------------------ data in
     def set_summaries(self, summaries: Sequence[SessionSummary], *, keep_current: bool = True) -> None:
         self.summaries = list(summaries)
-        if self.current_cwd and not any(_same_dir(s.cwd, self.current_cwd) for s in self.summaries):
+        folders = {s.cwd for s in self.summaries}  # (a few hundred for 30,000 sessions)
+        if self.current_cwd and not any(_same_dir(cwd, self.current_cwd) for cwd in folders):
             self.only_current = False
         self.rebuild(keep_current=keep_current)
 
@@ -346,7 +350,7 @@ class SessionSidebar(Vertical):
         the current session at `at` if known)."""
         current = self.session_list.current() if keep_current else None
         if rows is None:
-            rows = self.full_rows if self.matches is None else self.result_rows.keep(self.matches.paths)
+            rows = self.full_rows if self.matches is None else self.matches.rows_of(self.result_rows)
         self.session_list.results = self.matches
         self.session_list.set_rows(rows, keep_path=current.path if current else None, at=at)
         self._update_title()
@@ -432,6 +436,7 @@ class SessionSidebar(Vertical):
     def action_search(self) -> None:
         self.search_input.display = True
         self.search_input.focus()
+        self.post_message(self.SearchOpened())
 
     def action_clear_search(self) -> None:
         self.search_input.value = ""

@@ -9,6 +9,7 @@ exactly as encoded (JSON escapes control characters already).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Iterable
@@ -59,6 +60,21 @@ def warn(line: str) -> None:
 def flush() -> None:
     """Before handing the terminal to another program."""
     sys.stdout.flush()
+
+
+def flush_all() -> bool:
+    """Write out what is buffered (before leaving without the interpreter's own flush);
+    False if stdout could not take it (a broken pipe is silenced, as at a normal exit)."""
+    ok = True
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        silence_stdout()
+    except OSError:
+        ok = False
+    with contextlib.suppress(OSError):
+        sys.stderr.flush()
+    return ok
 
 
 def silence_stdout() -> None:
