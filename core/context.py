@@ -105,6 +105,8 @@ class Projection:
         "_fates",
         "_grown_from",
         "_message_count",
+        "_moved_from",
+        "_moved_kept",
         "_settings_at",
         "compaction",
         "context",
@@ -154,6 +156,20 @@ class Projection:
         # None: not known, as for a projection grown by `extend_projection`).
         self._settings_at: tuple[int, int] | None = None
         self._message_count: int | None = None
+        # Made from that projection by a move (`project` building on the last one), sharing
+        # its first `_moved_kept` context entries, their counts and its edits (weak, as above).
+        self._moved_from: weakref.ref[Projection] | None = None
+        self._moved_kept = 0
+
+    def shared_context(self, other: Projection) -> int | None:
+        """How many leading context entries this projection sends exactly as `other` does
+        (the same entries, message counts and edits), when that is known without a walk: it
+        was made from `other` by a move or a growth. None: not known."""
+        if self._grown_from is not None and self._grown_from() is other:
+            return len(other.context)
+        if self._moved_from is not None and self._moved_from() is other:
+            return self._moved_kept
+        return None
 
     @property
     def grown_from(self) -> Projection | None:
@@ -347,6 +363,7 @@ def _moved(
         dropped,
     )
     projection._settings_at = (thinking_at, model_at)
+    projection._moved_from, projection._moved_kept = weakref.ref(previous), kept
     if previous._message_count is not None:
         projection._message_count = previous._message_count - sum(previous.counts[kept:]) + sum(counts[kept:])
     if previous._fates is not None:
