@@ -33,6 +33,7 @@ from textual.worker import Worker, WorkerCancelled, WorkerState, get_current_wor
 from ..core.activity import Activity
 from ..core.context import project
 from ..core.files import FileTracker
+from ..core.gcpause import COLLECTIONS
 from ..core.glyphs import Glyphs
 from ..core.labels import LabelIndex, LabelRow
 from ..core.landing import Aim, Landing, land, place_words
@@ -483,8 +484,16 @@ class MainScreen(Screen[None]):
         if session is None or entry_id not in session.by_id:
             return
         started = time.perf_counter()
+        self._hold_collections()
         self.context_view.show(session, project(session, entry_id), keep_scroll=keep_scroll)
         self.last_context_ms = (time.perf_counter() - started) * 1000
+
+    def _hold_collections(self) -> None:
+        """No cyclic collection until the frame showing this change is out (the app releases
+        them when it hands a frame over: core/gcpause.py), or a second has passed."""
+        if not COLLECTIONS.held:
+            COLLECTIONS.hold()
+            self.set_timer(1.0, COLLECTIONS.release)
 
     def action_toggle_excluded(self) -> None:
         self.context_view.toggle_excluded()

@@ -323,8 +323,13 @@ def _moved(
     kept = len(previous.context) - len(removed)
     if kept < 0 or (removed and previous.context[kept] is not removed[0]):
         return None
-    context = path if previous.context is previous.path else previous.context[:kept] + added
-    counts = previous.counts[:kept] + [0] * len(added)
+    if previous.context is previous.path:
+        context = path
+    else:
+        context = previous.context[:kept]  # (one copy: a slice and a concatenation are two)
+        context += added
+    counts = previous.counts[:kept]
+    counts += [0] * len(added)
     excluded = dict(previous.excluded)
     dropped: dict[int, Reason] = {}
     for position, reason in previous.dropped.items():

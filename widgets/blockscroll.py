@@ -26,6 +26,7 @@ from textual.strip import Strip
 
 from . import plain
 from .glyphs import glyphs_of
+from .virtual_size import set_virtual_size
 
 
 class ScrollBlock:
@@ -160,7 +161,7 @@ class BlockScroll(ScrollView, Generic[B], can_focus=True):
         else:
             self.offsets = [0, *accumulate(b.height for b in self.blocks)]
         self._dirty_from = None
-        self.virtual_size = Size(self._width(), max(1, self.offsets[-1]))
+        set_virtual_size(self, Size(self._width(), max(1, self.offsets[-1])))
 
     def _settle_end(self) -> None:
         """Scroll to the end, laying out the last blocks first so estimates do not leave a gap."""
