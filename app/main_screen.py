@@ -330,6 +330,7 @@ class MainScreen(Screen[None]):
         delta = event.append
         if delta is None or not delta.changed:
             return
+        self._hold_collections()
         self.tree_pane.take_delta(delta)
         if delta.reloaded and not ours:
             what = "cut short" if delta.truncated else "rewritten"

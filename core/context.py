@@ -403,14 +403,17 @@ def extend_projection(previous: Projection, session: Session, leaf_id: str) -> P
         return None
     tail.reverse()
     thinking, model = _settings(tail, thinking=previous.thinking_level, model=previous.model)
-    context = previous.context + tail
-    counts = previous.counts + [0] * len(tail)
+    grown_path = path + tail
+    # Without a compaction the context is the path: one list for both, as `project` makes it.
+    context = grown_path if previous.context is path else previous.context + tail
+    counts = previous.counts[:]
+    counts += [0] * len(tail)
     excluded = dict(previous.excluded)
     dropped = dict(previous.dropped)
     size = _count_messages(context, len(previous.context), counts, previous.edits, excluded, dropped)
     grown = Projection(
         leaf_id,
-        path + tail,
+        grown_path,
         context,
         counts,
         previous.compaction,

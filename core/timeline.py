@@ -157,15 +157,17 @@ def _extend(
     session: Session, path: Sequence[EntryRecord], start: int, base: ContextTimeline
 ) -> ContextTimeline:
     """`base` (the timeline of path[:start]) continued over path[start:]."""
-    points = list(base.points)
-    tokens_of = list(base.tokens)
-    marks = [m for m in base.compactions if m.turn < len(points)]
-    pending = [m for m in base.compactions if m.turn >= len(points)]  # no reply after them yet
+    # The points added, after the base's (a move or an append adds a few to tens of thousands).
+    points: list[TurnPoint] = []
+    tokens_of: list[int | float] = []
+    before = len(base.points)
+    marks = [m for m in base.compactions if m.turn < before]
+    pending = [m for m in base.compactions if m.turn >= before]  # no reply after them yet
     for position in range(start, len(path)):
         record = path[position]
         kind = record.type
         if kind == "compaction":
-            pending.append(_mark(record, position, len(points), False))
+            pending.append(_mark(record, position, before + len(points), False))
             continue
         if kind != "message" or record.role != "assistant":
             continue
@@ -173,15 +175,19 @@ def _extend(
         if tokens is None:
             continue
         if pending:
-            before = points[-1].tokens if points else None
-            dropped = before is not None and tokens < before
+            last = points[-1] if points else (base.points[-1] if base.points else None)
+            dropped = last is not None and tokens < last.tokens
             marks.extend(
                 CompactionMark(m.entry_id, m.position, m.turn, m.tokens_before, dropped) for m in pending
             )
             pending.clear()
         points.append(TurnPoint(record.id, position, tokens))
         tokens_of.append(tokens)
-    return ContextTimeline(tuple(points), tuple(marks + pending), tuple(tokens_of))
+    if not points:
+        return ContextTimeline(base.points, tuple(marks + pending), base.tokens)
+    return ContextTimeline(
+        base.points + tuple(points), tuple(marks + pending), base.tokens + tuple(tokens_of)
+    )
 
 
 def _mark(record: EntryRecord, position: int, turn: int, dropped: bool) -> CompactionMark:
