@@ -39,45 +39,21 @@ class BlockKind(Enum):
     EXCLUDED = "excluded"  # an entry on the path that is not in context, with the reason
 
 
-class Block(ScrollBlock):
+class Block(ScrollBlock, gc=False):
     """One drawn unit. A message block knows where its message comes from (the entry, its
     position among the entry's messages, the edit that applies) and reads it back only when it
     is drawn; the prompt block replays the prompt of its projection only when drawn."""
 
-    __slots__ = (
-        "_message",
-        "edit",
-        "fate",
-        "first",
-        "kind",
-        "message_index",
-        "projection",
-        "prompt",
-        "record",
-    )
-
-    def __init__(
-        self,
-        kind: BlockKind,
-        record: EntryRecord | None,
-        *,
-        fate: Fate | None = None,
-        first: bool = False,
-        message_index: int = 0,
-        edit: EntryRecord | None = None,
-        projection: Projection | None = None,
-        estimate: int = 3,
-    ) -> None:
-        super().__init__(estimate)
-        self.kind = kind
-        self.record = record
-        self.fate = fate
-        self.first = first  # the leading compaction of the context (its checkpoint is sent)
-        self.message_index = message_index
-        self.edit = edit
-        self.projection = projection  # SYSTEM_PROMPT: the projection the prompt replays from
-        self.prompt: SystemPrompt | None = None  # SYSTEM_PROMPT: once replayed
-        self._message: Any = _UNREAD
+    kind: BlockKind
+    record: EntryRecord | None
+    fate: Fate | None = None
+    first: bool = False  # the leading compaction of the context (its checkpoint is sent)
+    message_index: int = 0
+    edit: EntryRecord | None = None
+    projection: Projection | None = None  # SYSTEM_PROMPT: the projection the prompt replays from
+    prompt: SystemPrompt | None = None  # SYSTEM_PROMPT: once replayed
+    _message: Any = None  # the message once read (`_read` says whether it was)
+    _read: bool = False
 
     @property
     def entry_id(self) -> str | None:
@@ -85,12 +61,11 @@ class Block(ScrollBlock):
 
     def message(self, session: Session) -> Any:
         """The raw message this block shows (read back once; None when there is none)."""
-        if self._message is _UNREAD:
-            if self.record is None:
-                self._message = None
-            else:
+        if not self._read:
+            if self.record is not None:
                 messages = entry_messages(session, self.record, self.first, self.edit)
                 self._message = messages[self.message_index] if self.message_index < len(messages) else None
+            self._read = True
         return self._message
 
     def original(self, session: Session) -> Any:
@@ -107,8 +82,6 @@ class Block(ScrollBlock):
             self.prompt = self.projection.system_prompt(session)
         return self.prompt
 
-
-_UNREAD = object()
 
 BlockKey = int | tuple[int, int, bool, int]
 
