@@ -16,7 +16,7 @@ from ..core.context import Fate, Projection, Reason, SystemPrompt, entry_message
 from ..core.describe import content_text, excerpt, kind_label
 from ..core.glyphs import Glyphs
 from ..core.jsvalues import js_string
-from ..core.records import CONTENT_NULL, EntryRecord
+from ..core.records import CONTENT_NULL, EntryRecord, MessageHead
 from ..core.session import Session
 from ..core.text import human_count, one_line
 from .blockscroll import ScrollBlock
@@ -166,9 +166,14 @@ def build_blocks(
 
 
 def _estimate(record: EntryRecord) -> int:
-    role = record.role if record.type == "message" else None
-    preview = PREVIEW_LINES.get(str(role), DEFAULT_PREVIEW)
-    return 2 + min(preview, max(1, record.content_size // 60 if record.content_size else 1))
+    """A block's height before it is laid out: its first line, a line a 60 bytes of content
+    up to its role's preview, and the blank line after it. (Made for every message of a
+    context when it is shown: kept to a few steps.)"""
+    message = record.message
+    role = message.role if message.__class__ is MessageHead and record.type == "message" else None
+    preview = PREVIEW_LINES.get(role, DEFAULT_PREVIEW) if role.__class__ is str else DEFAULT_PREVIEW
+    lines = record.content_size // 60 or 1
+    return 2 + (lines if lines < preview else preview)
 
 
 # ---------------------------------------------------------------------- what a block says
