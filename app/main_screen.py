@@ -455,7 +455,12 @@ class MainScreen(Screen[None]):
             self.set_status(f"cannot open {path}: {error}", error=True)
             return
         self.watcher.track(session)
-        self.tree_pane.show_session(session, select=select, notify=notify)
+        # The context is shown here, not when the tree's announcement comes back: the frame
+        # drawn in between would show the tree alone (for a long session, a frame's work).
+        self.tree_pane.show_session(session, select=select, notify=False)
+        shown = self.branch_tree.current_id()
+        if notify and shown is not None:
+            self._highlighted(shown)
         empty = nothing_to_show(session)
         if empty is not None:
             self.context_view.clear(empty)
@@ -469,9 +474,12 @@ class MainScreen(Screen[None]):
     # ------------------------------------------------------------------ the context pane
     @on(BranchTree.EntryHighlighted)
     def _entry_highlighted(self, event: BranchTree.EntryHighlighted) -> None:
-        if self.follow and self.session is not None and event.entry_id != self.session.default_leaf:
+        self._highlighted(event.entry_id)
+
+    def _highlighted(self, entry_id: str) -> None:
+        if self.follow and self.session is not None and entry_id != self.session.default_leaf:
             self._set_follow(False)
-        self.show_context(event.entry_id)
+        self.show_context(entry_id)
 
     @on(BranchTree.EntryChosen)
     def _entry_chosen(self, event: BranchTree.EntryChosen) -> None:
