@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 from .records import EntryRecord
 from .session import Session
-from .tokens import reported_context
+from .tokens import read_reported, reported_context
 
 BARS = "▁▂▃▄▅▆▇█"
 ASCII_BARS = ".:-=+*#@"
@@ -163,6 +163,7 @@ def _extend(
     before = len(base.points)
     marks = [m for m in base.compactions if m.turn < before]
     pending = [m for m in base.compactions if m.turn >= before]  # no reply after them yet
+    read_reported(session, path[start:])  # the replies' bodies in runs, not one read each
     for position in range(start, len(path)):
         record = path[position]
         kind = record.type

@@ -26,7 +26,7 @@ from . import plain
 from .glyphs import glyphs_of
 
 CAPTION = "over time "
-STEP = 2000  # path entries read per turn of the event loop (about 10 ms of replies to read)
+STEP = 4000  # path entries read per turn of the event loop (about 10 ms of replies, read in runs)
 MIN_BARS = 4  # fewer cells than this for the bars: the caption goes first, then the peak
 
 
