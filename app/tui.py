@@ -6,7 +6,6 @@ from collections.abc import Iterable, Sequence
 from functools import partial
 from typing import Any, Literal
 
-from rich.console import RenderableType
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.dom import DOMNode
@@ -115,7 +114,7 @@ class PiSessionsApp(App[None]):
         # Chosen once: every widget draws with these (widgets/glyphs.py looks them up).
         self.glyphs = glyphs_for(settings.ascii)
 
-    def _display(self, screen: Screen[Any], renderable: RenderableType | None) -> None:
+    def _display(self, screen: Screen[Any], renderable: Any) -> None:
         # A frame goes out: collections held while it was made may run now (core/gcpause.py).
         # (Textual is pinned: `_display` is where its frames reach the driver.)
         super()._display(screen, renderable)
