@@ -17,9 +17,10 @@ import contextlib
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
-from .bodies import BodyCache, read_bodies, read_body
+from .bodies import BodyCache, read_body, read_body_runs
 from .delta import AppendResult, SessionDelta
 from .gcpause import paused_gc
 from .growth import Growth, GrowthSource, ReadMark, Stamp, Verdict, mark_of, read_growth
@@ -489,7 +490,14 @@ class Session:
     def entry_dicts(self, records: Sequence[EntryRecord]) -> Iterator[dict[str, Any]]:
         """`entry_dict` of each of `records`, in their order, for walking many at once: those
         that lie together in the file are read together, and what is read is not cached (a
-        walk over a whole path would push out what the panes keep)."""
+        walk over a whole path would push out what the panes keep). (Handed on a read at a
+        time: no generator step per entry.)"""
+        return chain.from_iterable(self._entry_dict_runs(records))
+
+    def _entry_dict_runs(self, records: Sequence[EntryRecord]) -> Iterator[list[dict[str, Any]]]:
+        if not self._bodies:  # nothing cached (a command line run): no look per entry
+            yield from read_body_runs(self.source, records, self._migration)
+            return
         run: list[EntryRecord] = []
         for record in records:
             current = record.index < len(self.records) and self.records[record.index] is record
@@ -498,11 +506,11 @@ class Session:
                 run.append(record)
                 continue
             if run:
-                yield from read_bodies(self.source, run, self._migration)
+                yield from read_body_runs(self.source, run, self._migration)
                 run = []
-            yield cached
+            yield [cached]
         if run:
-            yield from read_bodies(self.source, run, self._migration)
+            yield from read_body_runs(self.source, run, self._migration)
 
     # ------------------------------------------------------------------ queries
     def get(self, entry_id: str) -> EntryRecord:
