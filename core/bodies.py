@@ -125,9 +125,6 @@ class BodyCache:
         self._items: OrderedDict[int, tuple[dict[str, Any], int]] = OrderedDict()
         self._bytes = 0
 
-    def __len__(self) -> int:
-        return len(self._items)
-
     def get(self, index: int) -> dict[str, Any] | None:
         item = self._items.get(index)
         if item is None:

@@ -133,6 +133,7 @@ class Session:
         # Bodies read back stay cached up to this many bytes of JSON (a big tool output is MBs).
         byte_limit = 32 * 1024 * 1024 if self._cache_limit < (1 << 20) else 1 << 62
         self._bodies = BodyCache(self._cache_limit, byte_limit)
+        self._bodies_kept = False  # a body was ever put in the cache (else none is looked up)
         self.last_was_duplicate = False
 
     def _load(self, data: bytes | None = None, stamp: Stamp | None = None) -> None:
@@ -485,6 +486,7 @@ class Session:
         value = read_body(self.source, record, self._migration)
         if current:
             self._bodies.put(record.index, value, record.length)
+            self._bodies_kept = True
         return value
 
     def entry_dicts(self, records: Sequence[EntryRecord]) -> Iterator[dict[str, Any]]:
@@ -495,7 +497,7 @@ class Session:
         return chain.from_iterable(self._entry_dict_runs(records))
 
     def _entry_dict_runs(self, records: Sequence[EntryRecord]) -> Iterator[list[dict[str, Any]]]:
-        if not self._bodies:  # nothing cached (a command line run): no look per entry
+        if not self._bodies_kept:  # nothing cached (a command line run): no look per entry
             yield from read_body_runs(self.source, records, self._migration)
             return
         run: list[EntryRecord] = []
