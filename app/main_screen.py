@@ -32,7 +32,7 @@ from textual.worker import Worker, WorkerCancelled, WorkerState, get_current_wor
 
 from ..core.activity import Activity
 from ..core.context import project
-from ..core.gcpause import paused_gc
+from ..core.gcpause import COLLECTIONS, paused_gc
 from ..core.glyphs import Glyphs
 from ..core.landing import Aim, Landing, land, place_words
 from ..core.listing import SessionSummary
@@ -350,6 +350,7 @@ class MainScreen(Screen[None]):
         delta = event.append
         if delta is None or not delta.changed:
             return
+        self._hold_collections()
         self.tree_pane.take_delta(delta)
         if delta.reloaded and not ours:
             what = "cut short" if delta.truncated else "rewritten"
@@ -474,7 +475,12 @@ class MainScreen(Screen[None]):
             self.set_status(f"cannot open {path}: {error}", error=True)
             return
         self.watcher.track(session)
-        self.tree_pane.show_session(session, select=select, notify=notify)
+        # The context is shown here, not when the tree's announcement comes back: the frame
+        # drawn in between would show the tree alone (for a long session, a frame's work).
+        self.tree_pane.show_session(session, select=select, notify=False)
+        shown = self.branch_tree.current_id()
+        if notify and shown is not None:
+            self._highlighted(shown)
         empty = nothing_to_show(session)
         if empty is not None:
             self.context_view.clear(empty)
@@ -488,9 +494,12 @@ class MainScreen(Screen[None]):
     # ------------------------------------------------------------------ the context pane
     @on(BranchTree.EntryHighlighted)
     def _entry_highlighted(self, event: BranchTree.EntryHighlighted) -> None:
-        if self.follow and self.session is not None and event.entry_id != self.session.default_leaf:
+        self._highlighted(event.entry_id)
+
+    def _highlighted(self, entry_id: str) -> None:
+        if self.follow and self.session is not None and entry_id != self.session.default_leaf:
             self._set_follow(False)
-        self.show_context(event.entry_id)
+        self.show_context(entry_id)
 
     @on(BranchTree.EntryChosen)
     def _entry_chosen(self, event: BranchTree.EntryChosen) -> None:
@@ -504,8 +513,16 @@ class MainScreen(Screen[None]):
         if session is None or entry_id not in session.by_id:
             return
         started = time.perf_counter()
+        self._hold_collections()
         self.context_view.show(session, project(session, entry_id), keep_scroll=keep_scroll)
         self.last_context_ms = (time.perf_counter() - started) * 1000
+
+    def _hold_collections(self) -> None:
+        """No cyclic collection until the frame showing this change is out (the app releases
+        them when it hands a frame over: core/gcpause.py), or a second has passed."""
+        if not COLLECTIONS.held:
+            COLLECTIONS.hold()
+            self.set_timer(1.0, COLLECTIONS.release)
 
     def action_toggle_excluded(self) -> None:
         self.context_view.toggle_excluded()

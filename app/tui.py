@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from functools import partial
-from typing import Literal
+from typing import Any, Literal
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -14,6 +14,7 @@ from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.theme import Theme
 
+from ..core.gcpause import COLLECTIONS
 from ..core.glyphs import glyphs_for
 from ..core.keys import Resolved, key_label, keys_label
 from ..core.locations import SessionsRoot
@@ -111,6 +112,12 @@ class PiSessionsApp(App[None]):
         self.pi_agent_dir = pi_agent_dir
         # Chosen once: every widget draws with these (widgets/glyphs.py looks them up).
         self.glyphs = glyphs_for(settings.ascii)
+
+    def _display(self, screen: Screen[Any], renderable: Any) -> None:
+        # A frame goes out: collections held while it was made may run now (core/gcpause.py).
+        # (Textual is pinned: `_display` is where its frames reach the driver.)
+        super()._display(screen, renderable)
+        COLLECTIONS.release()
 
     def on_mount(self) -> None:
         for theme in THEMES.values():

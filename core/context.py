@@ -105,6 +105,8 @@ class Projection:
         "_fates",
         "_grown_from",
         "_message_count",
+        "_moved_from",
+        "_moved_kept",
         "_settings_at",
         "compaction",
         "context",
@@ -154,6 +156,20 @@ class Projection:
         # None: not known, as for a projection grown by `extend_projection`).
         self._settings_at: tuple[int, int] | None = None
         self._message_count: int | None = None
+        # Made from that projection by a move (`project` building on the last one), sharing
+        # its first `_moved_kept` context entries, their counts and its edits (weak, as above).
+        self._moved_from: weakref.ref[Projection] | None = None
+        self._moved_kept = 0
+
+    def shared_context(self, other: Projection) -> int | None:
+        """How many leading context entries this projection sends exactly as `other` does
+        (the same entries, message counts and edits), when that is known without a walk: it
+        was made from `other` by a move or a growth. None: not known."""
+        if self._grown_from is not None and self._grown_from() is other:
+            return len(other.context)
+        if self._moved_from is not None and self._moved_from() is other:
+            return self._moved_kept
+        return None
 
     @property
     def grown_from(self) -> Projection | None:
@@ -307,8 +323,13 @@ def _moved(
     kept = len(previous.context) - len(removed)
     if kept < 0 or (removed and previous.context[kept] is not removed[0]):
         return None
-    context = path if previous.context is previous.path else previous.context[:kept] + added
-    counts = previous.counts[:kept] + [0] * len(added)
+    if previous.context is previous.path:
+        context = path
+    else:
+        context = previous.context[:kept]  # (one copy: a slice and a concatenation are two)
+        context += added
+    counts = previous.counts[:kept]
+    counts += [0] * len(added)
     excluded = dict(previous.excluded)
     dropped: dict[int, Reason] = {}
     for position, reason in previous.dropped.items():
@@ -347,6 +368,7 @@ def _moved(
         dropped,
     )
     projection._settings_at = (thinking_at, model_at)
+    projection._moved_from, projection._moved_kept = weakref.ref(previous), kept
     if previous._message_count is not None:
         projection._message_count = previous._message_count - sum(previous.counts[kept:]) + sum(counts[kept:])
     if previous._fates is not None:
@@ -381,14 +403,17 @@ def extend_projection(previous: Projection, session: Session, leaf_id: str) -> P
         return None
     tail.reverse()
     thinking, model = _settings(tail, thinking=previous.thinking_level, model=previous.model)
-    context = previous.context + tail
-    counts = previous.counts + [0] * len(tail)
+    grown_path = path + tail
+    # Without a compaction the context is the path: one list for both, as `project` makes it.
+    context = grown_path if previous.context is path else previous.context + tail
+    counts = previous.counts[:]
+    counts += [0] * len(tail)
     excluded = dict(previous.excluded)
     dropped = dict(previous.dropped)
     size = _count_messages(context, len(previous.context), counts, previous.edits, excluded, dropped)
     grown = Projection(
         leaf_id,
-        path + tail,
+        grown_path,
         context,
         counts,
         previous.compaction,

@@ -18,3 +18,26 @@ def paused_gc() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
+
+
+class CollectionHold:
+    """Cyclic collections held back from `hold()` until `release()`: the browser holds them
+    while it makes the frame that answers a key (a move makes lists as long as the path, and
+    a collection walking them then costs more than the move), and releases them once the
+    frame is out. One for the process, as the collector is."""
+
+    def __init__(self) -> None:
+        self.held = False
+
+    def hold(self) -> None:
+        if not self.held and gc.isenabled():
+            gc.disable()
+            self.held = True
+
+    def release(self) -> None:
+        if self.held:
+            self.held = False
+            gc.enable()
+
+
+COLLECTIONS = CollectionHold()

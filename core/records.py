@@ -292,15 +292,54 @@ def decode_entries(lines: list[bytes], offset: int, number: int) -> list[EntryRe
     when some line needs the lenient path, so the run is read line by line instead."""
     records: list[EntryRecord | HeaderLine] = list(map(_record_decoder.decode, lines))
     position = offset
-    for i, record in enumerate(records):
-        length = len(lines[i])
-        if record.type == "session":  # type: ignore[union-attr]
-            records[i] = HeaderLine(decode_json(lines[i]), position, length, number + i)
+    line = number
+    message_record, message_head, unset = MessageRecord, MessageHead, UNSET
+    for i, (record, length) in enumerate(zip(records, map(len, lines), strict=True)):
+        if record.__class__ is message_record:
+            # Nine lines in ten: `_finish` for a message record, inlined (a message record
+            # has no usage, replacement or system message of its own).
+            record.offset, record.length, record.line = position, length, line
+            m = record.message
+            if m.__class__ is message_head:
+                usage = m.usage
+                if usage is not None:
+                    if m.role in USAGE_ROLES:
+                        record.tokens, record.cost = _usage_numbers(usage)
+                    m.usage = None
+                content = m.content
+                if content is not unset:
+                    record.content_kind = _raw_kind(content)
+                    record.content_size = len(content)
+                    m.content = unset
+                _intern_head(m)
+        elif record.type == "session":  # type: ignore[union-attr]
+            records[i] = HeaderLine(decode_json(lines[i]), position, length, line)
         else:
-            record.offset, record.length, record.line = position, length, number + i
+            record.offset, record.length, record.line = position, length, line
             _finish(record)  # type: ignore[arg-type]
         position += length + 1
+        line += 1
     return records
+
+
+def _intern_head(m: MessageHead) -> None:
+    """The short strings of a message head shared (a session holds thousands of "assistant"
+    and model names)."""
+    value = m.role
+    if value.__class__ is str:
+        m.role = intern(value)
+    value = m.provider
+    if value.__class__ is str:
+        m.provider = intern(value)
+    value = m.model
+    if value.__class__ is str:
+        m.model = intern(value)
+    value = m.stopReason
+    if value.__class__ is str:
+        m.stopReason = intern(value)
+    value = m.toolName
+    if value.__class__ is str:
+        m.toolName = intern(value)
 
 
 def _finish(record: EntryRecord) -> None:
@@ -322,21 +361,7 @@ def _finish(record: EntryRecord) -> None:
             record.content_kind = _raw_kind(content)
             record.content_size = len(content)
             m.content = UNSET
-        value = m.role
-        if value.__class__ is str:
-            m.role = intern(value)
-        value = m.provider
-        if value.__class__ is str:
-            m.provider = intern(value)
-        value = m.model
-        if value.__class__ is str:
-            m.model = intern(value)
-        value = m.stopReason
-        if value.__class__ is str:
-            m.stopReason = intern(value)
-        value = m.toolName
-        if value.__class__ is str:
-            m.toolName = intern(value)
+        _intern_head(m)
     usage = record.usage
     if usage is not None:
         if kind in ("usage", "compaction", "branch_summary"):

@@ -17,9 +17,10 @@ import contextlib
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
-from .bodies import BodyCache, read_bodies, read_body
+from .bodies import BodyCache, read_body, read_body_runs
 from .delta import AppendResult, SessionDelta
 from .gcpause import paused_gc
 from .growth import Growth, GrowthSource, ReadMark, Stamp, Verdict, mark_of, read_growth
@@ -132,6 +133,7 @@ class Session:
         # Bodies read back stay cached up to this many bytes of JSON (a big tool output is MBs).
         byte_limit = 32 * 1024 * 1024 if self._cache_limit < (1 << 20) else 1 << 62
         self._bodies = BodyCache(self._cache_limit, byte_limit)
+        self._bodies_kept = False  # a body was ever put in the cache (else none is looked up)
         self.last_was_duplicate = False
 
     def _load(self, data: bytes | None = None, stamp: Stamp | None = None) -> None:
@@ -484,12 +486,20 @@ class Session:
         value = read_body(self.source, record, self._migration)
         if current:
             self._bodies.put(record.index, value, record.length)
+            self._bodies_kept = True
         return value
 
     def entry_dicts(self, records: Sequence[EntryRecord]) -> Iterator[dict[str, Any]]:
         """`entry_dict` of each of `records`, in their order, for walking many at once: those
         that lie together in the file are read together, and what is read is not cached (a
-        walk over a whole path would push out what the panes keep)."""
+        walk over a whole path would push out what the panes keep). (Handed on a read at a
+        time: no generator step per entry.)"""
+        return chain.from_iterable(self._entry_dict_runs(records))
+
+    def _entry_dict_runs(self, records: Sequence[EntryRecord]) -> Iterator[list[dict[str, Any]]]:
+        if not self._bodies_kept:  # nothing cached (a command line run): no look per entry
+            yield from read_body_runs(self.source, records, self._migration)
+            return
         run: list[EntryRecord] = []
         for record in records:
             current = record.index < len(self.records) and self.records[record.index] is record
@@ -498,11 +508,11 @@ class Session:
                 run.append(record)
                 continue
             if run:
-                yield from read_bodies(self.source, run, self._migration)
+                yield from read_body_runs(self.source, run, self._migration)
                 run = []
-            yield cached
+            yield [cached]
         if run:
-            yield from read_bodies(self.source, run, self._migration)
+            yield from read_body_runs(self.source, run, self._migration)
 
     # ------------------------------------------------------------------ queries
     def get(self, entry_id: str) -> EntryRecord:

@@ -12,12 +12,12 @@ import bisect
 import math
 import weakref
 from collections.abc import Collection, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from .records import EntryRecord
 from .session import Session
-from .tokens import reported_context
+from .tokens import read_reported, reported_context
 
 BARS = "▁▂▃▄▅▆▇█"
 ASCII_BARS = ".:-=+*#@"
@@ -45,19 +45,26 @@ class CompactionMark:
 class ContextTimeline:
     points: tuple[TurnPoint, ...]
     compactions: tuple[CompactionMark, ...]
+    # Each point's tokens, kept along (a move cuts or extends them like the points, instead
+    # of a pass over tens of thousands of points per frame); made from the points if not given.
+    tokens: tuple[int | float, ...] = field(default=(), compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if len(self.tokens) != len(self.points):
+            object.__setattr__(self, "tokens", tuple(p.tokens for p in self.points))
 
     @property
     def values(self) -> list[int | float]:
-        return [p.tokens for p in self.points]
+        return list(self.tokens)
 
     @property
     def peak(self) -> int | float:
-        return max(self.values, default=0)
+        return max(self.tokens, default=0)
 
     def sparkline(self, width: int, *, ascii: bool = False, ceiling: float | None = None) -> str:
         """One line, at most `width` cells: a bar per reply, a mark where a compaction was."""
         return sparkline(
-            self.values, width, ascii=ascii, marks=[c.turn for c in self.compactions], ceiling=ceiling
+            self.tokens, width, ascii=ascii, marks=[c.turn for c in self.compactions], ceiling=ceiling
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -134,7 +141,8 @@ def timeline_steps(
 
 def _prefix(timeline: ContextTimeline, length: int) -> ContextTimeline:
     """The timeline of the first `length` entries of the path it was built on."""
-    points = timeline.points[: bisect.bisect_left(timeline.points, length, key=lambda p: p.position)]
+    kept = bisect.bisect_left(timeline.points, length, key=lambda p: p.position)
+    points = timeline.points[:kept]
     marks = []
     for mark in timeline.compactions:
         if mark.position >= length:
@@ -142,21 +150,25 @@ def _prefix(timeline: ContextTimeline, length: int) -> ContextTimeline:
         if mark.turn >= len(points):  # no reply after it within the prefix
             mark = CompactionMark(mark.entry_id, mark.position, len(points), mark.tokens_before, False)
         marks.append(mark)
-    return ContextTimeline(points, tuple(marks))
+    return ContextTimeline(points, tuple(marks), timeline.tokens[:kept])
 
 
 def _extend(
     session: Session, path: Sequence[EntryRecord], start: int, base: ContextTimeline
 ) -> ContextTimeline:
     """`base` (the timeline of path[:start]) continued over path[start:]."""
-    points = list(base.points)
-    marks = [m for m in base.compactions if m.turn < len(points)]
-    pending = [m for m in base.compactions if m.turn >= len(points)]  # no reply after them yet
+    # The points added, after the base's (a move or an append adds a few to tens of thousands).
+    points: list[TurnPoint] = []
+    tokens_of: list[int | float] = []
+    before = len(base.points)
+    marks = [m for m in base.compactions if m.turn < before]
+    pending = [m for m in base.compactions if m.turn >= before]  # no reply after them yet
+    read_reported(session, path[start:])  # the replies' bodies in runs, not one read each
     for position in range(start, len(path)):
         record = path[position]
         kind = record.type
         if kind == "compaction":
-            pending.append(_mark(record, position, len(points), False))
+            pending.append(_mark(record, position, before + len(points), False))
             continue
         if kind != "message" or record.role != "assistant":
             continue
@@ -164,14 +176,19 @@ def _extend(
         if tokens is None:
             continue
         if pending:
-            before = points[-1].tokens if points else None
-            dropped = before is not None and tokens < before
+            last = points[-1] if points else (base.points[-1] if base.points else None)
+            dropped = last is not None and tokens < last.tokens
             marks.extend(
                 CompactionMark(m.entry_id, m.position, m.turn, m.tokens_before, dropped) for m in pending
             )
             pending.clear()
         points.append(TurnPoint(record.id, position, tokens))
-    return ContextTimeline(tuple(points), tuple(marks + pending))
+        tokens_of.append(tokens)
+    if not points:
+        return ContextTimeline(base.points, tuple(marks + pending), base.tokens)
+    return ContextTimeline(
+        base.points + tuple(points), tuple(marks + pending), base.tokens + tuple(tokens_of)
+    )
 
 
 def _mark(record: EntryRecord, position: int, turn: int, dropped: bool) -> CompactionMark:
@@ -199,21 +216,22 @@ def sparkline(
     cells = max(width - mark_cells, 1)
     count = len(values)
     if count <= cells:
-        buckets = [[v] for v in values]
+        buckets: list[Sequence[float]] = [(v,) for v in values]
         marked = list(wanted)
     else:
         # Bucket i holds values[bounds[i]:bounds[i + 1]]; a mark before value m sits before
         # the bucket holding m (one at len(values): after the last bucket).
         bounds = [i * count // cells for i in range(cells + 1)]
-        buckets = [list(values[bounds[i] : bounds[i + 1]]) for i in range(cells)]
+        buckets = [values[bounds[i] : bounds[i + 1]] for i in range(cells)]
         marked = [bisect.bisect_right(bounds, m) - 1 for m in wanted]
-    top = ceiling if ceiling is not None and ceiling > 0 else max(values, default=0)
+    highs = [max(bucket) for bucket in buckets]  # (no bucket is empty)
+    top = ceiling if ceiling is not None and ceiling > 0 else max(highs, default=0)
     marked = sorted(set(marked))[-mark_cells:] if mark_cells else []
     out: list[str] = []
-    for index, bucket in enumerate(buckets):
+    for index, high in enumerate(highs):
         if index in marked:
             out.append(mark)
-        out.append(_bar(max(bucket), top, bars))
+        out.append(_bar(high, top, bars))
     if len(buckets) in marked:
         out.append(mark)
     return "".join(out[:width])

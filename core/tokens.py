@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -338,6 +339,24 @@ def reported_context(session: Session, record: EntryRecord) -> int | float | Non
         value = usage_context_tokens(message)
         cache.reported[record.index] = value
     return None if value is None else _js_result(js_to_number(value))
+
+
+def read_reported(session: Session, records: Sequence[EntryRecord]) -> None:
+    """Remember what `reported_context` gives for each assistant reply of `records` that it
+    has not read yet, their bodies read in runs (one read for replies that lie together in the
+    file, instead of one each): what a timeline over a long path reads first."""
+    cache = _cache_for(session)
+    reported = cache.reported
+    todo = [
+        r
+        for r in records
+        if r.type == "message"
+        and r.role == "assistant"
+        and r.index not in reported
+        and _is_current(session, r)
+    ]
+    for record, body in zip(todo, session.entry_dicts(todo), strict=True):
+        reported[record.index] = usage_context_tokens(body.get("message"))
 
 
 def context_tokens(session: Session, projection: Projection) -> int | float:

@@ -262,7 +262,11 @@ class SessionTree:
             parent = current.parentId
             current = get(parent) if parent.__class__ is str and parent else None
         tail.reverse()
-        path = last[: joined + 1] + tail if joined >= 0 else tail
+        if joined >= 0:
+            path = last[: joined + 1]  # one copy (a slice and a concatenation were two)
+            path += tail
+        else:
+            path = tail
         self._remember(path, joined + 1)
         return path
 

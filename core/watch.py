@@ -30,8 +30,10 @@ from .problems import SessionError
 from .session import Session, SessionDelta, SessionUpdate
 from .store import FileChange, Listing, SessionStore
 
+# watchfiles yields a batch once no change came for STEP_MS (the least a write waits to be
+# seen), or DEBOUNCE_MS after its first change while changes keep coming.
 DEBOUNCE_MS = 50
-STEP_MS = 25
+STEP_MS = 5
 POLL_DELAY_MS = 250
 
 

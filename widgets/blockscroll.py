@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from itertools import accumulate
 from typing import ClassVar, Generic, TypeVar
 
+import msgspec
+from rich.style import Style
 from textual import events
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
@@ -25,25 +27,28 @@ from textual.strip import Strip
 
 from . import plain
 from .glyphs import glyphs_of
+from .virtual_size import set_virtual_size
 
 
-class ScrollBlock:
+class ScrollBlock(msgspec.Struct, gc=False, kw_only=True):
     """One block of a `BlockScroll`: its lines once laid out at `width`, its estimated height
-    before. Subclasses add what the block shows."""
+    before. Subclasses add what the block shows. (A struct made in C that the collector does
+    not track: a long context has 100,000 blocks, made at once when it is shown.)"""
 
-    __slots__ = ("estimate", "expanded", "height", "lines", "width")
+    estimate: int = 3
+    expanded: bool = False
+    lines: list[Strip] | None = None
+    width: int = 0
 
-    def __init__(self, estimate: int = 3) -> None:
-        self.estimate = estimate
-        self.expanded = False
-        self.lines: list[Strip] | None = None
-        self.height = estimate  # lines once laid out, the estimate before
-        self.width = 0
+    @property
+    def height(self) -> int:
+        """Lines once laid out, the estimate before."""
+        lines = self.lines
+        return self.estimate if lines is None else len(lines)
 
     def set_lines(self, lines: list[Strip] | None, width: int = 0) -> None:
         self.lines = lines
         self.width = width
-        self.height = len(lines) if lines is not None else self.estimate
 
 
 B = TypeVar("B", bound=ScrollBlock)
@@ -63,6 +68,7 @@ class BlockScroll(ScrollView, Generic[B], can_focus=True):
         self.stick_to_end = False  # keep the end in view when the size changes (until scrolled)
         self.scroll_pending = False  # a scroll waits for the next refresh
         self._dirty_from: int | None = None  # the first block whose height changed since the layout
+        self._base_style: Style | None = None  # `rich_style`, which walks every ancestor
 
     # ------------------------------------------------------------------ for subclasses
     def layout_block(self, block: B, width: int) -> list[Strip]:
@@ -70,18 +76,28 @@ class BlockScroll(ScrollView, Generic[B], can_focus=True):
         raise NotImplementedError
 
     # ------------------------------------------------------------------ blocks in
-    def set_blocks(self, blocks: list[B], *, at_end: bool, keep_scroll: bool = False) -> None:
-        """Show `blocks`: from the top, at the end, or (`keep_scroll`) where the view was."""
+    def set_blocks(self, blocks: list[B], *, at_end: bool, keep_scroll: bool = False, keep: int = 0) -> None:
+        """Show `blocks`: from the top, at the end, or (`keep_scroll`) where the view was.
+        With `keep`, the first `keep` blocks shown stay (with their layout) and `blocks`
+        follow them: a move along a conversation costs the blocks it changes, not a pass
+        over 100,000 of them."""
         old_y = int(self.scroll_offset.y)
         if keep_scroll and self.blocks and (self.stick_to_end or old_y >= self.max_scroll_y):
             keep_scroll, at_end = False, True  # a view at the end follows what is added
-        self.blocks = blocks
+        keep = keep if 0 < keep <= len(self.blocks) and len(self.offsets) == len(self.blocks) + 1 else 0
+        if keep:
+            del self.blocks[keep:]
+            del self.offsets[keep + 1 :]
+            self.blocks.extend(blocks)
+            blocks = self.blocks
+        else:
+            self.blocks = blocks
         if keep_scroll:
             self.current = min(self.current, len(blocks) - 1)
         else:
             self.current = len(blocks) - 1 if at_end else (0 if blocks else -1)
         self.stick_to_end = at_end and not keep_scroll
-        self._relayout()
+        self._relayout(keep if self._dirty_from is None else min(keep, self._dirty_from))
         if keep_scroll:
             self.scroll_to(
                 y=min(old_y, max(0, self.offsets[-1] - self.scrollable_content_region.height)),
@@ -148,7 +164,7 @@ class BlockScroll(ScrollView, Generic[B], can_focus=True):
         else:
             self.offsets = [0, *accumulate(b.height for b in self.blocks)]
         self._dirty_from = None
-        self.virtual_size = Size(self._width(), max(1, self.offsets[-1]))
+        set_virtual_size(self, Size(self._width(), max(1, self.offsets[-1])))
 
     def _settle_end(self) -> None:
         """Scroll to the end, laying out the last blocks first so estimates do not leave a gap."""
@@ -222,16 +238,29 @@ class BlockScroll(ScrollView, Generic[B], can_focus=True):
             self._prepare_view()
 
     # ------------------------------------------------------------------ drawing
+    @property
+    def base_style(self) -> Style:
+        """The scroller's own style (`rich_style`, worked out once until the styles change:
+        it walks every ancestor, and a repaint asks for it a few times a line)."""
+        if self._base_style is None:
+            self._base_style = self.rich_style
+        return self._base_style
+
+    def notify_style_update(self) -> None:
+        self._base_style = None
+        super().notify_style_update()
+
     def render_line(self, y: int) -> Strip:
         width = self._width()
         absolute = int(self.scroll_offset.y) + y
+        base = self.base_style
         if not self.blocks:
             if y == 0 and self._placeholder:
                 style = self.get_component_rich_style(self.PLACEHOLDER_CLASS)
                 return plain.row(self._placeholder, style, width, glyphs=glyphs_of(self))
-            return plain.blank(width, self.rich_style)
+            return plain.blank(width, base)
         if absolute >= self.offsets[-1]:
-            return plain.blank(width, self.rich_style)
+            return plain.blank(width, base)
         index = self._block_at(absolute)
         block = self.blocks[index]
         if block.lines is None or block.width != width:
@@ -244,12 +273,12 @@ class BlockScroll(ScrollView, Generic[B], can_focus=True):
                 self._dirty_from = min(self._dirty_from, index)
         line = absolute - self.offsets[index]
         if line >= len(block.lines or ()):
-            return plain.blank(width, self.rich_style)
+            return plain.blank(width, base)
         # Blocks' pieces carry colours only: the scroller's background goes underneath.
-        strip = (block.lines or [])[line].apply_style(self.rich_style)
+        strip = (block.lines or [])[line].apply_style(base)
         if index == self.current and line == 0:
             strip = strip.apply_style(self.get_component_rich_style(self.CURRENT_CLASS, partial=True))
-        return strip.crop_extend(0, width, self.rich_style)
+        return strip.crop_extend(0, width, base)
 
     def _relayout_if_needed(self) -> None:
         if self._dirty_from is not None:

@@ -529,9 +529,18 @@ class BranchTree(RowList):
 
     # ------------------------------------------------------------------ messages out
     def move_cursor(self, index: int, *, notify: bool = True, center: bool = False) -> None:
+        if notify and self.rows:
+            # Announced before the rows are drawn again: the screen then shows the context
+            # before the next frame, and one frame shows both (announced after, the context
+            # waited for the frame after the tree's).
+            self._announce(self.rows[max(0, min(index, len(self.rows) - 1))].record.id)
         super().move_cursor(index, notify=False, center=center)
-        if notify and 0 <= self.cursor < len(self.rows):
-            self.post_message(self.EntryHighlighted(self, self.rows[self.cursor].record.id))
+
+    def _announce(self, entry_id: str) -> None:
+        """`EntryHighlighted`, handed straight to the screen (bubbling up takes a turn of the
+        event loop per widget, and a frame may be drawn in between)."""
+        target = self.screen if self.is_attached else self
+        target.post_message(self.EntryHighlighted(self, entry_id))
 
     def action_activate(self) -> None:
         entry = self.current_id()

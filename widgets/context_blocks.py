@@ -16,7 +16,7 @@ from ..core.context import Fate, Projection, Reason, SystemPrompt, entry_message
 from ..core.describe import content_text, excerpt, kind_label
 from ..core.glyphs import Glyphs
 from ..core.jsvalues import js_string
-from ..core.records import CONTENT_NULL, EntryRecord
+from ..core.records import CONTENT_NULL, EntryRecord, MessageHead
 from ..core.session import Session
 from ..core.text import human_count, one_line
 from .blockscroll import ScrollBlock
@@ -39,45 +39,21 @@ class BlockKind(Enum):
     EXCLUDED = "excluded"  # an entry on the path that is not in context, with the reason
 
 
-class Block(ScrollBlock):
+class Block(ScrollBlock, gc=False):
     """One drawn unit. A message block knows where its message comes from (the entry, its
     position among the entry's messages, the edit that applies) and reads it back only when it
     is drawn; the prompt block replays the prompt of its projection only when drawn."""
 
-    __slots__ = (
-        "_message",
-        "edit",
-        "fate",
-        "first",
-        "kind",
-        "message_index",
-        "projection",
-        "prompt",
-        "record",
-    )
-
-    def __init__(
-        self,
-        kind: BlockKind,
-        record: EntryRecord | None,
-        *,
-        fate: Fate | None = None,
-        first: bool = False,
-        message_index: int = 0,
-        edit: EntryRecord | None = None,
-        projection: Projection | None = None,
-        estimate: int = 3,
-    ) -> None:
-        super().__init__(estimate)
-        self.kind = kind
-        self.record = record
-        self.fate = fate
-        self.first = first  # the leading compaction of the context (its checkpoint is sent)
-        self.message_index = message_index
-        self.edit = edit
-        self.projection = projection  # SYSTEM_PROMPT: the projection the prompt replays from
-        self.prompt: SystemPrompt | None = None  # SYSTEM_PROMPT: once replayed
-        self._message: Any = _UNREAD
+    kind: BlockKind
+    record: EntryRecord | None
+    fate: Fate | None = None
+    first: bool = False  # the leading compaction of the context (its checkpoint is sent)
+    message_index: int = 0
+    edit: EntryRecord | None = None
+    projection: Projection | None = None  # SYSTEM_PROMPT: the projection the prompt replays from
+    prompt: SystemPrompt | None = None  # SYSTEM_PROMPT: once replayed
+    _message: Any = None  # the message once read (`_read` says whether it was)
+    _read: bool = False
 
     @property
     def entry_id(self) -> str | None:
@@ -85,12 +61,11 @@ class Block(ScrollBlock):
 
     def message(self, session: Session) -> Any:
         """The raw message this block shows (read back once; None when there is none)."""
-        if self._message is _UNREAD:
-            if self.record is None:
-                self._message = None
-            else:
+        if not self._read:
+            if self.record is not None:
                 messages = entry_messages(session, self.record, self.first, self.edit)
                 self._message = messages[self.message_index] if self.message_index < len(messages) else None
+            self._read = True
         return self._message
 
     def original(self, session: Session) -> Any:
@@ -107,8 +82,6 @@ class Block(ScrollBlock):
             self.prompt = self.projection.system_prompt(session)
         return self.prompt
 
-
-_UNREAD = object()
 
 BlockKey = int | tuple[int, int, bool, int]
 
@@ -193,9 +166,14 @@ def build_blocks(
 
 
 def _estimate(record: EntryRecord) -> int:
-    role = record.role if record.type == "message" else None
-    preview = PREVIEW_LINES.get(str(role), DEFAULT_PREVIEW)
-    return 2 + min(preview, max(1, record.content_size // 60 if record.content_size else 1))
+    """A block's height before it is laid out: its first line, a line a 60 bytes of content
+    up to its role's preview, and the blank line after it. (Made for every message of a
+    context when it is shown: kept to a few steps.)"""
+    message = record.message
+    role = message.role if message.__class__ is MessageHead and record.type == "message" else None
+    preview = PREVIEW_LINES.get(role, DEFAULT_PREVIEW) if role.__class__ is str else DEFAULT_PREVIEW
+    lines = record.content_size // 60 or 1
+    return 2 + (lines if lines < preview else preview)
 
 
 # ---------------------------------------------------------------------- what a block says

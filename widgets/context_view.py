@@ -53,10 +53,10 @@ class ContextBody(BlockScroll[Block]):
         self.session: Session | None = None
 
     def show_blocks(
-        self, session: Session, blocks: list[Block], *, at_end: bool, keep_scroll: bool = False
+        self, session: Session, blocks: list[Block], *, at_end: bool, keep_scroll: bool = False, keep: int = 0
     ) -> None:
         self.session = session
-        self.set_blocks(blocks, at_end=at_end, keep_scroll=keep_scroll)
+        self.set_blocks(blocks, at_end=at_end, keep_scroll=keep_scroll, keep=keep)
 
     def set_system_prompt_projection(self, projection: Projection) -> None:
         """The prompt block replays from this projection from now on (the same prompt)."""
@@ -140,6 +140,8 @@ class ContextView(Vertical):
         self.agent_dir = agent_dir  # pi's agent folder (models.json, settings); None: pi's default
         self._blocks: dict[BlockKey, Block] = {}
         self._blocks_for: tuple[int, int] | None = None  # (session, generation) the cache is for
+        self._blocks_of: Projection | None = None  # the projection the body's blocks were made for
+        self._blocks_excluded = False  # ... with the entries out of context among them
 
     def compose(self) -> ComposeResult:
         yield FitStatic("", id="context-title", classes="pane-title")
@@ -160,6 +162,7 @@ class ContextView(Vertical):
     def clear(self, text: str) -> None:
         self.session = None
         self.projection = None
+        self._blocks_of = None
         self.query_one("#context-title", PlainStatic).update("Context")
         self.header.clear()
         self.body.show_placeholder(text)
@@ -167,12 +170,47 @@ class ContextView(Vertical):
     def show(
         self, session: Session, projection: Projection, *, keep_scroll: bool = False, live_note: str = ""
     ) -> None:
+        shown = self.projection if self.session is session and self._blocks_of is self.projection else None
         self.session = session
         self.projection = projection
         self._update_header(live_note)
-        self._blocks_current(session)
-        blocks = build_blocks(session, projection, self.show_excluded, self._blocks)
-        self.body.show_blocks(session, blocks, at_end=not keep_scroll, keep_scroll=keep_scroll)
+        current = self._blocks_current(session)
+        kept = self._kept_blocks(session, shown, projection) if current and shown is not None else None
+        if kept is not None:
+            # A move along the conversation: the blocks of the context both share stay.
+            keep, start = kept
+            self.body.set_system_prompt_projection(projection)
+            blocks = build_blocks(session, projection, False, self._blocks, start=start)
+            self.body.show_blocks(session, blocks, at_end=not keep_scroll, keep_scroll=keep_scroll, keep=keep)
+        else:
+            blocks = build_blocks(session, projection, self.show_excluded, self._blocks)
+            self.body.show_blocks(session, blocks, at_end=not keep_scroll, keep_scroll=keep_scroll)
+        self._blocks_of = projection
+        self._blocks_excluded = self.show_excluded
+
+    def _kept_blocks(
+        self, session: Session, shown: Projection, projection: Projection
+    ) -> tuple[int, int] | None:
+        """(blocks that stay, the context position the rest starts at) when `projection`
+        shares its first context entries with the `shown` one (core says so: a move or a
+        growth made it from that one) and the blocks of those are what `build_blocks` would
+        make again; None: build them all."""
+        if self.show_excluded or self._blocks_excluded:
+            return None  # excluded entries sit among the blocks
+        start = projection.shared_context(shown)
+        if not start:
+            return None
+        changed = (*shown.context[start:], *projection.context[start:])
+        if session.system_prompt_entries and any(
+            r.type == "compaction" or r.role == "system" for r in changed
+        ):
+            return None  # the prompt replayed at the top changes
+        blocks = self.body.blocks
+        prompt_shown = bool(blocks) and blocks[0].kind is BlockKind.SYSTEM_PROMPT
+        if bool(session.system_prompt_entries) != prompt_shown:
+            return None  # the first system prompt arrived (elsewhere) since: it goes on top
+        keep = len(blocks) - sum(shown.counts[start:])
+        return (keep, start) if keep > 0 else None
 
     def extend(self, session: Session, projection: Projection, start: int, *, live_note: str = "") -> None:
         """`projection` is the shown one grown by its context entries from `start` on (core
@@ -185,6 +223,7 @@ class ContextView(Vertical):
         self._update_header(live_note)
         self.body.set_system_prompt_projection(projection)
         self.body.append_blocks(build_blocks(session, projection, False, self._blocks, start=start))
+        self._blocks_of = projection
 
     def apply(self, session: Session, change: ContextChange) -> None:
         """A live change of the open session, as core/live.py decided it."""

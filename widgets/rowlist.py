@@ -21,6 +21,7 @@ from ..core.text import inline, wrap_words
 from . import plain
 from .glyphs import glyphs_of
 from .keys import bindings
+from .virtual_size import set_virtual_size
 
 
 class RowList(ScrollView, can_focus=True):
@@ -82,7 +83,7 @@ class RowList(ScrollView, can_focus=True):
     def set_row_count(self, count: int) -> None:
         """The rows changed: redraw (the cursor index is the caller's to keep or move)."""
         self.row_count = count
-        self.virtual_size = Size(self.scrollable_content_region.width, count)
+        set_virtual_size(self, Size(self.scrollable_content_region.width, count))
         if self.cursor >= count:
             self.cursor = count - 1
         self.refresh()

@@ -26,7 +26,7 @@ from . import plain
 from .glyphs import glyphs_of
 
 CAPTION = "over time "
-STEP = 2000  # path entries read per turn of the event loop (about 10 ms of replies to read)
+STEP = 4000  # path entries read per turn of the event loop (about 10 ms of replies, read in runs)
 MIN_BARS = 4  # fewer cells than this for the bars: the caption goes first, then the peak
 
 
@@ -37,7 +37,7 @@ def sparkline_pieces(timeline: ContextTimeline | None, width: int, glyphs: Glyph
     if timeline is None or not timeline.points:
         text = note if timeline is None else "no reply on this path reported its context size"
         return [CAPTION, "", f"({text})"]
-    values = timeline.values
+    values = timeline.tokens
     tail = f" peak {format_tokens(max(values))}"
     wanted = len(values) + len(timeline.compactions)
     caption = CAPTION
@@ -66,6 +66,7 @@ class ContextSparkline(Widget):
         self.note = ""
         self._worker: Worker[None] | None = None
         self._drawn: tuple[object, ...] = ()  # (timeline, note, width, glyphs, pieces) last drawn
+        self._styles: dict[str, Style] = {}  # by component class ("": the widget's own)
 
     def clear(self) -> None:
         self._stop()
@@ -128,6 +129,9 @@ class ContextSparkline(Widget):
         width = self.size.width
         if y != 0 or width <= 0:
             return plain.blank(width, self.rich_style)
+        base = self._styles.get("")
+        if base is None:
+            base = self._styles[""] = self.rich_style
         glyphs = glyphs_of(self)
         caption, bars, tail = self.pieces(width, glyphs)
         dim, bar_style = self._style("sparkline--caption"), self._style("sparkline--bars")
@@ -137,7 +141,16 @@ class ContextSparkline(Widget):
             pieces += [(part, bar_style), (mark, mark_style)]
         pieces = pieces[:-1] if bars else pieces[:1]
         pieces.append((tail, dim))
-        return plain.line(pieces, glyphs=glyphs).crop_extend(0, width, self.rich_style)
+        return plain.line(pieces, glyphs=glyphs).crop_extend(0, width, base)
 
     def _style(self, name: str) -> Style:
-        return self.rich_style + self.get_component_rich_style(name, partial=True)
+        """The style of a part (worked out once until the styles change: `rich_style` walks
+        every ancestor)."""
+        style = self._styles.get(name)
+        if style is None:
+            style = self._styles[name] = self.rich_style + self.get_component_rich_style(name, partial=True)
+        return style
+
+    def notify_style_update(self) -> None:
+        self._styles = {}
+        super().notify_style_update()
