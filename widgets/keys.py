@@ -5,7 +5,8 @@ Each widget and screen takes its BINDINGS from here (`bindings(place)`), the hel
 and the command palette read the same rows, and the user's `[keys]` table and pi's
 `keybindings.json` rebind them by id (core/keys.py, app/keymap.py). Where pi has the same
 action, the row has pi's id and pi's default key (pi 1.6.0, docs/keybindings.md); our own
-single letters are rows of their own, so rebinding pi's id leaves them alone.
+single letters are rows of their own, so rebinding pi's id leaves them alone. (Over 450
+lines: it is one table, a row per binding; split, the help and the palette would read several.)
 """
 
 from __future__ import annotations

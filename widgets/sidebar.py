@@ -7,7 +7,8 @@ core/sidebar_search.py (the screen answers `SearchChanged` with `show_matches`, 
 `PlacesWanted` with `show_places`). Under each result a hit line says where it matched (the
 field, on the active path or a branch) with the matched text highlighted, cut to the row's
 width when drawn. The sidebar draws, keeps its toggles (the deep scope among them) and says
-what the user did.
+what the user did. (Over 450 lines: the list, its hit lines, the search line and the toggles
+share one set of rows; what they decide lives in core.)
 """
 
 from __future__ import annotations
