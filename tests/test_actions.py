@@ -367,6 +367,24 @@ def test_context_export_before_any_model_says_so(tmp_path: Path) -> None:
     assert json.loads(Path(js_path).read_text())["model"] is None
 
 
+def test_tree_export_keeps_the_labels_of_its_entries_only(tmp_path: Path) -> None:
+    """The exported tree names the label of each labelled entry (as pi resolves it: the last
+    label wins, a cleared one is gone); a label on an entry the file does not have is left out."""
+    path = write(
+        tmp_path / "s.jsonl",
+        header(id="labelled"),
+        user("u1", None, "question", 1),
+        assistant("a1", "u1", "answer", 2),
+        entry("label", "l1", "a1", 3, targetId="u1", label="first try"),
+        entry("label", "l2", "l1", 4, targetId="u1", label="the start"),
+        entry("label", "l3", "l2", 5, targetId="a1", label="gone soon"),
+        entry("label", "l4", "l3", 6, targetId="a1"),
+        entry("label", "l5", "l4", 7, targetId="nowhere", label="orphan"),
+    )
+    _, js = export_tree(Session.open(path), str(tmp_path / "out"))
+    assert json.loads(Path(js).read_text())["labels"] == {"u1": "the start"}
+
+
 def test_tree_export_marks_the_active_path(tmp_path: Path) -> None:
     session = Session.open(small_session(tmp_path / "s"))
     md_path, _ = export_tree(session, str(tmp_path / "out"))

@@ -259,6 +259,14 @@ NODE_REGEX_ANSWERS = [
     ("(?<w>x)\\k<w>", "xX", True),
     ("\\k<w>", "k<w>", True),
     ("(?<w>x)\\k<v>", "xx", "error"),
+    ("(?<word>ab)\\k<word>", "abAB", True),  # names longer than one character
+    ("(?<ab>x)\\k<ab>", "xy", False),
+    ("(?<$ab>x)\\k<$ab>", "xx", True),
+    ("(?<a1>x)\\1", "xx", True),
+    ("(?<1a>x)", "x", "error"),
+    ("(?<a b>x)", "x", "error"),
+    ("(?<a\u200cb>x)", "x", True),  # ZWNJ inside a name, not first
+    ("(?<\u200cab>x)", "x", "error"),
     ("(?<=a)b", "ab", True),
     ("(?<=a)b", "cb", False),
     ("(?<!a)b", "ab", False),

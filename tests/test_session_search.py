@@ -276,6 +276,25 @@ def test_deep_search_finds_what_the_byte_filter_could_miss(tmp_path: Path) -> No
     assert hit.summary.path.endswith("escaped.jsonl") and hit.place.entry_id == "t1"
 
 
+def test_a_token_without_ascii_is_looked_for_in_every_line(tmp_path: Path) -> None:
+    """ "日本" has no ASCII run to look for in the bytes: the lines without "deploy" may hold it,
+    so the filter must keep them all (the session holds both words, in two messages)."""
+    root = tmp_path / "sessions" / "p"
+    write(
+        root / "both.jsonl",
+        header(),
+        user("u1", None, "日本語のドキュメント", 1),
+        assistant("a1", "u1", "ok", 2),
+        user("u2", "a1", "now deploy it", 3),
+    )
+    write(root / "one.jsonl", header(), user("u1", None, "deploy only", 1))
+    summaries = list_sessions(str(tmp_path / "sessions"), use_cache=False).summaries
+    found = [h.summary.path.rsplit("/", 1)[1] for h in deep_search(summaries, parse_query("日本 deploy"))]
+    assert found == ["both.jsonl"]
+    session = Session.open(root / "both.jsonl")
+    assert [h.entry_id for h in entry_hits(session, parse_query("日本 deploy"))] == ["u1", "u2"]
+
+
 def test_the_byte_filter_never_changes_a_deep_result(monkeypatch: pytest.MonkeyPatch) -> None:
     summaries = list_sessions(str(FIXTURES / "sessions"), use_cache=False).summaries
     rng = random.Random(5)

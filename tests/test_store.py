@@ -162,6 +162,23 @@ def test_warm_cache_reads_nothing_and_grown_file_reads_only_new_bytes(tmp_path: 
     assert old is not None and old.message_count == 2
 
 
+def test_a_file_name_the_cache_cannot_hold_leaves_only_that_file_out(tmp_path: Path) -> None:
+    """A session file whose name is not UTF-8 cannot be written into the cache: that file is
+    read again on the next start, every other one comes from the cache, and both are listed."""
+    root, cache = tmp_path / "sessions", tmp_path / "cache"
+    write(root / "--home-u-a--" / "plain.jsonl", header(id="plain", cwd="/home/u/a"), user("u", None, "hi"))
+    odd = os.path.join(os.fsencode(root / "--home-u-a--"), b"\xff-odd.jsonl")
+    with open(odd, "wb") as f:
+        f.write(jsonl(header(id="odd", cwd="/home/u/a"), user("u", None, "hello")))
+    first = SessionStore(root, cache_dir=cache)
+    report = first.scan()
+    assert report.read == 2 and report.cache_problem is None
+    again = SessionStore(root, cache_dir=cache)
+    report = again.scan()
+    assert report.cache_loaded and report.read == 1 and report.unchanged == 1
+    assert sorted(s.id for s in again.listing().summaries) == ["odd", "plain"]
+
+
 def test_a_quick_scan_that_gives_up_leaves_its_cache_to_the_next_scan(tmp_path: Path) -> None:
     root, cache = tmp_path / "sessions", tmp_path / "cache"
     make_tree(root)
