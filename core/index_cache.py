@@ -392,6 +392,7 @@ def _encode_index(root: str, entries: dict[str, IndexEntry]) -> tuple[bytes, lis
         keep = {}
         for file, row in stored.items():
             try:
+                encode(file)  # the key too: a file name that is not UTF-8
                 encode(row)
             except _UNENCODABLE:
                 continue  # (its state stays in the file, unused)
