@@ -382,6 +382,28 @@ def test_fuzzy_subsequence_only_on_name_and_cwd() -> None:
     assert hit.score == 2 * TIER_WEIGHT - 1.9000000000000001
 
 
+@pytest.mark.parametrize(
+    ("query", "name", "cwd", "pi_score", "field"),
+    [
+        # pi's matchSession scores (node 22): the better of the two scattered matches counts
+        ("abc", "a b c", "/a/xxxxxxxxxb/yyyyyyyyyc", 1999969.6, "name~"),
+        ("abc", "a    xxxxx   b    yyyyyy    c", "/a/b/c", 1999974.9, "cwd~"),
+        (
+            "sbr",
+            "s                b                 r",
+            "/q",
+            2000036.2,
+            "name~",
+        ),  # a poor match still counts
+    ],
+)
+def test_a_scattered_match_scores_by_the_better_of_name_and_cwd(
+    query: str, name: str, cwd: str, pi_score: float, field: str
+) -> None:
+    (hit,) = SearchIndex([session("x", name=name, cwd=cwd)]).search(query)
+    assert (round(hit.score, 6), hit.fields) == (pi_score, (field,))
+
+
 def test_phrases_are_exact_after_whitespace_normalization() -> None:
     text_hit = session("t", text="found a Node\n\t CVE today")
     name_hit = session("n", name="Node CVE audit")
