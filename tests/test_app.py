@@ -238,6 +238,28 @@ async def test_narrow_terminals_show_fewer_panes_and_tab_switches(demo: Path, tm
         assert shown() == ["tree-pane"]
 
 
+async def test_a_live_context_grows_without_what_is_not_in_it(tmp_path: Path) -> None:
+    """At the tip of a compacted session, new entries extend the context in place: the entries
+    the compaction summarized stay out of view (x is off), only the new message is added."""
+    root = tmp_path / "sessions"
+    path = compaction_session(root / "--home-u-proj--")
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 60)) as pilot:
+        screen = await loaded(pilot)
+        await watching(pilot)
+        body = screen.context_view.body
+        assert static_text(screen, "#context-title") == "Context at n1"
+        before = [line.rstrip() for line in lines_of(body) if line.strip()]
+        with open(path, "ab") as f:
+            f.write(jsonl(user("u5", "n1", "fifth question", 11)))
+        await until(pilot, lambda: static_text(screen, "#context-title") == "Context at u5 (live)", "u5")
+        await settled(pilot)
+        shown = [line.rstrip() for line in lines_of(body) if line.strip()]
+        assert not any(line.startswith("✗") for line in shown), shown
+        assert "first question" not in "\n".join(shown) and shown[-1].strip() == "fifth question"
+        assert [line for line in shown if line not in before] == ["user u5", "  fifth question"]
+
+
 async def test_live_append_keeps_selection_and_scroll(tmp_path: Path) -> None:
     root = tmp_path / "sessions"
     folder = root / "--home-u-proj--"

@@ -500,18 +500,18 @@ def main(argv: list[str] | None = None) -> int:
     workspaces = [Workspace() for _ in range(max(1, ns.jobs))]
     free = list(workspaces)
     baseline: dict[str, float] = {}
-    measured: dict[tuple[str, ...], float] = {}  # files sharing their tests share one baseline
+    measured: dict[str, float] = {}  # each test file timed once without a mutant
     try:
         for file in sorted({m.file for m in chosen}):
-            tests = tuple(tests_for(file))
-            if tests not in measured:
-                status, seconds, failed = workspaces[0].run(list(tests), timeout=1800)
-                if status != "survived":
-                    print(f"mutation: the tests for {file} fail without a mutant ({failed}); fix that first")
-                    return 2
-                measured[tests] = seconds
-                print(f"mutation: baseline {seconds:.1f} s: {' '.join(tests)}", flush=True)
-            baseline[file] = measured[tests]
+            for test in tests_for(file):
+                if test not in measured:
+                    status, seconds, failed = workspaces[0].run([test], timeout=1800)
+                    if status != "survived":
+                        print(f"mutation: {test} fails without a mutant ({failed}); fix that first")
+                        return 2
+                    measured[test] = seconds
+                    print(f"mutation: baseline {seconds:5.1f} s  {test}", flush=True)
+            baseline[file] = sum(measured[test] for test in tests_for(file))
 
         suite: list[float] = []  # the whole suite's time without a mutant, once a survivor needs it
 
