@@ -56,6 +56,7 @@ from ..widgets.sidebar import SessionList, SessionSidebar
 from ..widgets.tree_pane import TreePane
 from .actions import Actions
 from .config import Settings
+from .frame_pacing import PacedScreen
 from .keymap import first_key
 from .search_flow import SearchFlow
 
@@ -70,7 +71,7 @@ WATCH_AFTER_SECONDS = 0.5  # the watch starts this long after the first listing
 PANES = ("sidebar", "tree", "context")
 
 
-class MainScreen(Screen[None]):
+class MainScreen(PacedScreen[None]):
     BINDINGS = bindings("main")
 
     def __init__(
