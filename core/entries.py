@@ -53,7 +53,9 @@ class Lenient:
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and other.__dict__ == self.__dict__
 
-    __hash__ = None  # type: ignore[assignment]
+    def __hash__(self) -> int:
+        # As a frozen pydantic model: by its fields' values (a list among them cannot be hashed).
+        return hash((type(self), *(v for k, v in self.__dict__.items() if k != "_extra")))
 
     def __repr__(self) -> str:
         shown = {k: v for k, v in self.__dict__.items() if k != "_extra"} | self.__dict__["_extra"]
