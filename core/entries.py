@@ -4,13 +4,9 @@ Reading a session never goes through these models: structure comes from `records
 are read back by offset. The models are built when a body is looked at (what a pane shows,
 an excerpt, an export), one entry at a time. They are lenient the way pi is: unknown entry
 types, roles and block types become `Unknown*` models that keep every field; extra fields
-are kept on every model; a field of the wrong type never raises, the entry is kept as
-unknown with the reason (`problem`).
-
-The rules are pydantic's (`entries_pydantic.py`, the same models): a well-formed value, one
-that pydantic would take as it is (or only widen an int to a float), is built here directly;
-anything else is handed to pydantic, imported then (it and its schemas cost ~100 ms of the
-browser's start), and its answer copied into these classes.
+are kept on every model; a field of the wrong type never raises, the entry (or message) is
+kept as unknown with the reason in plain words (`problem`, e.g. "usage.input: expected a
+number, got text"). The one coercion: a whole number where a number is expected.
 """
 
 from __future__ import annotations
@@ -19,8 +15,40 @@ from collections.abc import Callable
 from typing import Any, Literal, TypeAlias, TypeVar
 
 
-class _Unsure(Exception):
-    """A value pydantic might coerce or refuse: it decides (entries_pydantic.py)."""
+class OddValue(ValueError):
+    """A field's value is not of the expected kind: where it is, what was expected, what came."""
+
+    def __init__(self, expected: str, value: Any, got: str | None = None) -> None:
+        self.where = ""  # the field path, built up as the error passes out through the models
+        self.expected = expected
+        self.got = got or _kind_of(value)
+        super().__init__(self.reason())
+
+    def inside(self, part: str) -> OddValue:
+        self.where = part + self.where
+        self.args = (self.reason(),)
+        return self
+
+    def reason(self) -> str:
+        where = self.where.lstrip(".")
+        said = f"expected {self.expected}, got {self.got}"
+        return f"{where}: {said}" if where else said
+
+
+_MISSING = object()
+
+
+def _kind_of(value: Any) -> str:
+    if value is _MISSING:
+        return "nothing"
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if type(value) is int or type(value) is float:
+        return "a number"
+    names: dict[type, str] = {str: "text", list: "a list", dict: "an object"}
+    return names.get(type(value), type(value).__name__)
 
 
 class Lenient:
@@ -30,18 +58,13 @@ class Lenient:
     _fields: dict[str, tuple[Callable[[Any], Any], Any, bool]] = {}
 
     def __init__(self, **data: Any) -> None:
-        try:
-            _fill(self, data)
-        except _Unsure:
-            from . import entries_pydantic
-
-            _copy_into(self, getattr(entries_pydantic, type(self).__name__).model_validate(data))
+        _fill(self, data)  # (for values from our own code: an odd one raises OddValue)
 
     def extras(self) -> dict[str, Any]:
         return dict(self.__dict__["_extra"])
 
     def __getattr__(self, name: str) -> Any:
-        # Like pydantic: an extra field reads as an attribute too.
+        # An extra field reads as an attribute too.
         try:
             return self.__dict__["_extra"][name]
         except KeyError:
@@ -54,7 +77,7 @@ class Lenient:
         return type(other) is type(self) and other.__dict__ == self.__dict__
 
     def __hash__(self) -> int:
-        # As a frozen pydantic model: by its fields' values (a list among them cannot be hashed).
+        # By its fields' values (a list among them cannot be hashed).
         return hash((type(self), *(v for k, v in self.__dict__.items() if k != "_extra")))
 
     def __repr__(self) -> str:
@@ -69,19 +92,17 @@ def _fill(model: Lenient, data: dict[str, Any]) -> None:
     values: dict[str, Any] = {}
     fields = type(model)._fields
     for name, (check, default, required) in fields.items():
-        if name in data:
-            values[name] = check(data[name])
-        elif required:
-            raise _Unsure
-        else:
+        value = data.get(name, _MISSING)
+        if value is _MISSING:
+            if required:
+                raise OddValue("text", _MISSING).inside("." + name)
             values[name] = default
-    extra = {}
-    for key, value in data.items():
-        if key not in fields:
-            if type(key) is not str or not key.isascii():
-                raise _Unsure  # (pydantic refuses a name holding a lone surrogate)
-            extra[key] = value
-    values["_extra"] = extra
+            continue
+        try:
+            values[name] = check(value)
+        except OddValue as odd:
+            raise odd.inside("." + name) from None
+    values["_extra"] = {key: value for key, value in data.items() if key not in fields}
     model.__dict__.update(values)
 
 
@@ -89,25 +110,6 @@ def _build(cls: type[_M], data: dict[str, Any]) -> _M:
     model = cls.__new__(cls)
     _fill(model, data)
     return model
-
-
-def _copy_into(model: Lenient, validated: Any) -> None:
-    values = {name: _plain(value) for name, value in validated.__dict__.items()}
-    values["_extra"] = dict(validated.model_extra or {})
-    model.__dict__.update(values)
-
-
-def _plain(value: Any) -> Any:
-    """pydantic's answer (a model, a list of them, anything else) in these classes."""
-    from pydantic import BaseModel
-
-    if isinstance(value, BaseModel):
-        model = _CLASSES[type(value).__name__].__new__(_CLASSES[type(value).__name__])
-        _copy_into(model, value)
-        return model
-    if isinstance(value, list) and any(isinstance(item, BaseModel) for item in value):
-        return [_plain(item) for item in value]
-    return value
 
 
 # ---------------------------------------------------------------------- field checks
@@ -118,56 +120,72 @@ def _any(value: Any) -> Any:
 def _str(value: Any) -> str:
     if type(value) is str:
         return value
-    raise _Unsure
+    raise OddValue("text", value)
 
 
 def _str_or_none(value: Any) -> str | None:
-    return None if value is None else _str(value)
+    if value is None or type(value) is str:
+        return value
+    raise OddValue("text", value)
 
 
 def _bool_or_none(value: Any) -> bool | None:
     if value is None or type(value) is bool:
         return value
-    raise _Unsure
+    raise OddValue("true or false", value)
 
 
 def _int_or_none(value: Any) -> int | None:
     if value is None or type(value) is int:
         return value
-    raise _Unsure
+    raise OddValue("a whole number", value)
 
 
 def _float_or_none(value: Any) -> float | None:
     if value is None or type(value) is float:
         return value
-    if type(value) is int and -(2**53) <= value <= 2**53:
-        return float(value)  # pydantic widens an int (exactly, in this range)
-    raise _Unsure
+    if type(value) is int:
+        try:
+            return float(value)  # as JavaScript reads the number
+        except OverflowError:
+            raise OddValue("a number", value, got="a number too large to hold") from None
+    raise OddValue("a number", value)
 
 
 def _sections(value: Any) -> dict[str, str | None] | None:
     if value is None:
         return None
-    items = value.items() if type(value) is dict else None
-    if items is not None and all(type(k) is str and (v is None or type(v) is str) for k, v in items):
-        return dict(value)
-    raise _Unsure
+    if type(value) is not dict:
+        raise OddValue("an object", value)
+    for name, text in value.items():
+        if text is not None and type(text) is not str:
+            raise OddValue("text or null", text).inside(f".{name}")
+    return dict(value)
 
 
 def _dict_list(value: Any) -> list[dict[str, Any]] | None:
     if value is None:
         return None
-    if type(value) is list and all(type(one) is dict and all(type(k) is str for k in one) for one in value):
-        return [dict(item) for item in value]
-    raise _Unsure
+    if type(value) is not list:
+        raise OddValue("a list", value)
+    for at, item in enumerate(value):
+        if type(item) is not dict:
+            raise OddValue("an object", item).inside(f"[{at}]")
+    return [dict(item) for item in value]
 
 
 def _content(value: Any) -> Content:
     if value is None or type(value) is str:
         return value
-    if type(value) is list:
-        return [_block(item) for item in value]
-    raise _Unsure
+    if type(value) is not list:
+        raise OddValue("text or a list of blocks", value)
+    blocks: list[ContentBlock] = []
+    for at, item in enumerate(value):
+        try:
+            blocks.append(_block(item))
+        except OddValue as odd:
+            raise odd.inside(f"[{at}]") from None
+    return blocks
 
 
 def _model_check(name: str) -> Callable[[Any], Any]:
@@ -176,7 +194,7 @@ def _model_check(name: str) -> Callable[[Any], Any]:
             return None
         if type(value) is dict:
             return _build(_CLASSES[name], value)
-        raise _Unsure
+        raise OddValue("an object", value)
 
     return check
 
@@ -192,11 +210,10 @@ _CHECKS: dict[str, Callable[[Any], Any]] = {
     "dict[str, str | None] | None": _sections,
     "list[dict[str, Any]] | None": _dict_list,
 }
-_MISSING = object()
 
 
 def _prepare(classes: list[type[Lenient]]) -> None:
-    """Each class's fields from its annotations (base classes' first, as pydantic orders them)."""
+    """Each class's fields from its annotations (base classes' first)."""
     for cls in classes:
         fields: dict[str, tuple[Callable[[Any], Any], Any, bool]] = {}
         for klass in reversed(cls.__mro__):
@@ -518,48 +535,46 @@ def _kind(kinds: dict[str, type[Lenient]], tag: Any, unknown: type[Lenient]) -> 
 
 def _block(item: Any) -> TextBlock | ThinkingBlock | ImageBlock | ToolCallBlock | UnknownBlock:
     if isinstance(item, Lenient):
-        return item  # type: ignore[return-value]  # already typed (pydantic keeps an instance too)
+        return item  # type: ignore[return-value]  # already typed
     if type(item) is not dict:
-        raise _Unsure
+        raise OddValue("a block (an object)", item)
     return _build(_kind(_BLOCK_KINDS, item.get("type"), UnknownBlock), item)  # type: ignore[return-value]
+
+
+def _parse(value: Any, kinds: dict[str, type[Lenient]], tag: str, unknown: type[_M]) -> Lenient:
+    """`value` as the model its tag names; if it is not an object, or a field is odd, as
+    `unknown` keeping every field, with the reason (a `problem` field of its own is replaced)."""
+    if type(value) is not dict:
+        return _build(unknown, {"problem": OddValue("an object", value).reason()})
+    try:
+        return _build(_kind(kinds, value.get(tag), unknown), value)
+    except OddValue as odd:
+        return _build(unknown, {**value, "problem": odd.reason()})
 
 
 def parse_entry(value: Any) -> AnyEntry:
     """One entry as a typed model; anything odd becomes an `UnknownEntry` keeping all of it."""
-    if type(value) is dict:
-        try:
-            return _build(_kind(_ENTRY_KINDS, value.get("type"), UnknownEntry), value)  # type: ignore[return-value]
-        except _Unsure:
-            pass
-    from . import entries_pydantic
-
-    return _plain(entries_pydantic.parse_entry(value))  # type: ignore[no-any-return]
+    return _parse(value, _ENTRY_KINDS, "type", UnknownEntry)  # type: ignore[return-value]
 
 
 def parse_message(value: Any) -> AnyMessage:
-    if type(value) is dict:
-        try:
-            return _build(_kind(_MESSAGE_KINDS, value.get("role"), UnknownMessage), value)  # type: ignore[return-value]
-        except _Unsure:
-            pass
-    from . import entries_pydantic
-
-    return _plain(entries_pydantic.parse_message(value))  # type: ignore[no-any-return]
+    """A message as a typed model; anything odd becomes an `UnknownMessage` keeping all of it."""
+    return _parse(value, _MESSAGE_KINDS, "role", UnknownMessage)  # type: ignore[return-value]
 
 
 def parse_header(value: Any) -> SessionHeader | None:
-    if type(value) is dict and value.get("type") == "session":
-        try:
-            return _build(SessionHeader, value)
-        except _Unsure:
-            pass
-    from . import entries_pydantic
-
-    return _plain(entries_pydantic.parse_header(value))  # type: ignore[no-any-return]
+    """The session header, or None if `value` is not a well-formed one."""
+    if type(value) is not dict or value.get("type") != "session":
+        return None
+    try:
+        return _build(SessionHeader, value)
+    except OddValue:
+        return None
 
 
 def as_content(value: Any) -> Content:
-    """Raw content (from a read-back dict) as typed content; unusable content is None."""
+    """Raw content (from a read-back dict) as typed content; unusable content is None, an
+    unusable block an `UnknownBlock` keeping what it held."""
     if value is None or isinstance(value, str):
         return value
     if isinstance(value, list):
@@ -568,12 +583,14 @@ def as_content(value: Any) -> Content:
 
 
 def _as_block(item: Any) -> TextBlock | ThinkingBlock | ImageBlock | ToolCallBlock | UnknownBlock:
+    if isinstance(item, Lenient):
+        return item  # type: ignore[return-value]  # already typed
+    if type(item) is not dict:
+        return _build(UnknownBlock, {"type": None, "value": item})
     try:
         return _block(item)
-    except _Unsure:
-        from . import entries_pydantic
-
-        return _plain(entries_pydantic._as_block(item))  # type: ignore[no-any-return]
+    except OddValue:
+        return _build(UnknownBlock, item)
 
 
 def content_blocks(
