@@ -117,28 +117,15 @@ def _any(value: Any) -> Any:
     return value
 
 
-def _str(value: Any) -> str:
-    if type(value) is str:
-        return value
-    raise OddValue("text", value)
+def _exactly(kind: type, expected: str, or_none: bool) -> Callable[[Any], Any]:
+    """A check taking a value of exactly `kind` (a bool is not an int here), or None if allowed."""
 
+    def check(value: Any) -> Any:
+        if type(value) is kind or (or_none and value is None):
+            return value
+        raise OddValue(expected, value)
 
-def _str_or_none(value: Any) -> str | None:
-    if value is None or type(value) is str:
-        return value
-    raise OddValue("text", value)
-
-
-def _bool_or_none(value: Any) -> bool | None:
-    if value is None or type(value) is bool:
-        return value
-    raise OddValue("true or false", value)
-
-
-def _int_or_none(value: Any) -> int | None:
-    if value is None or type(value) is int:
-        return value
-    raise OddValue("a whole number", value)
+    return check
 
 
 def _float_or_none(value: Any) -> float | None:
@@ -201,10 +188,10 @@ def _model_check(name: str) -> Callable[[Any], Any]:
 
 _CHECKS: dict[str, Callable[[Any], Any]] = {
     "Any": _any,
-    "str": _str,
-    "str | None": _str_or_none,
-    "bool | None": _bool_or_none,
-    "int | None": _int_or_none,
+    "str": _exactly(str, "text", or_none=False),
+    "str | None": _exactly(str, "text", or_none=True),
+    "bool | None": _exactly(bool, "true or false", or_none=True),
+    "int | None": _exactly(int, "a whole number", or_none=True),
     "float | None": _float_or_none,
     "Content": _content,
     "dict[str, str | None] | None": _sections,
