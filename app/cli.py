@@ -109,6 +109,19 @@ def _run_subcommand(name: str, args: list[str]) -> int:
 
 
 def _run_tui(ns: argparse.Namespace) -> int:
+    from ..core.gcpause import COLLECTIONS
+
+    # Start-up makes hundreds of thousands of objects (modules, classes, styles), few of them
+    # garbage: cyclic collections walking them cost ~30 ms before the first frame. Held until
+    # that frame goes out (tui.py releases them there), or the browser did not start.
+    COLLECTIONS.hold()
+    try:
+        return _browse(ns)
+    finally:
+        COLLECTIONS.release()
+
+
+def _browse(ns: argparse.Namespace) -> int:
     from .config import color_system, read_settings, resolve_theme
 
     loaded = read_settings().with_flags(flag_overrides(ns))

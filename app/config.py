@@ -3,15 +3,14 @@ remembering where each value came from; and the theme, which follows pi's when o
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from typing import Any, ClassVar, Literal
 
 from ..core.resume import DEFAULT_TEMPLATE
 
@@ -19,30 +18,34 @@ ColorMode = Literal["auto", "truecolor", "256", "16", "none"]
 ThemeSetting = Literal["dark", "light", "system"]
 
 
-class Settings(BaseModel):
-    """Everything a user may set in `config.toml` (flags win over the file)."""
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything a user may set in `config.toml` (flags win over the file).
 
-    model_config = ConfigDict(extra="ignore")
+    A plain dataclass: most users have no config file, and then pydantic (~50 ms of the
+    browser's start) is never imported; a file's values are checked by pydantic against these
+    type hints (`_validate`)."""
 
-    resume_command: str = Field(
-        DEFAULT_TEMPLATE, description="how to resume a session; {path}, {cwd} and {id} are filled in"
-    )
+    __pydantic_config__: ClassVar[dict[str, Any]] = {"extra": "forbid"}  # (read_settings drops them first)
+
+    resume_command: str = DEFAULT_TEMPLATE  # how to resume a session; {path}, {cwd} and {id} are filled in
     exit_on_resume: bool = False
     color: ColorMode = "auto"
     ascii: bool = False
     poll: bool = False
     animations: bool = False
     mouse: bool = True
-    theme: ThemeSetting | None = Field(None, description="dark, light or system; unset: follow pi's theme")
+    theme: ThemeSetting | None = None  # dark, light or system; unset: follow pi's theme
     session_dir: str | None = None
     # The `[keys]` table (binding id -> key or list of keys), kept as written for the key bindings.
-    keys: dict[str, Any] = Field(default_factory=dict)
+    keys: dict[str, Any] = field(default_factory=dict)
     # Set by `pi-sessions serve` for the app it runs in the browser; never read from the file.
     served: bool = False
 
 
+SETTING_NAMES = tuple(f.name for f in dataclasses.fields(Settings))
 NOT_FROM_FILE = frozenset({"served"})
-FILE_KEYS = tuple(name for name in Settings.model_fields if name not in NOT_FROM_FILE)
+FILE_KEYS = tuple(name for name in SETTING_NAMES if name not in NOT_FROM_FILE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +82,9 @@ class LoadedSettings:
         """Flag values win: `overrides` maps a setting to (value, the flag that set it)."""
         if not overrides:
             return self
-        settings = self.settings.model_copy(update={name: value for name, (value, _) in overrides.items()})
+        settings = dataclasses.replace(
+            self.settings, **{name: value for name, (value, _) in overrides.items()}
+        )
         sources = dict(self.sources)
         for name, (_, flag) in overrides.items():
             sources[name] = Source("flag", flag)
@@ -125,18 +130,23 @@ def read_settings(path: Path | None = None, env: Mapping[str, str] | None = None
             loaded.sources[key] = Source("file", str(path))
     if "color" not in loaded.sources and env.get("NO_COLOR"):
         # no-color.org: a config file or a flag overrides NO_COLOR; NO_COLOR overrides the default.
-        loaded.settings = loaded.settings.model_copy(update={"color": "none"})
+        loaded.settings = dataclasses.replace(loaded.settings, color="none")
         loaded.sources["color"] = Source("environment", "NO_COLOR")
     return loaded
 
 
 def _validate(data: dict[str, Any]) -> tuple[Settings, list[tuple[str, str]]]:
     """Validate, dropping each key whose value is wrong (and saying why), keeping the rest."""
+    if not data:
+        return Settings(), []  # (no file, or nothing set in it: pydantic is not needed)
+    from pydantic import TypeAdapter, ValidationError
+
+    adapter = TypeAdapter(Settings)
     bad: list[tuple[str, str]] = []
     data = dict(data)
     while True:
         try:
-            return Settings.model_validate(data), bad
+            return adapter.validate_python(data), bad
         except ValidationError as e:
             dropped = False
             for error in e.errors():

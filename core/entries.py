@@ -1,28 +1,224 @@
-"""Typed views of session entries, messages and content blocks (pydantic, lenient).
+"""Typed views of session entries, messages and content blocks (plain classes, lenient).
 
 Reading a session never goes through these models: structure comes from `records`, bodies
 are read back by offset. The models are built when a body is looked at (what a pane shows,
 an excerpt, an export), one entry at a time. They are lenient the way pi is: unknown entry
 types, roles and block types become `Unknown*` models that keep every field; extra fields
-are kept on every model; a field of the wrong type never raises, the entry is kept as
-unknown with the reason (`problem`). (A little over 450 lines: one model per shape pi
-writes.)
+are kept on every model; a field of the wrong type never raises, the entry (or message) is
+kept as unknown with the reason in plain words (`problem`, e.g. "usage.input: expected a
+number, got text"). The one coercion: a whole number where a number is expected.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from collections.abc import Callable
+from typing import Any, Literal, TypeAlias, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Tag, TypeAdapter, ValidationError, field_validator
+
+class OddValue(ValueError):
+    """A field's value is not of the expected kind: where it is, what was expected, what came."""
+
+    def __init__(self, expected: str, value: Any, got: str | None = None) -> None:
+        self.where = ""  # the field path, built up as the error passes out through the models
+        self.expected = expected
+        self.got = got or _kind_of(value)
+        super().__init__(self.reason())
+
+    def inside(self, part: str) -> OddValue:
+        self.where = part + self.where
+        self.args = (self.reason(),)
+        return self
+
+    def reason(self) -> str:
+        where = self.where.lstrip(".")
+        said = f"expected {self.expected}, got {self.got}"
+        return f"{where}: {said}" if where else said
 
 
-class Lenient(BaseModel):
-    """Extra fields are kept (and shown); nothing is rejected for carrying more."""
+_MISSING = object()
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+
+def _kind_of(value: Any) -> str:
+    if value is _MISSING:
+        return "nothing"
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if type(value) is int or type(value) is float:
+        return "a number"
+    names: dict[type, str] = {str: "text", list: "a list", dict: "an object"}
+    return names.get(type(value), type(value).__name__)
+
+
+class Lenient:
+    """Extra fields are kept (and shown); nothing is rejected for carrying more. Immutable."""
+
+    # name -> (check, default, required); made from the annotations (see _prepare)
+    _fields: dict[str, tuple[Callable[[Any], Any], Any, bool]] = {}
+
+    def __init__(self, **data: Any) -> None:
+        _fill(self, data)  # (for values from our own code: an odd one raises OddValue)
 
     def extras(self) -> dict[str, Any]:
-        return dict(self.model_extra or {})
+        return dict(self.__dict__["_extra"])
+
+    def __getattr__(self, name: str) -> Any:
+        # An extra field reads as an attribute too.
+        try:
+            return self.__dict__["_extra"][name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.__dict__ == self.__dict__
+
+    def __hash__(self) -> int:
+        # By its fields' values (a list among them cannot be hashed).
+        return hash((type(self), *(v for k, v in self.__dict__.items() if k != "_extra")))
+
+    def __repr__(self) -> str:
+        shown = {k: v for k, v in self.__dict__.items() if k != "_extra"} | self.__dict__["_extra"]
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in shown.items())})"
+
+
+_M = TypeVar("_M", bound=Lenient)
+
+
+def _fill(model: Lenient, data: dict[str, Any]) -> None:
+    values: dict[str, Any] = {}
+    fields = type(model)._fields
+    for name, (check, default, required) in fields.items():
+        value = data.get(name, _MISSING)
+        if value is _MISSING:
+            if required:
+                raise OddValue("text", _MISSING).inside("." + name)
+            values[name] = default
+            continue
+        try:
+            values[name] = check(value)
+        except OddValue as odd:
+            raise odd.inside("." + name) from None
+    values["_extra"] = {key: value for key, value in data.items() if key not in fields}
+    model.__dict__.update(values)
+
+
+def _build(cls: type[_M], data: dict[str, Any]) -> _M:
+    model = cls.__new__(cls)
+    _fill(model, data)
+    return model
+
+
+# ---------------------------------------------------------------------- field checks
+def _any(value: Any) -> Any:
+    return value
+
+
+def _exactly(kind: type, expected: str, or_none: bool) -> Callable[[Any], Any]:
+    """A check taking a value of exactly `kind` (a bool is not an int here), or None if allowed."""
+
+    def check(value: Any) -> Any:
+        if type(value) is kind or (or_none and value is None):
+            return value
+        raise OddValue(expected, value)
+
+    return check
+
+
+def _float_or_none(value: Any) -> float | None:
+    if value is None or type(value) is float:
+        return value
+    if type(value) is int:
+        try:
+            return float(value)  # as JavaScript reads the number
+        except OverflowError:
+            raise OddValue("a number", value, got="a number too large to hold") from None
+    raise OddValue("a number", value)
+
+
+def _sections(value: Any) -> dict[str, str | None] | None:
+    if value is None:
+        return None
+    if type(value) is not dict:
+        raise OddValue("an object", value)
+    for name, text in value.items():
+        if text is not None and type(text) is not str:
+            raise OddValue("text or null", text).inside(f".{name}")
+    return dict(value)
+
+
+def _dict_list(value: Any) -> list[dict[str, Any]] | None:
+    if value is None:
+        return None
+    if type(value) is not list:
+        raise OddValue("a list", value)
+    for at, item in enumerate(value):
+        if type(item) is not dict:
+            raise OddValue("an object", item).inside(f"[{at}]")
+    return [dict(item) for item in value]
+
+
+def _content(value: Any) -> Content:
+    if value is None or type(value) is str:
+        return value
+    if type(value) is not list:
+        raise OddValue("text or a list of blocks", value)
+    blocks: list[ContentBlock] = []
+    for at, item in enumerate(value):
+        try:
+            blocks.append(_block(item))
+        except OddValue as odd:
+            raise odd.inside(f"[{at}]") from None
+    return blocks
+
+
+def _model_check(name: str) -> Callable[[Any], Any]:
+    def check(value: Any) -> Any:
+        if value is None:
+            return None
+        if type(value) is dict:
+            return _build(_CLASSES[name], value)
+        raise OddValue("an object", value)
+
+    return check
+
+
+_CHECKS: dict[str, Callable[[Any], Any]] = {
+    "Any": _any,
+    "str": _exactly(str, "text", or_none=False),
+    "str | None": _exactly(str, "text", or_none=True),
+    "bool | None": _exactly(bool, "true or false", or_none=True),
+    "int | None": _exactly(int, "a whole number", or_none=True),
+    "float | None": _float_or_none,
+    "Content": _content,
+    "dict[str, str | None] | None": _sections,
+    "list[dict[str, Any]] | None": _dict_list,
+}
+
+
+def _prepare(classes: list[type[Lenient]]) -> None:
+    """Each class's fields from its annotations (base classes' first)."""
+    for cls in classes:
+        fields: dict[str, tuple[Callable[[Any], Any], Any, bool]] = {}
+        for klass in reversed(cls.__mro__):
+            # (inspect.get_annotations would cost an import before the first screen)
+            for name, annotation in klass.__dict__.get("__annotations__", {}).items():  # noqa: RUF063
+                if name.startswith("_"):
+                    continue
+                if annotation.startswith("Literal["):
+                    check: Callable[[Any], Any] = _any  # the tag: the dispatch chose the class by it
+                elif annotation.endswith(" | None") and annotation[:-7] in _CLASSES:
+                    check = _model_check(annotation[:-7])
+                else:
+                    check = _CHECKS[annotation]
+                default = klass.__dict__.get(name, _MISSING)
+                fields[name] = (check, None if default is _MISSING else default, default is _MISSING)
+        if cls is MessageEntry:
+            fields["message"] = (parse_message, None, False)
+        cls._fields = fields
 
 
 # ---------------------------------------------------------------------- content blocks
@@ -54,23 +250,8 @@ class UnknownBlock(Lenient):
     type: Any = None
 
 
-_BLOCK_TAGS = {"text", "thinking", "image", "toolCall"}
-
-
-def _block_tag(value: Any) -> str:
-    kind = value.get("type") if isinstance(value, dict) else getattr(value, "type", None)
-    return kind if isinstance(kind, str) and kind in _BLOCK_TAGS else "unknown"
-
-
-ContentBlock = Annotated[
-    Annotated[TextBlock, Tag("text")]
-    | Annotated[ThinkingBlock, Tag("thinking")]
-    | Annotated[ImageBlock, Tag("image")]
-    | Annotated[ToolCallBlock, Tag("toolCall")]
-    | Annotated[UnknownBlock, Tag("unknown")],
-    Discriminator(_block_tag),
-]
-Content = str | list[ContentBlock] | None
+ContentBlock: TypeAlias = TextBlock | ThinkingBlock | ImageBlock | ToolCallBlock | UnknownBlock
+Content: TypeAlias = str | list[ContentBlock] | None
 
 
 # ---------------------------------------------------------------------- usage
@@ -172,37 +353,6 @@ class UnknownMessage(Lenient):
     problem: str | None = None  # why it is not one of the known kinds
 
 
-_MESSAGE_TAGS = {
-    "user",
-    "assistant",
-    "toolResult",
-    "bashExecution",
-    "custom",
-    "system",
-    "compactionSummary",
-    "branchSummary",
-}
-
-
-def _message_tag(value: Any) -> str:
-    role = value.get("role") if isinstance(value, dict) else getattr(value, "role", None)
-    return role if isinstance(role, str) and role in _MESSAGE_TAGS else "unknown"
-
-
-Message = Annotated[
-    Annotated[UserMessage, Tag("user")]
-    | Annotated[AssistantMessage, Tag("assistant")]
-    | Annotated[ToolResultMessage, Tag("toolResult")]
-    | Annotated[BashExecutionMessage, Tag("bashExecution")]
-    | Annotated[CustomRoleMessage, Tag("custom")]
-    | Annotated[SystemMessage, Tag("system")]
-    | Annotated[CompactionSummaryMessage, Tag("compactionSummary")]
-    | Annotated[BranchSummaryMessage, Tag("branchSummary")]
-    | Annotated[UnknownMessage, Tag("unknown")],
-    Discriminator(_message_tag),
-]
-
-
 # ---------------------------------------------------------------------- entries
 class SessionHeader(Lenient):
     type: Literal["session"]
@@ -221,12 +371,7 @@ class EntryBase(Lenient):
 
 class MessageEntry(EntryBase):
     type: Literal["message"]
-    message: Any = None  # an AnyMessage: an odd message never makes the entry unknown
-
-    @field_validator("message", mode="plain")
-    @classmethod
-    def _lenient_message(cls, value: Any) -> AnyMessage:
-        return parse_message(value)
+    message: Any = None  # an AnyMessage (parse_message): an odd message never makes the entry unknown
 
 
 class ThinkingLevelChangeEntry(EntryBase):
@@ -309,47 +454,7 @@ class UnknownEntry(EntryBase):
     problem: str | None = None  # why it is not one of the eleven kinds (None: a future type)
 
 
-_ENTRY_TAGS = {
-    "message",
-    "thinking_level_change",
-    "model_change",
-    "compaction",
-    "branch_summary",
-    "custom",
-    "custom_message",
-    "label",
-    "session_info",
-    "context_edit",
-    "usage",
-}
-
-
-def _entry_tag(value: Any) -> str:
-    kind = value.get("type") if isinstance(value, dict) else getattr(value, "type", None)
-    return kind if isinstance(kind, str) and kind in _ENTRY_TAGS else "unknown"
-
-
-Entry = Annotated[
-    Annotated[MessageEntry, Tag("message")]
-    | Annotated[ThinkingLevelChangeEntry, Tag("thinking_level_change")]
-    | Annotated[ModelChangeEntry, Tag("model_change")]
-    | Annotated[CompactionEntry, Tag("compaction")]
-    | Annotated[BranchSummaryEntry, Tag("branch_summary")]
-    | Annotated[CustomEntry, Tag("custom")]
-    | Annotated[CustomMessageEntry, Tag("custom_message")]
-    | Annotated[LabelEntry, Tag("label")]
-    | Annotated[SessionInfoEntry, Tag("session_info")]
-    | Annotated[ContextEditEntry, Tag("context_edit")]
-    | Annotated[UsageEntry, Tag("usage")]
-    | Annotated[UnknownEntry, Tag("unknown")],
-    Discriminator(_entry_tag),
-]
-
-_entry_adapter: TypeAdapter[Entry] = TypeAdapter(Entry)
-_message_adapter: TypeAdapter[Message] = TypeAdapter(Message)
-_block_adapter: TypeAdapter[ContentBlock] = TypeAdapter(ContentBlock)
-
-AnyEntry = (
+AnyEntry: TypeAlias = (
     MessageEntry
     | ThinkingLevelChangeEntry
     | ModelChangeEntry
@@ -363,7 +468,7 @@ AnyEntry = (
     | UsageEntry
     | UnknownEntry
 )
-AnyMessage = (
+AnyMessage: TypeAlias = (
     UserMessage
     | AssistantMessage
     | ToolResultMessage
@@ -375,72 +480,104 @@ AnyMessage = (
     | UnknownMessage
 )
 
+_CLASSES: dict[str, type[Lenient]] = {
+    cls.__name__: cls
+    for cls in list(globals().values())
+    if isinstance(cls, type) and issubclass(cls, Lenient) and cls is not Lenient
+}
+_BLOCK_KINDS: dict[str, type[Lenient]] = {
+    "text": TextBlock,
+    "thinking": ThinkingBlock,
+    "image": ImageBlock,
+    "toolCall": ToolCallBlock,
+}
+_MESSAGE_KINDS: dict[str, type[Lenient]] = {
+    "user": UserMessage,
+    "assistant": AssistantMessage,
+    "toolResult": ToolResultMessage,
+    "bashExecution": BashExecutionMessage,
+    "custom": CustomRoleMessage,
+    "system": SystemMessage,
+    "compactionSummary": CompactionSummaryMessage,
+    "branchSummary": BranchSummaryMessage,
+}
+_ENTRY_KINDS: dict[str, type[Lenient]] = {
+    "message": MessageEntry,
+    "thinking_level_change": ThinkingLevelChangeEntry,
+    "model_change": ModelChangeEntry,
+    "compaction": CompactionEntry,
+    "branch_summary": BranchSummaryEntry,
+    "custom": CustomEntry,
+    "custom_message": CustomMessageEntry,
+    "label": LabelEntry,
+    "session_info": SessionInfoEntry,
+    "context_edit": ContextEditEntry,
+    "usage": UsageEntry,
+}
 
-def _first_error(e: ValidationError) -> str:
-    error = e.errors()[0]
-    where = ".".join(str(part) for part in error.get("loc", ()))
-    return f"{where}: {error.get('msg')}" if where else str(error.get("msg"))
+
+def _kind(kinds: dict[str, type[Lenient]], tag: Any, unknown: type[Lenient]) -> type[Lenient]:
+    return kinds.get(tag, unknown) if type(tag) is str else unknown
 
 
-def _text_keys(value: dict[str, Any]) -> dict[str, Any]:
-    """pydantic refuses a field name holding a lone surrogate (JSON allows one): such a key
-    is kept with U+FFFD in its place."""
-    return {
-        key if key.isascii() else key.encode("utf-16", "surrogatepass").decode("utf-16", "replace"): item
-        for key, item in value.items()
-    }
+def _block(item: Any) -> TextBlock | ThinkingBlock | ImageBlock | ToolCallBlock | UnknownBlock:
+    if isinstance(item, Lenient):
+        return item  # type: ignore[return-value]  # already typed
+    if type(item) is not dict:
+        raise OddValue("a block (an object)", item)
+    return _build(_kind(_BLOCK_KINDS, item.get("type"), UnknownBlock), item)  # type: ignore[return-value]
+
+
+def _parse(value: Any, kinds: dict[str, type[Lenient]], tag: str, unknown: type[_M]) -> Lenient:
+    """`value` as the model its tag names; if it is not an object, or a field is odd, as
+    `unknown` keeping every field, with the reason (a `problem` field of its own is replaced)."""
+    if type(value) is not dict:
+        return _build(unknown, {"problem": OddValue("an object", value).reason()})
+    try:
+        return _build(_kind(kinds, value.get(tag), unknown), value)
+    except OddValue as odd:
+        return _build(unknown, {**value, "problem": odd.reason()})
 
 
 def parse_entry(value: Any) -> AnyEntry:
     """One entry as a typed model; anything odd becomes an `UnknownEntry` keeping all of it."""
-    if not isinstance(value, dict):
-        return UnknownEntry(problem=f"not an object: {type(value).__name__}")
-    try:
-        return _entry_adapter.validate_python(value)
-    except ValidationError as e:
-        return UnknownEntry.model_validate({**_text_keys(value), "problem": _first_error(e)})
+    return _parse(value, _ENTRY_KINDS, "type", UnknownEntry)  # type: ignore[return-value]
 
 
 def parse_message(value: Any) -> AnyMessage:
-    if not isinstance(value, dict):
-        return UnknownMessage(problem=f"not an object: {type(value).__name__}")
-    try:
-        return _message_adapter.validate_python(value)
-    except ValidationError as e:
-        return UnknownMessage.model_validate({**_text_keys(value), "problem": _first_error(e)})
+    """A message as a typed model; anything odd becomes an `UnknownMessage` keeping all of it."""
+    return _parse(value, _MESSAGE_KINDS, "role", UnknownMessage)  # type: ignore[return-value]
 
 
 def parse_header(value: Any) -> SessionHeader | None:
+    """The session header, or None if `value` is not a well-formed one."""
+    if type(value) is not dict or value.get("type") != "session":
+        return None
     try:
-        return SessionHeader.model_validate(value)
-    except ValidationError:
+        return _build(SessionHeader, value)
+    except OddValue:
         return None
 
 
-_content_adapter: TypeAdapter[Content] = TypeAdapter(Content)
-
-
 def as_content(value: Any) -> Content:
-    """Raw content (from a read-back dict) as typed content; unusable content is None."""
+    """Raw content (from a read-back dict) as typed content; unusable content is None, an
+    unusable block an `UnknownBlock` keeping what it held."""
     if value is None or isinstance(value, str):
         return value
     if isinstance(value, list):
-        try:
-            return _content_adapter.validate_python(value)
-        except ValidationError:
-            return [_as_block(item) for item in value]
+        return [_as_block(item) for item in value]
     return None
 
 
 def _as_block(item: Any) -> TextBlock | ThinkingBlock | ImageBlock | ToolCallBlock | UnknownBlock:
-    if isinstance(item, BaseModel):
-        return item  # type: ignore[return-value]
-    if not isinstance(item, dict):
-        return UnknownBlock.model_validate({"type": None, "value": item})
+    if isinstance(item, Lenient):
+        return item  # type: ignore[return-value]  # already typed
+    if type(item) is not dict:
+        return _build(UnknownBlock, {"type": None, "value": item})
     try:
-        return _block_adapter.validate_python(item)
-    except ValidationError:
-        return UnknownBlock.model_validate(_text_keys(item))
+        return _block(item)
+    except OddValue:
+        return _build(UnknownBlock, item)
 
 
 def content_blocks(
@@ -452,3 +589,6 @@ def content_blocks(
     if isinstance(content, str):
         return [TextBlock(type="text", text=content)]
     return list(content)
+
+
+_prepare(list(_CLASSES.values()))

@@ -243,7 +243,7 @@ def test_readable_tree_says_what_each_entry_is(tmp_path: Path) -> None:
         "* e3 edit      edit of a2 without a replacement (ignored)",
         "* us usage     cache_warm: 1.5k tokens warm",
         "* tm telemetry (telemetry: unknown entry type, kept as is)",
-        "* lb label     (label: label.label: Input should be a valid string; kept as is)",
+        "* lb label     (label: label: expected text, got a list; kept as is)",
         "* nr narrator  once upon a time",
         "* ns narrator  (narrator message)",
         "! line 23: context edit without a replacement: ignored (pi would stop with an error)",

@@ -61,6 +61,27 @@ def test_a_bad_value_costs_only_its_own_key(tmp_path: Path) -> None:
     assert loaded.source("ascii").kind == "file" and loaded.source("color").kind == "default"
 
 
+@pytest.mark.parametrize(("config", "pydantic_needed"), [(None, False), ('color = "16"\n', True)])
+def test_without_a_config_file_the_browser_starts_without_pydantic(
+    tmp_path: Path, config: str | None, pydantic_needed: bool
+) -> None:
+    # (pydantic costs ~50 ms of the first screen; only a file's values need checking by it)
+    if config is not None:
+        (tmp_path / "pi-sessions").mkdir()
+        (tmp_path / "pi-sessions" / "config.toml").write_text(config)
+    code = (
+        "import sys\n"
+        "from pi_sessions.app import cli, main_screen, tui\n"
+        "from pi_sessions.app.config import read_settings\n"
+        "loaded = read_settings()\n"
+        "print(loaded.file_found, loaded.settings.color, 'pydantic' in sys.modules)\n"
+    )
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    expected = f"{config is not None} {'16' if config else 'auto'} {pydantic_needed}"
+    assert out.stdout.split() == expected.split()
+
+
 def test_an_unreadable_file_means_defaults_and_one_line(tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
     path.write_text("ascii = \n")

@@ -424,11 +424,15 @@ def test_a_symlink_loop_is_skipped_with_its_reason_and_hides_no_other_session(tm
 
 
 def test_a_key_holding_a_lone_surrogate_is_shown_not_raised(tmp_path: Path) -> None:
-    # Found by the fuzz test: JSON allows "\ud800" in a key; pydantic refused such a field name.
-    from pi_sessions.core.entries import UnknownEntry, parse_entry, parse_message
+    # Found by the fuzz test: JSON allows "\ud800" in a key; kept like any other extra field.
+    from pi_sessions.core.entries import MessageEntry, UnknownMessage, parse_entry, parse_message
 
     entry = parse_entry({"type": "message", "id": "a", "t\ud800": 1, "message": 3})
-    assert isinstance(entry, UnknownEntry) and entry.problem
+    assert isinstance(entry, MessageEntry) and entry.extras() == {"t\ud800": 1}
+    assert (
+        isinstance(entry.message, UnknownMessage)
+        and entry.message.problem == "expected an object, got a number"
+    )
     assert parse_message({"role": "user", "x\udfff": 2, "content": []}) is not None
     path = tmp_path / "s.jsonl"
     path.write_bytes(

@@ -23,7 +23,7 @@ def run(ns: argparse.Namespace) -> int:
     from ...core.jsonout import encode_json
     from ...core.locations import resolve_sessions_root
     from ..arguments import flag_overrides
-    from ..config import read_settings, resolve_theme
+    from ..config import SETTING_NAMES, read_settings, resolve_theme
     from ..keymap import load_keys
     from .output import text, warn, write_line
 
@@ -32,7 +32,7 @@ def run(ns: argparse.Namespace) -> int:
     keys = load_keys(settings.keys, config_file=str(loaded.path))
     theme = resolve_theme(settings.theme)
     root = resolve_sessions_root(settings.session_dir)
-    names = [name for name in type(settings).model_fields if name != "served"]
+    names = [name for name in SETTING_NAMES if name != "served"]
     if ns.json:
         report: dict[str, Any] = {
             "config_file": str(loaded.path),
