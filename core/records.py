@@ -294,11 +294,13 @@ def decode_entries(lines: list[bytes], offset: int, number: int) -> list[EntryRe
     records: list[EntryRecord | HeaderLine] = list(map(_record_decoder.decode, lines))
     position = offset
     line = number
-    message_record, message_head, unset = MessageRecord, MessageHead, UNSET
+    message_record, message_head, unset, str_ = MessageRecord, MessageHead, UNSET, str
+    kind_of, other, shared = _KIND_BY_FIRST_BYTE.get, CONTENT_OTHER, intern
     for i, (record, length) in enumerate(zip(records, map(len, lines), strict=True)):
         if record.__class__ is message_record:
-            # Nine lines in ten: `_finish` for a message record, inlined (a message record
-            # has no usage, replacement or system message of its own).
+            # Nine lines in ten: `_finish` for a message record, inlined with `_raw_kind` and
+            # `_intern_head` (a message record has no usage, replacement or system message of
+            # its own; a function call per line is a tenth of the open of a long session).
             record.offset, record.length, record.line = position, length, line
             m = record.message
             if m.__class__ is message_head:
@@ -309,10 +311,25 @@ def decode_entries(lines: list[bytes], offset: int, number: int) -> list[EntryRe
                     m.usage = None
                 content = m.content
                 if content is not unset:
-                    record.content_kind = _raw_kind(content)
-                    record.content_size = len(content)
+                    size = len(content)
+                    record.content_kind = kind_of(memoryview(content)[0], other) if size else other
+                    record.content_size = size
                     m.content = unset
-                _intern_head(m)
+                value = m.role
+                if value.__class__ is str_:
+                    m.role = shared(value)
+                value = m.provider
+                if value.__class__ is str_:
+                    m.provider = shared(value)
+                value = m.model
+                if value.__class__ is str_:
+                    m.model = shared(value)
+                value = m.stopReason
+                if value.__class__ is str_:
+                    m.stopReason = shared(value)
+                value = m.toolName
+                if value.__class__ is str_:
+                    m.toolName = shared(value)
         elif record.type == "session":  # type: ignore[union-attr]
             records[i] = HeaderLine(decode_json(lines[i]), position, length, line)
         else:
