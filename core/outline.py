@@ -19,7 +19,7 @@ from typing import Any
 
 import msgspec
 
-from .records import EntryRecord
+from .records import EntryRecord, MessageHead
 from .session import Session, SessionDelta
 
 
@@ -138,6 +138,13 @@ def outline_rows(
     rows: list[OutlineRow] = []
     append = rows.append
     shows = view.shows if view is not None else None
+    # The usual views (hidden types, tool results perhaps) are checked inline below: a call
+    # per entry is a fifth of the rows of a long session. The others go through `shows`.
+    plain = view is not None and not view.user_only and not view.labelled_only
+    always = view.always if view is not None else frozenset()
+    hidden = view.hidden_types if view is not None else frozenset()
+    hide_tools = view is not None and view.hide_tool_results
+    message_head, str_ = MessageHead, str
 
     def ordered(ids: list[str]) -> list[str]:
         if len(ids) < 2 or not active:
@@ -157,7 +164,18 @@ def outline_rows(
             record = by_id[node]
             kids = children.get(node) or ()
             is_folded = bool(kids) and node in folded
-            if shows is None or is_folded or shows(record, labels):
+            if plain and not is_folded and node not in always:
+                kind = record.type
+                if kind.__class__ is str_ and kind in hidden:
+                    visible = False
+                elif hide_tools and kind == "message":
+                    m = record.message
+                    visible = m.__class__ is not message_head or m.role != "toolResult"  # type: ignore[union-attr]
+                else:
+                    visible = True
+            else:
+                visible = shows is None or is_folded or shows(record, labels)
+            if visible:
                 append(
                     OutlineRow(
                         record,
