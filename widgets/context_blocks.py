@@ -98,10 +98,10 @@ class BlockCache:
         self._other: dict[tuple[int, int, bool, int], Block] = {}
 
     def get(self, key: BlockKey) -> Block | None:
-        if key.__class__ is int:
+        if isinstance(key, int):
             by_index = self._by_index
-            return by_index[key] if key < len(by_index) else None  # type: ignore[operator, index]
-        return self._other.get(key)  # type: ignore[arg-type]
+            return by_index[key] if key < len(by_index) else None
+        return self._other.get(key)
 
     def by_index(self, size: int) -> list[Block | None]:
         """The list of common blocks by record index, `size` long at least (filled in place)."""
