@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.context import Fate, Projection, Reason, SystemPrompt, entry_messages
 from ..core.describe import content_text, excerpt, kind_label
@@ -42,18 +42,30 @@ class BlockKind(Enum):
 class Block(ScrollBlock, gc=False):
     """One drawn unit. A message block knows where its message comes from (the entry, its
     position among the entry's messages, the edit that applies) and reads it back only when it
-    is drawn; the prompt block replays the prompt of its projection only when drawn."""
+    is drawn; the prompt block replays the prompt of its projection only when drawn.
+
+    Nearly every block is an entry's one unedited message: a `Block`, whose rarer fields are
+    their defaults (class attributes, no room in each of 100,000 blocks); any other is a
+    `FullBlock`, which holds them."""
 
     kind: BlockKind
     record: EntryRecord | None
     fate: Fate | None = None
-    first: bool = False  # the leading compaction of the context (its checkpoint is sent)
-    message_index: int = 0
-    edit: EntryRecord | None = None
-    projection: Projection | None = None  # SYSTEM_PROMPT: the projection the prompt replays from
-    prompt: SystemPrompt | None = None  # SYSTEM_PROMPT: once replayed
     _message: Any = None  # the message once read (`_read` says whether it was)
     _read: bool = False
+
+    if TYPE_CHECKING:
+        first: bool = False  # the leading compaction of the context (its checkpoint is sent)
+        message_index: int = 0
+        edit: EntryRecord | None = None
+        projection: Projection | None = None  # SYSTEM_PROMPT: the projection the prompt replays from
+        prompt: SystemPrompt | None = None  # SYSTEM_PROMPT: once replayed
+    else:
+        first = False
+        message_index = 0
+        edit = None
+        projection = None
+        prompt = None
 
     @property
     def entry_id(self) -> str | None:
@@ -81,6 +93,17 @@ class Block(ScrollBlock, gc=False):
         if self.prompt is None and self.projection is not None:
             self.prompt = self.projection.system_prompt(session)
         return self.prompt
+
+
+class FullBlock(Block, gc=False):
+    """A block that is not an entry's one unedited message: the system prompt, a message of an
+    entry that sends several, an edited one, the leading compaction."""
+
+    first: bool = False
+    message_index: int = 0
+    edit: EntryRecord | None = None
+    projection: Projection | None = None
+    prompt: SystemPrompt | None = None
 
 
 BlockKey = int | tuple[int, int, bool, int]
@@ -140,7 +163,7 @@ def build_blocks(
     blocks: list[Block] = []
     if session.system_prompt_entries and not start:
         # Replayed only when drawn: the prompt sits at the top, usually out of view.
-        blocks.append(Block(BlockKind.SYSTEM_PROMPT, None, projection=projection, estimate=5))
+        blocks.append(FullBlock(BlockKind.SYSTEM_PROMPT, None, projection=projection, estimate=5))
     fates: dict[int, Fate] = {}
     pending: list[Fate] = []
     path_index: dict[int, int] = {}
@@ -185,7 +208,7 @@ def build_blocks(
             key = (record.index, k, first, edit.index if edit is not None else -1)
             block = get(key)
             if block is None:
-                block = Block(
+                block = FullBlock(
                     BlockKind.MESSAGE,
                     record,
                     fate=fate,
