@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from .jsvalues import js_number
 from .records import EntryRecord, MessageHead
 
@@ -69,7 +71,7 @@ class Migration:
         self._parsed_ids[parsed_index] = record.id if self.v1 else None
         m = record.message
         if record.type == "message" and isinstance(m, MessageHead) and m.role == "hookMessage":
-            m.role = "custom"
+            record.message = msgspec.structs.replace(m, role="custom")  # (heads may be shared)
             patch["role"] = "custom"
         if patch:
             self._patches[parsed_index] = patch

@@ -41,6 +41,7 @@ from .records import (
     EntryRecord,
     HeaderLine,
     MessageHead,
+    MessageRecord,
     decode_entries,
     decode_entry_at,
     session_name_of,
@@ -69,6 +70,12 @@ class SessionUpdate:
     lines: ReadResult[EntryRecord | HeaderLine] | None = None  # appended lines, decoded
     fresh: Session | None = None  # the whole file read again (it was replaced or truncated)
     truncated: bool = False
+
+
+def _duplicate_id(rid: str, first_line: int, line: int) -> Problem:
+    return Problem(
+        ProblemKind.DUPLICATE_ID, f"id {rid} also used on line {first_line}; the later entry wins", line, rid
+    )
 
 
 # Totals are remembered at path positions p with p & TOTALS_EVERY == TOTALS_EVERY (every 64th).
@@ -219,10 +226,35 @@ class Session:
         tokens, cost = self.totals.tokens, self.totals.cost
         parsed_index = self.parsed_count - 1
         system_prompts = 0
-        added: list[EntryRecord] = []
+        first_added = len(records)
+        messages = 0  # plain message records taken in on the fast path (counted once at the end)
+        message_record, message_head, str_ = MessageRecord, MessageHead, str
         previous: EntryRecord | None = None
         for record in lines:
             parsed_index += 1
+            if record.__class__ is message_record and migration is None:
+                # Nine lines in ten: a plain message (no system message field, not a label,
+                # name or edit), taken in as the general path below would.
+                rid = record.id
+                m = record.message
+                if rid.__class__ is str_ and m.__class__ is message_head:
+                    if m.role == "system":
+                        system_prompts += 1
+                    record.index = len(records)
+                    records.append(record)
+                    parent = record.parentId
+                    if parent.__class__ is str_:
+                        above = by_id.get(parent)
+                        if above is not None:
+                            record.parentId = above.id
+                    previous = by_id.get(rid)
+                    if previous is not None:
+                        problems.append(_duplicate_id(rid, previous.line, record.line))
+                    by_id[rid] = record
+                    tokens += record.tokens
+                    cost += record.cost
+                    messages += 1
+                    continue
             if isinstance(record, HeaderLine):
                 # A second "session" line: pi ignores it everywhere except when counting v1 indexes.
                 if migration is not None:
@@ -272,7 +304,6 @@ class Session:
                 system_prompts += 1
             record.index = len(records)
             records.append(record)
-            added.append(record)
             parent = record.parentId
             if parent.__class__ is str:
                 above = by_id.get(parent)
@@ -280,14 +311,7 @@ class Session:
                     record.parentId = above.id  # the same string, kept once
             previous = by_id.get(rid)
             if previous is not None:
-                problems.append(
-                    Problem(
-                        ProblemKind.DUPLICATE_ID,
-                        f"id {rid} also used on line {previous.line}; the later entry wins",
-                        record.line,
-                        rid,
-                    )
-                )
+                problems.append(_duplicate_id(rid, previous.line, record.line))
             by_id[rid] = record
             tokens += record.tokens
             cost += record.cost
@@ -302,6 +326,9 @@ class Session:
                 self.name = session_name_of(record.name)
             elif kind == "context_edit" and isinstance(record.targetId, str):
                 self.edit_counts[record.targetId] = self.edit_counts.get(record.targetId, 0) + 1
+        if messages:
+            type_counts["message"] = type_counts.get("message", 0) + messages
+        added = records[first_added:]
         self.parsed_count = parsed_index + 1
         self.totals.tokens, self.totals.cost = tokens, cost
         self.system_prompt_entries += system_prompts

@@ -114,3 +114,34 @@ def test_v2_hook_message_becomes_custom(tmp_path: Path) -> None:
     assert session.entry_ids() == ["h1"]  # v2 ids are kept
     assert session.get("h1").role == "custom"
     assert project(session, "h1").messages(session)[0]["role"] == "custom"
+
+
+def test_v2_every_hook_message_becomes_custom_and_nothing_else_does(tmp_path: Path) -> None:
+    """Message heads alike are shared in memory: migrating one must not change another
+    entry's, nor leave the second of two alike unmigrated."""
+    header = {
+        "type": "session",
+        "version": 2,
+        "id": "v2",
+        "timestamp": "2025-01-01T00:00:00.000Z",
+        "cwd": "/x",
+    }
+
+    def message(entry_id: str, parent: str | None, role: str) -> dict[str, object]:
+        return {
+            "type": "message",
+            "id": entry_id,
+            "parentId": parent,
+            "timestamp": "2025-01-01T00:00:01.000Z",
+            "message": {"role": role, "content": "same", "customType": "x"},
+        }
+
+    lines = [
+        message("h1", None, "hookMessage"),
+        message("h2", "h1", "hookMessage"),
+        message("u1", "h2", "user"),
+    ]
+    session = Session.open(write(tmp_path / "v2.jsonl", header, *lines))
+    assert [session.get(i).role for i in ("h1", "h2", "u1")] == ["custom", "custom", "user"]
+    roles = [m["role"] for m in project(session, "u1").messages(session)]
+    assert roles == ["custom", "custom", "user"]

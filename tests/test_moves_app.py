@@ -30,7 +30,7 @@ def assert_context_is_fresh(screen: MainScreen) -> None:
     fresh = _project(session, leaf, full_path(session, leaf))
     body = view.body
     assert blocks_of(body.blocks) == blocks_of(build_blocks(session, fresh, view.show_excluded))
-    assert body.offsets == [0, *accumulate(b.height for b in body.blocks)]
+    assert list(body.offsets) == [0, *accumulate(b.height for b in body.blocks)]
     if body.blocks and body.blocks[0].projection is not None:
         assert body.blocks[0].projection is view.projection
 

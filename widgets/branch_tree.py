@@ -24,7 +24,16 @@ from textual.worker import get_current_worker
 from ..core.branch_costs import BranchTotals, branch_totals
 from ..core.describe import excerpt, kind_label
 from ..core.models import format_tokens
-from ..core.outline import OutlineRow, RowFilter, RowInsert, ViewFilter, extend_rows, outline_rows, row_filter
+from ..core.outline import (
+    OutlineRow,
+    RowFilter,
+    RowIndex,
+    RowInsert,
+    ViewFilter,
+    extend_rows,
+    outline_rows,
+    row_filter,
+)
 from ..core.records import EntryRecord
 from ..core.session import Session, SessionDelta
 from ..core.text import one_line, short_cost
@@ -110,7 +119,7 @@ class BranchTree(RowList):
         super().__init__(id=id)
         self.session: Session | None = None
         self.rows: list[OutlineRow] = []
-        self.index_by_id: dict[str, int] = {}
+        self.index_by_id = RowIndex(None, self.rows)
         self.folded: set[str] = set()
         self.view = ViewFilter.DEFAULT
         self.matches: list[str] = []
@@ -153,7 +162,7 @@ class BranchTree(RowList):
         )
         if session is None:
             self.rows = []
-            self.index_by_id = {}
+            self.index_by_id = RowIndex(None, self.rows)
             self.set_row_count(0)
             return
         view = row_filter(self.view)
@@ -162,7 +171,7 @@ class BranchTree(RowList):
             leaf = {session.default_leaf} if session.default_leaf is not None else set()
             view = view.with_always(self.match_set | leaf)
         self.rows = outline_rows(session, folded=self.folded, view=view)
-        self.index_by_id = {row.record.id: i for i, row in enumerate(self.rows)}
+        self.index_by_id = RowIndex(session, self.rows)
         self.set_row_count(len(self.rows))
         target = select if select is not None else previous
         index = self._nearest_visible(target) if target else None
@@ -214,8 +223,7 @@ class BranchTree(RowList):
         self.rows[at + 1 : at + 1] = change.rows
         added = len(change.rows)
         # Rows below moved down: so do their indexes, the cursor and the view.
-        for index in range(at + 1, len(self.rows)):
-            self.index_by_id[self.rows[index].record.id] = index
+        self.index_by_id.renumber(at + 1)
         if self.cursor > at:
             self.cursor += added
         self.set_row_count(len(self.rows))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.context import Fate, Projection, Reason, SystemPrompt, entry_messages
 from ..core.describe import content_text, excerpt, kind_label
@@ -42,18 +42,30 @@ class BlockKind(Enum):
 class Block(ScrollBlock, gc=False):
     """One drawn unit. A message block knows where its message comes from (the entry, its
     position among the entry's messages, the edit that applies) and reads it back only when it
-    is drawn; the prompt block replays the prompt of its projection only when drawn."""
+    is drawn; the prompt block replays the prompt of its projection only when drawn.
+
+    Nearly every block is an entry's one unedited message: a `Block`, whose rarer fields are
+    their defaults (class attributes, no room in each of 100,000 blocks); any other is a
+    `FullBlock`, which holds them."""
 
     kind: BlockKind
     record: EntryRecord | None
     fate: Fate | None = None
-    first: bool = False  # the leading compaction of the context (its checkpoint is sent)
-    message_index: int = 0
-    edit: EntryRecord | None = None
-    projection: Projection | None = None  # SYSTEM_PROMPT: the projection the prompt replays from
-    prompt: SystemPrompt | None = None  # SYSTEM_PROMPT: once replayed
     _message: Any = None  # the message once read (`_read` says whether it was)
     _read: bool = False
+
+    if TYPE_CHECKING:
+        first: bool = False  # the leading compaction of the context (its checkpoint is sent)
+        message_index: int = 0
+        edit: EntryRecord | None = None
+        projection: Projection | None = None  # SYSTEM_PROMPT: the projection the prompt replays from
+        prompt: SystemPrompt | None = None  # SYSTEM_PROMPT: once replayed
+    else:
+        first = False
+        message_index = 0
+        edit = None
+        projection = None
+        prompt = None
 
     @property
     def entry_id(self) -> str | None:
@@ -83,14 +95,59 @@ class Block(ScrollBlock, gc=False):
         return self.prompt
 
 
+class FullBlock(Block, gc=False):
+    """A block that is not an entry's one unedited message: the system prompt, a message of an
+    entry that sends several, an edited one, the leading compaction."""
+
+    first: bool = False
+    message_index: int = 0
+    edit: EntryRecord | None = None
+    projection: Projection | None = None
+    prompt: SystemPrompt | None = None
+
+
 BlockKey = int | tuple[int, int, bool, int]
+
+
+class BlockCache:
+    """Message blocks kept across projections of one session. The common block (an entry's
+    one unedited message) is kept in a list by record index: a dict of every entry of a
+    100,000-entry path took 5 MiB, the list takes 0.8; the rare ones by their full key."""
+
+    __slots__ = ("_by_index", "_other")
+
+    def __init__(self) -> None:
+        self._by_index: list[Block | None] = []
+        self._other: dict[tuple[int, int, bool, int], Block] = {}
+
+    def get(self, key: BlockKey) -> Block | None:
+        if isinstance(key, int):
+            by_index = self._by_index
+            return by_index[key] if key < len(by_index) else None
+        return self._other.get(key)
+
+    def by_index(self, size: int) -> list[Block | None]:
+        """The list of common blocks by record index, `size` long at least (filled in place)."""
+        by_index = self._by_index
+        if size > len(by_index):
+            by_index.extend([None] * (size - len(by_index)))
+        return by_index
+
+    def __setitem__(self, key: BlockKey, block: Block) -> None:
+        if isinstance(key, int):
+            by_index = self._by_index
+            if key >= len(by_index):
+                by_index.extend([None] * (key + 1 - len(by_index)))
+            by_index[key] = block
+        else:
+            self._other[key] = block
 
 
 def build_blocks(
     session: Session,
     projection: Projection,
     show_excluded: bool,
-    cache: dict[BlockKey, Block] | None = None,
+    cache: BlockCache | None = None,
     start: int = 0,
 ) -> list[Block]:
     """Blocks in reading order, built from records only (bodies are read when drawn).
@@ -102,11 +159,11 @@ def build_blocks(
     moving along a conversation reuses almost all of them, so this is one dictionary lookup
     per message. From `start` (a position in the context, without excluded entries): only
     the blocks of the messages from there on."""
-    cache = {} if cache is None else cache
+    cache = BlockCache() if cache is None else cache
     blocks: list[Block] = []
     if session.system_prompt_entries and not start:
         # Replayed only when drawn: the prompt sits at the top, usually out of view.
-        blocks.append(Block(BlockKind.SYSTEM_PROMPT, None, projection=projection, estimate=5))
+        blocks.append(FullBlock(BlockKind.SYSTEM_PROMPT, None, projection=projection, estimate=5))
     fates: dict[int, Fate] = {}
     pending: list[Fate] = []
     path_index: dict[int, int] = {}
@@ -121,6 +178,8 @@ def build_blocks(
     edits = projection.edits
     append = blocks.append
     get = cache.get
+    size = len(session.records)
+    by_index = cache.by_index(size)
     context, counts = projection.context, projection.counts
     for position in range(start, len(context)):
         record, count = context[position], counts[position]
@@ -132,13 +191,13 @@ def build_blocks(
         if not count:
             continue
         edit = edits.get(record.id) if edits else None
-        if count == 1 and edit is None and position:
-            block = get(record.index)  # the common case: one message, unedited
+        if count == 1 and edit is None and position and record.index < size:
+            block = by_index[record.index]  # the common case: one message, unedited
             if block is None:
                 block = Block(
                     BlockKind.MESSAGE, record, fate=fates.get(id(record)), estimate=_estimate(record)
                 )
-                cache[record.index] = block
+                by_index[record.index] = block
             append(block)
             continue
         first = position == 0
@@ -149,7 +208,7 @@ def build_blocks(
             key = (record.index, k, first, edit.index if edit is not None else -1)
             block = get(key)
             if block is None:
-                block = Block(
+                block = FullBlock(
                     BlockKind.MESSAGE,
                     record,
                     fate=fate,

@@ -29,7 +29,7 @@ from ..core.stats import context_gauge
 from ..core.text import one_line
 from . import plain
 from .blockscroll import BlockScroll
-from .context_blocks import Block, BlockKey, BlockKind, BlockText, block_text, build_blocks
+from .context_blocks import Block, BlockCache, BlockKind, BlockText, block_text, build_blocks
 from .context_header import ContextHeader
 from .glyphs import glyphs_of
 from .keys import bindings
@@ -138,7 +138,7 @@ class ContextView(Vertical):
         self.projection: Projection | None = None
         self.show_excluded = False
         self.agent_dir = agent_dir  # pi's agent folder (models.json, settings); None: pi's default
-        self._blocks: dict[BlockKey, Block] = {}
+        self._blocks = BlockCache()
         self._blocks_for: tuple[int, int] | None = None  # (session, generation) the cache is for
         self._blocks_of: Projection | None = None  # the projection the body's blocks were made for
         self._blocks_excluded = False  # ... with the entries out of context among them
@@ -247,7 +247,7 @@ class ContextView(Vertical):
         """Blocks are kept per reading of a session: False (and none kept) for another one."""
         if self._blocks_for == (id(session), session.generation):
             return True
-        self._blocks = {}
+        self._blocks = BlockCache()
         self._blocks_for = (id(session), session.generation)
         return False
 
