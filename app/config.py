@@ -82,9 +82,8 @@ class LoadedSettings:
         """Flag values win: `overrides` maps a setting to (value, the flag that set it)."""
         if not overrides:
             return self
-        settings = dataclasses.replace(
-            self.settings, **{name: value for name, (value, _) in overrides.items()}
-        )
+        changes: dict[str, Any] = {name: value for name, (value, _) in overrides.items()}
+        settings = dataclasses.replace(self.settings, **changes)
         sources = dict(self.sources)
         for name, (_, flag) in overrides.items():
             sources[name] = Source("flag", flag)
