@@ -4,6 +4,7 @@ Run by hand, not in CI (a few hundred mutants take a while on two shared cores):
 
     .venv/bin/python tests/mutation/run.py --sample 300 --seed 1 [--jobs 2] [FILE ...]
     .venv/bin/python tests/mutation/run.py --list            # how many mutants each file has
+    .venv/bin/python tests/mutation/run.py --only core/bodies.py:55 [--kind 'flip boolean']
 
 Each mutant is one small, realistic bug in one file: a comparison flipped (`<` to `>=`, `==`
 to `!=`, `in` to `not in`, `is` to `is not`), an integer off by one, a `+ 1` / `- 1` dropped,
@@ -471,10 +472,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--again", metavar="RESULTS", help="run only the mutants that survived in this earlier --out file"
     )
+    parser.add_argument(
+        "--only",
+        metavar="FILE:LINE",
+        action="append",
+        help="run only the mutants of this line (repeatable; e.g. a survivor, again, after its new test)",
+    )
+    parser.add_argument("--kind", help="with --only: only mutants whose kind or replacement contains this")
     parser.add_argument("--out", default=str(Path(tempfile.gettempdir()) / "pi-sessions-mutation.json"))
     ns = parser.parse_args(argv)
 
     files = [f.removeprefix("./") for f in ns.files] or FILES
+    if ns.only:
+        lines = {(where.rpartition(":")[0], int(where.rpartition(":")[2])) for where in ns.only}
+        files = sorted({file for file, _ in lines})
     by_file = {file: mutants_of(file) for file in files}
     if ns.list:
         for file, found in by_file.items():
@@ -489,6 +500,15 @@ def main(argv: list[str] | None = None) -> int:
         }
         by_file = {
             f: [m for m in v if (m.file, m.line, m.original, m.replacement) in wanted]
+            for f, v in by_file.items()
+        }
+    if ns.only:
+        by_file = {
+            f: [
+                m
+                for m in v
+                if (m.file, m.line) in lines and (not ns.kind or ns.kind in f"{m.kind} {m.replacement}")
+            ]
             for f, v in by_file.items()
         }
     chosen = sample({f: v for f, v in by_file.items() if v}, ns.sample, ns.seed)
@@ -571,6 +591,7 @@ def argv_line(ns: argparse.Namespace) -> str:
         parts.append(f"--jobs {ns.jobs}")
     if ns.quick:
         parts.append("--quick")
+    parts += [f"--only {where}" for where in ns.only or []]
     return " ".join(parts + ns.files)
 
 
