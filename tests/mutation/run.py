@@ -517,13 +517,17 @@ def main(argv: list[str] | None = None) -> int:
         flush=True,
     )
 
+    # What the run works from, read once before the copies are made: the tree may change
+    # while the run goes on (new tests being written) without muddling it.
+    sources = {file: (ROOT / file).read_text() for file in {m.file for m in chosen}}
+    tests = {file: tests_for(file) for file in sources}
     workspaces = [Workspace() for _ in range(max(1, ns.jobs))]
     free = list(workspaces)
     baseline: dict[str, float] = {}
     measured: dict[str, float] = {}  # each test file timed once without a mutant
     try:
         for file in sorted({m.file for m in chosen}):
-            for test in tests_for(file):
+            for test in tests[file]:
                 if test not in measured:
                     status, seconds, failed = workspaces[0].run([test], timeout=1800)
                     if status != "survived":
@@ -531,18 +535,18 @@ def main(argv: list[str] | None = None) -> int:
                         return 2
                     measured[test] = seconds
                     print(f"mutation: baseline {seconds:5.1f} s  {test}", flush=True)
-            baseline[file] = sum(measured[test] for test in tests_for(file))
+            baseline[file] = sum(measured[test] for test in tests[file])
 
         suite: list[float] = []  # the whole suite's time without a mutant, once a survivor needs it
 
         def one(mutant: Mutant) -> Result:
             workspace = free.pop()
             target = workspace.root / mutant.file
-            source = (ROOT / mutant.file).read_text()
+            source = sources[mutant.file]
             try:
                 target.write_text(apply(source, mutant))
                 timeout = max(30.0, baseline[mutant.file] * ns.timeout_factor)
-                status, seconds, failed = workspace.run(tests_for(mutant.file), timeout)
+                status, seconds, failed = workspace.run(tests[mutant.file], timeout)
                 if status == "survived" and not ns.quick:
                     # Its own tests missed it: it survives only if the whole suite does too.
                     if not suite:
