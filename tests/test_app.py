@@ -371,7 +371,7 @@ async def test_a_header_field_with_nothing_to_say_leaves_no_gap(tmp_path: Path) 
     )
     app = make_app(root, tmp_path / "cache")
     async with app.run_test(size=(200, 30)) as pilot:
-        screen = await loaded(pilot)
+        await loaded(pilot)
         figures = next(line for line in screen_text(app).splitlines() if "tokens spent on this path" in line)
         assert "│ context 15 tokens · $0.010 · 15 tokens spent on this path" in figures, figures
 
