@@ -359,6 +359,23 @@ async def test_a_new_branch_below_a_selected_middle_entry_leaves_selection_and_c
         assert any("├─" in r or "└─" in r for r in rows)  # e4 is a fork point now
 
 
+async def test_a_header_field_with_nothing_to_say_leaves_no_gap(tmp_path: Path) -> None:
+    """A model whose window nobody knows has no share of it: the empty field takes no room,
+    and the size and the cost stand one space apart on screen."""
+    root = tmp_path / "sessions"
+    write(
+        root / "--home-u-proj--" / "unknown.jsonl",
+        header(id="unknown"),
+        user("u1", None, "q", 1),
+        assistant("a1", "u1", "reply", 2, provider="acme", model="home-made-1"),
+    )
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(200, 30)) as pilot:
+        await loaded(pilot)
+        figures = next(line for line in screen_text(app).splitlines() if "tokens spent on this path" in line)
+        assert "│ context 15 tokens · $0.010 · 15 tokens spent on this path" in figures, figures
+
+
 async def test_the_header_counts_what_was_spent_on_the_selected_path(tmp_path: Path) -> None:
     def spent(entry_id: str, parent: str, tokens: int, cost: float, n: int) -> dict:
         usage = {"input": tokens, "output": 0, "totalTokens": tokens, "cost": {"total": cost}}

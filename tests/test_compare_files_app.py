@@ -24,7 +24,7 @@ from .apphelpers import WAIT, lines_of, loaded, make_app, until
 from .clihelpers import RAW_CONTROL
 from .conftest import FIXTURES, load_expected
 from .evil import MARKUP_SHOWN, evil
-from .helpers import chain, header, jsonl, user, write
+from .helpers import chain, entry, header, jsonl, user, write
 from .test_compare import _deepest_common_ancestor
 from .test_inert import ESC_SHOWN, Scanner
 from .toolhelpers import call, compaction, context_edit, tool_result, tool_use, user_bash
@@ -153,6 +153,20 @@ async def test_mark_compare_and_jump_to_the_split_either_leaf_and_a_listed_entry
         await pilot.press("equals_sign")
         await pilot.pause()
         assert app.screen is screen and "nothing is marked" in _status(screen)
+
+
+async def test_a_labelled_entry_shows_its_label_in_the_comparison(tmp_path: Path) -> None:
+    labelled = [*_two_contexts(), entry("label", "l1", "a2", 12, targetId="e5", label="checkpoint")]
+    app = _app(tmp_path, *labelled)
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await loaded(pilot)
+        screen.focus_pane("tree")
+        screen.branch_tree.select("a2")
+        await pilot.press("m")
+        screen.branch_tree.select("b1")
+        view = await _compare_open(pilot, screen)
+        split = _row_of(lines_of(view.rows), "split", "e5")
+        assert f"{UNICODE.label}checkpoint answer 5" in split
 
 
 async def test_the_cursor_walks_only_the_entries_of_a_comparison(tmp_path: Path) -> None:

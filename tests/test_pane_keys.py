@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -10,8 +11,9 @@ import pytest
 from pi_sessions.app.screens import ForkScreen, MenuScreen, RawJsonScreen
 from pi_sessions.core.jsvalues import date_ms
 from pi_sessions.core.session import Session
+from pi_sessions.widgets import tree_pane
 
-from .apphelpers import lines_of, loaded, main, make_app, screen_text, settled, static_text, until
+from .apphelpers import WAIT, lines_of, loaded, main, make_app, screen_text, settled, static_text, until
 from .helpers import assistant, chain, entry, header, jsonl, user, write
 
 
@@ -172,6 +174,50 @@ async def test_tree_search_needs_every_word(tmp_path: Path) -> None:
         await until(pilot, lambda: "'a1'" in static_text(screen, "#status"), "the id search")
         assert static_text(screen, "#status").startswith("1 entries match 'a1'")
         await until(pilot, lambda: static_text(screen, "#context-title") == "Context at a1", "a1")
+
+
+async def test_a_slow_tree_search_answers_after_a_newer_one_are_dropped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first search is still running when the user searches again: only the newer answer
+    reaches the screen, whichever finishes last."""
+    real = tree_pane.tree_matches
+    first_may_finish, first_finished = threading.Event(), threading.Event()
+
+    def slow_first(session: Session, parsed: Any, query: str) -> list[str]:
+        if query == "alpha":
+            first_may_finish.wait(WAIT)  # (bounded: a failing run does not hang)
+            try:
+                return real(session, parsed, query)
+            finally:
+                first_finished.set()
+        return real(session, parsed, query)
+
+    monkeypatch.setattr(tree_pane, "tree_matches", slow_first)
+    root = tmp_path / "sessions"
+    write(
+        root / "--home-u-proj--" / "words.jsonl",
+        header(id="words"),
+        user("u1", None, "the alpha release", 1),
+        assistant("a1", "u1", "beta testers wanted", 2),
+        user("u2", "a1", "alpha and gamma", 3),
+    )
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 30)) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("tab", "slash", *"alpha", "enter")
+        await pilot.press("escape", "slash", *"gamma", "enter")
+        await until(pilot, lambda: "'gamma'" in static_text(screen, "#status"), "the second search")
+        first_may_finish.set()
+        await until(pilot, first_finished.is_set, "the first search")
+        await until(
+            pilot,
+            lambda: not any(w.group == "tree-search" and not w.is_finished for w in app.workers),
+            "the first search's worker",
+        )
+        await pilot.pause()
+        assert static_text(screen, "#status").startswith("1 entries match 'gamma'")
+        assert screen.branch_tree.current_id() == "u2"
 
 
 async def test_clone_from_the_app(tmp_path: Path) -> None:

@@ -3,7 +3,11 @@ done here when the helper fails."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import msgspec
@@ -68,3 +72,48 @@ def test_a_cold_scan_in_two_processes_lists_what_one_process_lists(
     assert {p: e.builder for p, e in shared.entries.items()} == {
         p: e.builder for p, e in alone.entries.items()
     }
+
+
+HELPER_STILL_BUSY = """
+import os, threading, time
+from pi_sessions.core.sharedwork import share_work
+
+PARENT = os.getpid()
+
+
+def work(piece):
+    if os.getpid() == PARENT:
+        raise KeyboardInterrupt  # ctrl+c while this process reads its piece
+    # The helper is still on its own piece when the program ends (and gives up once that
+    # program is gone, or after half a minute: a failing run leaves nothing behind).
+    given_up = time.monotonic() + 30
+    while os.getppid() == PARENT and time.monotonic() < given_up:
+        threading.Event().wait(0.05)
+    return []
+
+
+def nothing(results):
+    return b""
+
+
+if __name__ == "__main__":
+    share_work([0, 1, 2], work, nothing, lambda data: [], "fork")
+"""
+
+
+def test_an_interrupt_ends_the_program_without_waiting_for_the_helper(tmp_path: Path) -> None:
+    script = tmp_path / "interrupted.py"
+    script.write_text(HELPER_STILL_BUSY)
+    process = subprocess.Popen(
+        [sys.executable, str(script)], stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    try:
+        _, err = process.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)  # the helper too
+        process.communicate()
+        pytest.fail("the program waited for its helper after ctrl+c")
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode != 0 and "KeyboardInterrupt" in err

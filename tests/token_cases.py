@@ -218,6 +218,14 @@ CASES: dict[str, list[dict[str, Any]]] = {
         assistant("a1", "u1", "a", 2, usage=_usage(100.25)),
         user("u2", "a1", "abc", 3),
     ],
+    # The last reply with usage has an empty id: pi cannot place it on the branch, so it trusts
+    # no usage at all (not the reply before it either) and counts every message.
+    "empty_id_usage": [
+        user("u1", None, "hello there", 1),
+        assistant("a1", "u1", "Sure.", 2, usage=_usage(1000)),
+        user("u2", "a1", "next question please", 3),
+        assistant("", "u2", "ok then", 4, usage=_usage(2000)),
+    ],
 }
 
 # pi 1.6.0's value at each entry, in the order above (oracle/tokens.mjs on these files).
@@ -233,6 +241,7 @@ PI_TOKENS: dict[str, list[int | float | str]] = {
     "text_usage": [1, "120", "121", "122", "123", "124"],
     "tools_as_text": [4, 6, 39, 41],
     "fractional_usage": [1, 100.25, 101.25],
+    "empty_id_usage": [3, 1000, 1005, 12],
 }
 
 

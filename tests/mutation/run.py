@@ -4,6 +4,7 @@ Run by hand, not in CI (a few hundred mutants take a while on two shared cores):
 
     .venv/bin/python tests/mutation/run.py --sample 300 --seed 1 [--jobs 2] [FILE ...]
     .venv/bin/python tests/mutation/run.py --list            # how many mutants each file has
+    .venv/bin/python tests/mutation/run.py --only core/bodies.py:55 [--kind 'flip boolean']
 
 Each mutant is one small, realistic bug in one file: a comparison flipped (`<` to `>=`, `==`
 to `!=`, `in` to `not in`, `is` to `is not`), an integer off by one, a `+ 1` / `- 1` dropped,
@@ -471,10 +472,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--again", metavar="RESULTS", help="run only the mutants that survived in this earlier --out file"
     )
+    parser.add_argument(
+        "--only",
+        metavar="FILE:LINE",
+        action="append",
+        help="run only the mutants of this line (repeatable; e.g. a survivor, again, after its new test)",
+    )
+    parser.add_argument("--kind", help="with --only: only mutants whose kind or replacement contains this")
     parser.add_argument("--out", default=str(Path(tempfile.gettempdir()) / "pi-sessions-mutation.json"))
     ns = parser.parse_args(argv)
 
     files = [f.removeprefix("./") for f in ns.files] or FILES
+    if ns.only:
+        lines = {(where.rpartition(":")[0], int(where.rpartition(":")[2])) for where in ns.only}
+        files = sorted({file for file, _ in lines})
     by_file = {file: mutants_of(file) for file in files}
     if ns.list:
         for file, found in by_file.items():
@@ -491,19 +502,32 @@ def main(argv: list[str] | None = None) -> int:
             f: [m for m in v if (m.file, m.line, m.original, m.replacement) in wanted]
             for f, v in by_file.items()
         }
+    if ns.only:
+        by_file = {
+            f: [
+                m
+                for m in v
+                if (m.file, m.line) in lines and (not ns.kind or ns.kind in f"{m.kind} {m.replacement}")
+            ]
+            for f, v in by_file.items()
+        }
     chosen = sample({f: v for f, v in by_file.items() if v}, ns.sample, ns.seed)
     print(
         f"mutation: {len(chosen)} mutants of {sum(len(v) for v in by_file.values())}, {ns.jobs} job(s)",
         flush=True,
     )
 
+    # What the run works from, read once before the copies are made: the tree may change
+    # while the run goes on (new tests being written) without muddling it.
+    sources = {file: (ROOT / file).read_text() for file in {m.file for m in chosen}}
+    tests = {file: tests_for(file) for file in sources}
     workspaces = [Workspace() for _ in range(max(1, ns.jobs))]
     free = list(workspaces)
     baseline: dict[str, float] = {}
     measured: dict[str, float] = {}  # each test file timed once without a mutant
     try:
         for file in sorted({m.file for m in chosen}):
-            for test in tests_for(file):
+            for test in tests[file]:
                 if test not in measured:
                     status, seconds, failed = workspaces[0].run([test], timeout=1800)
                     if status != "survived":
@@ -511,18 +535,18 @@ def main(argv: list[str] | None = None) -> int:
                         return 2
                     measured[test] = seconds
                     print(f"mutation: baseline {seconds:5.1f} s  {test}", flush=True)
-            baseline[file] = sum(measured[test] for test in tests_for(file))
+            baseline[file] = sum(measured[test] for test in tests[file])
 
         suite: list[float] = []  # the whole suite's time without a mutant, once a survivor needs it
 
         def one(mutant: Mutant) -> Result:
             workspace = free.pop()
             target = workspace.root / mutant.file
-            source = (ROOT / mutant.file).read_text()
+            source = sources[mutant.file]
             try:
                 target.write_text(apply(source, mutant))
                 timeout = max(30.0, baseline[mutant.file] * ns.timeout_factor)
-                status, seconds, failed = workspace.run(tests_for(mutant.file), timeout)
+                status, seconds, failed = workspace.run(tests[mutant.file], timeout)
                 if status == "survived" and not ns.quick:
                     # Its own tests missed it: it survives only if the whole suite does too.
                     if not suite:
@@ -571,6 +595,7 @@ def argv_line(ns: argparse.Namespace) -> str:
         parts.append(f"--jobs {ns.jobs}")
     if ns.quick:
         parts.append("--quick")
+    parts += [f"--only {where}" for where in ns.only or []]
     return " ".join(parts + ns.files)
 
 
