@@ -86,7 +86,7 @@ def read_file_state(path: str, keep_text: bool = False) -> tuple[IndexEntry | No
 
 def entry_from_bytes(path: str, data: bytes, stamp: Stamp, keep_text: bool = False) -> IndexEntry:
     """The index entry of a file whose bytes, all of them, are `data`."""
-    entry = IndexEntry(size=stamp.size, mtime_ns=stamp.mtime_ns, inode=stamp.inode)
+    entry = IndexEntry(stamp.size, stamp.mtime_ns, stamp.inode)
     builder = SummaryBuilder(texts=[] if keep_text else None)
     try:
         builder.feed_bytes(data)
@@ -117,8 +117,7 @@ def take_growth(
         try:
             builder.feed_bytes(growth.since(before))
         except NotASession as e:
-            skipped = IndexEntry(size=growth.size, mtime_ns=growth.stamp.mtime_ns, inode=growth.stamp.inode)
-            skipped.skipped = str(e)
+            skipped = IndexEntry(growth.size, growth.stamp.mtime_ns, growth.stamp.inode, skipped=str(e))
             return FileChange.REPLACED, skipped, growth.size
     entry.size, entry.mtime_ns, entry.inode = growth.stamp.size, growth.stamp.mtime_ns, growth.stamp.inode
     if builder.offset == before:
@@ -130,7 +129,7 @@ def take_growth(
 
 
 def _unreadable(error: OSError) -> IndexEntry:
-    return IndexEntry(size=0, mtime_ns=0, inode=0, skipped=f"cannot read: {error.strerror or error}")
+    return IndexEntry(0, 0, 0, skipped=f"cannot read: {error.strerror or error}")
 
 
 def _read_many(paths: Sequence[str], keep_text: bool = False) -> list[tuple[str, IndexEntry | None, int]]:
@@ -197,29 +196,36 @@ class SessionStore:
             else:
                 cached = self._load_cache(report)
             self._loaded = None
-            paths = list(iter_session_files(self.root))
-            stats = _stat_all(paths)
             fresh: dict[str, IndexEntry] = {}
             to_read: list[str] = []
             changed: list[tuple[str, IndexEntry]] = []
-            for path in paths:
-                old = cached.get(path)
+            stats: dict[str, os.stat_result] = {}  # (of the files to read only)
+            unchanged = 0
+            stat, get = os.stat, cached.get
+            # One pass, a stat per file: this loop runs once per session at every start.
+            for path in iter_session_files(self.root):
+                try:
+                    st = stat(path)
+                except OSError:
+                    st = None
+                old = get(path)
                 if old is None:
                     to_read.append(path)
-                    continue
-                st = stats.get(path)
-                # (IndexEntry.matches, inlined: this loop runs once per session at every start)
-                if (
+                elif (  # (IndexEntry.matches, inlined)
                     st is not None
                     and st.st_mtime_ns == old.mtime_ns
                     and st.st_size == old.size
                     and st.st_ino == old.inode
                 ):
                     fresh[path] = old
-                    report.unchanged += 1
+                    unchanged += 1
+                    continue
                 else:
                     fresh[path] = old  # (keeps its place: brought up to date below)
                     changed.append((path, old))
+                if st is not None:
+                    stats[path] = st
+            report.unchanged = unchanged
             if read_limit is not None and _bytes_to_read(changed, to_read, stats) > read_limit:
                 self._loaded = (cached, report.cache_loaded, report.cache_problem)
                 return None
@@ -352,16 +358,6 @@ class SessionStore:
         entry = self.entries.get(path)
         texts = entry.texts if entry is not None else None
         return texts if texts is not None else []
-
-
-def _stat_all(paths: list[str]) -> dict[str, os.stat_result]:
-    stats = {}
-    for path in paths:
-        try:
-            stats[path] = os.stat(path)
-        except OSError:
-            continue
-    return stats
 
 
 def _bytes_to_read(
