@@ -32,7 +32,7 @@ from msgspec.structs import replace
 from .growth import ReadMark
 from .listing import SessionSummary, SummaryBuilder
 
-CACHE_VERSION = 6  # 6: tool results' usage in the totals; 5: the head and the states apart
+CACHE_VERSION = 7  # 7: in the listing's order; 6: tool results' usage in the totals; 5: head, states apart
 MAGIC = b"pisx" + CACHE_VERSION.to_bytes(4, "big")  # the file's first bytes; then the head's length
 _PREFIX = len(MAGIC) + 8
 # An index of 2,000 sessions with their texts is ~10 MiB: anything past this is not ours.

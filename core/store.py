@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import partial
-from operator import attrgetter
+from itertools import islice
+from operator import attrgetter, gt
 from pathlib import Path
 
 from .gcpause import paused_gc
@@ -62,9 +63,12 @@ def sort_newest_first(summaries: list[SessionSummary]) -> None:
     Two sorts at C speed, mtime then `modified` (stable: the mtime order stays within a tie;
     a key function making three-part keys cost 50 ms at 30,000 sessions); only when two
     sessions tie on both is the file name needed."""
+    times = list(map(_TIMES, summaries))
+    if all(map(gt, times, islice(times, 1, None))):
+        return  # in order already, no two tie (a warm start: the index cache keeps this order)
     summaries.sort(key=_MTIME, reverse=True)
     summaries.sort(key=_MODIFIED, reverse=True)
-    if len(set(map(_TIMES, summaries))) != len(summaries):
+    if len(set(times)) != len(summaries):
         summaries.sort(key=lambda s: (s.modified_ms, s.mtime_ns, os.path.basename(s.path)), reverse=True)
 
 
@@ -174,7 +178,14 @@ class SessionStore:
 
     def save_cache(self) -> str | None:
         """Write the index atomically; returns a problem description instead of raising."""
-        return save_index(self.cache_path, self.root, self.entries) if self.use_cache else None
+        if not self.use_cache:
+            return None
+        # In the listing's order: the next warm start then finds its sessions sorted already.
+        entries = self.entries
+        with self.lock:
+            ordered = {s.path: entries[s.path] for s in self.listing().summaries if s.path in entries}
+            ordered.update(entries)  # (the rest, files that are not sessions, after them)
+        return save_index(self.cache_path, self.root, ordered)
 
     # ------------------------------------------------------------------ scanning
     def scan(
@@ -254,7 +265,8 @@ class SessionStore:
                 report.bytes_read += read
             # (known files not listed, or gone since: counted, not a set of 30,000 keys made)
             report.vanished = len(cached) - (unchanged + len(changed) - gone)
-            self.entries = fresh
+            # Nothing changed: keep the cache's order (the listing's, see save_cache).
+            self.entries = cached if unchanged == len(cached) == len(fresh) else fresh
         for path, entry in self.entries.items():
             if entry.summary is None and entry.builder is not None and entry.builder.header is not None:
                 entry.summary = entry.builder.summary(path, entry.size, entry.mtime_ns, entry.inode)
