@@ -19,6 +19,8 @@ from enum import StrEnum
 from itertools import chain, compress, repeat
 from operator import attrgetter
 
+import msgspec
+
 from .listing import SessionSummary
 
 
@@ -33,16 +35,16 @@ class SortOrder(StrEnum):
         return order[(order.index(self) + 1) % len(order)]
 
 
-@dataclass(frozen=True, slots=True)
-class GroupRow:
+# Rows are msgspec structs: made at C speed (a frozen dataclass's __init__ cost 10 ms for
+# 30,000 rows at every start); equal and hashed by their fields, like frozen dataclasses.
+class GroupRow(msgspec.Struct, frozen=True, gc=False):
     cwd: str
     title: str  # the cwd with the home folder shown as ~
     count: int
     is_current: bool
 
 
-@dataclass(frozen=True, slots=True)
-class SessionRow:
+class SessionRow(msgspec.Struct, frozen=True, gc=False):
     summary: SessionSummary
     depth: int  # 0, or 1+ when nested under the session it was forked from
 
@@ -248,7 +250,7 @@ def _norm(cwd: str) -> str:
 
 
 def _nested(members: list[SessionSummary]) -> list[SessionRow]:
-    if not any(isinstance(parent, str) for parent in map(_PARENT, members)):
+    if not any(issubclass(kind, str) for kind in set(map(type, map(_PARENT, members)))):
         return list(map(SessionRow, members, repeat(0)))  # no forks: 30,000 rows at C speed
     by_path = {s.path: s for s in members}
     children: dict[str, list[SessionSummary]] = {}

@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import partial
-from operator import attrgetter
+from itertools import islice
+from operator import attrgetter, gt
 from pathlib import Path
 
 from .gcpause import paused_gc
@@ -62,15 +63,19 @@ def sort_newest_first(summaries: list[SessionSummary]) -> None:
     Two sorts at C speed, mtime then `modified` (stable: the mtime order stays within a tie;
     a key function making three-part keys cost 50 ms at 30,000 sessions); only when two
     sessions tie on both is the file name needed."""
+    times = list(map(_TIMES, summaries))
+    if all(map(gt, times, islice(times, 1, None))):
+        return  # in order already, no two tie (a warm start: the index cache keeps this order)
     summaries.sort(key=_MTIME, reverse=True)
     summaries.sort(key=_MODIFIED, reverse=True)
-    if len(set(map(_TIMES, summaries))) != len(summaries):
+    if len(set(times)) != len(summaries):
         summaries.sort(key=lambda s: (s.modified_ms, s.mtime_ns, os.path.basename(s.path)), reverse=True)
 
 
 _MTIME = attrgetter("mtime_ns")
 _MODIFIED = attrgetter("modified_ms")
 _TIMES = attrgetter("modified_ms", "mtime_ns")
+_SUMMARY = attrgetter("summary")
 
 
 def read_file_state(path: str, keep_text: bool = False) -> tuple[IndexEntry | None, int]:
@@ -86,7 +91,7 @@ def read_file_state(path: str, keep_text: bool = False) -> tuple[IndexEntry | No
 
 def entry_from_bytes(path: str, data: bytes, stamp: Stamp, keep_text: bool = False) -> IndexEntry:
     """The index entry of a file whose bytes, all of them, are `data`."""
-    entry = IndexEntry(size=stamp.size, mtime_ns=stamp.mtime_ns, inode=stamp.inode)
+    entry = IndexEntry(stamp.size, stamp.mtime_ns, stamp.inode)
     builder = SummaryBuilder(texts=[] if keep_text else None)
     try:
         builder.feed_bytes(data)
@@ -117,8 +122,7 @@ def take_growth(
         try:
             builder.feed_bytes(growth.since(before))
         except NotASession as e:
-            skipped = IndexEntry(size=growth.size, mtime_ns=growth.stamp.mtime_ns, inode=growth.stamp.inode)
-            skipped.skipped = str(e)
+            skipped = IndexEntry(growth.size, growth.stamp.mtime_ns, growth.stamp.inode, skipped=str(e))
             return FileChange.REPLACED, skipped, growth.size
     entry.size, entry.mtime_ns, entry.inode = growth.stamp.size, growth.stamp.mtime_ns, growth.stamp.inode
     if builder.offset == before:
@@ -130,7 +134,7 @@ def take_growth(
 
 
 def _unreadable(error: OSError) -> IndexEntry:
-    return IndexEntry(size=0, mtime_ns=0, inode=0, skipped=f"cannot read: {error.strerror or error}")
+    return IndexEntry(0, 0, 0, skipped=f"cannot read: {error.strerror or error}")
 
 
 def _read_many(paths: Sequence[str], keep_text: bool = False) -> list[tuple[str, IndexEntry | None, int]]:
@@ -174,7 +178,14 @@ class SessionStore:
 
     def save_cache(self) -> str | None:
         """Write the index atomically; returns a problem description instead of raising."""
-        return save_index(self.cache_path, self.root, self.entries) if self.use_cache else None
+        if not self.use_cache:
+            return None
+        # In the listing's order: the next warm start then finds its sessions sorted already.
+        entries = self.entries
+        with self.lock:
+            ordered = {s.path: entries[s.path] for s in self.listing().summaries if s.path in entries}
+            ordered.update(entries)  # (the rest, files that are not sessions, after them)
+        return save_index(self.cache_path, self.root, ordered)
 
     # ------------------------------------------------------------------ scanning
     def scan(
@@ -197,29 +208,37 @@ class SessionStore:
             else:
                 cached = self._load_cache(report)
             self._loaded = None
-            paths = list(iter_session_files(self.root))
-            stats = _stat_all(paths)
             fresh: dict[str, IndexEntry] = {}
             to_read: list[str] = []
             changed: list[tuple[str, IndexEntry]] = []
-            for path in paths:
-                old = cached.get(path)
+            stats: dict[str, os.stat_result] = {}  # (of the files to read only)
+            unchanged = 0
+            stat, get = os.stat, cached.get
+            # One pass, a stat per file: this loop runs once per session at every start.
+            for path in iter_session_files(self.root):
+                try:
+                    st = stat(path)
+                except OSError:
+                    st = None
+                old = get(path)
                 if old is None:
                     to_read.append(path)
-                    continue
-                st = stats.get(path)
-                # (IndexEntry.matches, inlined: this loop runs once per session at every start)
-                if (
+                elif (  # (IndexEntry.matches, inlined)
                     st is not None
                     and st.st_mtime_ns == old.mtime_ns
                     and st.st_size == old.size
                     and st.st_ino == old.inode
                 ):
                     fresh[path] = old
-                    report.unchanged += 1
+                    unchanged += 1
+                    continue
                 else:
                     fresh[path] = old  # (keeps its place: brought up to date below)
                     changed.append((path, old))
+                if st is not None:
+                    stats[path] = st
+            report.unchanged = unchanged
+            gone = 0  # known files that vanished while the scan looked
             if read_limit is not None and _bytes_to_read(changed, to_read, stats) > read_limit:
                 self._loaded = (cached, report.cache_loaded, report.cache_problem)
                 return None
@@ -228,6 +247,7 @@ class SessionStore:
                 change, entry, read = self._refresh(path, old)
                 if entry is None:
                     del fresh[path]
+                    gone += 1
                     continue
                 fresh[path] = entry
                 report.bytes_read += read
@@ -243,8 +263,10 @@ class SessionStore:
                 fresh[path] = entry
                 report.read += 1
                 report.bytes_read += read
-            report.vanished = len(cached.keys() - fresh.keys())
-            self.entries = fresh
+            # (known files not listed, or gone since: counted, not a set of 30,000 keys made)
+            report.vanished = len(cached) - (unchanged + len(changed) - gone)
+            # Nothing changed: keep the cache's order (the listing's, see save_cache).
+            self.entries = cached if unchanged == len(cached) == len(fresh) else fresh
         for path, entry in self.entries.items():
             if entry.summary is None and entry.builder is not None and entry.builder.header is not None:
                 entry.summary = entry.builder.summary(path, entry.size, entry.mtime_ns, entry.inode)
@@ -333,18 +355,24 @@ class SessionStore:
 
     def listing(self) -> Listing:
         listing = Listing()
-        summaries, skipped = listing.summaries, listing.skipped
         with self.lock:
-            for path, entry in self.entries.items():
-                summary = entry.summary  # (kept: the usual case, without a call per session)
-                if summary is None:
-                    summary = self._summary(path)
-                if summary is not None:
-                    summaries.append(summary)
-                elif entry.skipped:
-                    skipped.append((path, entry.skipped))
-        sort_newest_first(listing.summaries)
+            summaries = list(map(_SUMMARY, self.entries.values()))  # (at C speed: the usual case)
+            if None in summaries:
+                summaries = self._slow_summaries(listing.skipped)
+        listing.summaries = summaries
+        sort_newest_first(summaries)
         return listing
+
+    def _slow_summaries(self, skipped: list[tuple[str, str]]) -> list[SessionSummary]:
+        """The summaries, made where missing; the files that are not sessions go to `skipped`."""
+        summaries = []
+        for path, entry in self.entries.items():
+            summary = entry.summary if entry.summary is not None else self._summary(path)
+            if summary is not None:
+                summaries.append(summary)
+            elif entry.skipped:
+                skipped.append((path, entry.skipped))
+        return summaries
 
     def texts(self, path: str) -> list[str]:
         """The file's message texts (kept with `keep_text`), read from the cache file if they
@@ -352,16 +380,6 @@ class SessionStore:
         entry = self.entries.get(path)
         texts = entry.texts if entry is not None else None
         return texts if texts is not None else []
-
-
-def _stat_all(paths: list[str]) -> dict[str, os.stat_result]:
-    stats = {}
-    for path in paths:
-        try:
-            stats[path] = os.stat(path)
-        except OSError:
-            continue
-    return stats
 
 
 def _bytes_to_read(

@@ -363,7 +363,7 @@ class SessionSidebar(Vertical):
     def _update_title(self) -> None:
         rows = self.session_list.rows
         # A search's rows: one hit line per session (counted at C speed, 20,000 of them).
-        shown = rows.count(HIT_LINE) if self.matches is not None else sum(type(r) is SessionRow for r in rows)
+        shown = rows.count(HIT_LINE) if self.matches is not None else list(map(type, rows)).count(SessionRow)
         scope = "this folder" if self.only_current else "all folders"
         bits = [f"Sessions {shown}" + (f"/{len(self.summaries)}" if shown != len(self.summaries) else "")]
         bits.append(scope)
