@@ -193,7 +193,7 @@ def outline_rows(
     active = _active_flags(session, leaf)
     any_active = leaf is not None and leaf in session.by_id
     by_id = session.by_id
-    children = session.children
+    children = session.tree.children
     labels = session.labels
     rows: list[OutlineRow] = []
     append = rows.append
@@ -222,8 +222,14 @@ def outline_rows(
         node, depth, guides, branch_start, last_branch = stack.pop()
         while True:
             record = by_id[node]
-            kids = children.get(node) or ()
-            is_folded = bool(kids) and node in folded
+            kids = children.get(node)  # the one child's id, or a list (see core/tree.py)
+            if kids is None:
+                count = 0
+            elif kids.__class__ is str_:
+                count = 1
+            else:
+                count = len(kids)
+            is_folded = count > 0 and node in folded
             if plain and not is_folded and node not in always:
                 kind = record.type
                 if kind.__class__ is str_ and kind in hidden:
@@ -243,20 +249,20 @@ def outline_rows(
                         guides,
                         branch_start,
                         last_branch,
-                        len(kids),
+                        count,
                         active[record.index] == 1,
                         is_folded,
                         session.count_below([node]) - 1 if is_folded else 0,
                     )
                 )
                 branch_start = False
-            if is_folded or not kids:
+            if is_folded or not count:
                 break
-            if len(kids) == 1:
+            if count == 1:
                 # A chain continues at the same level; a hidden branch start passes its connector on.
-                node = kids[0]
+                node = kids if kids.__class__ is str_ else kids[0]  # type: ignore[index]
                 continue
-            kid_list = ordered(list(kids))
+            kid_list = ordered(list(kids))  # type: ignore[arg-type]
             for i in range(len(kid_list) - 1, -1, -1):
                 last = i == len(kid_list) - 1
                 stack.append((kid_list[i], depth + 1, (*guides, not last), True, last))
@@ -303,7 +309,6 @@ def extend_rows(
     if view is not None and not view.shows(leaf_row.record, labels):
         return None  # the old leaf was shown only for being the leaf: it goes
     shown = view.with_always(view.always | {leaf}) if view is not None else None
-    children = session.children
     new_rows = [
         OutlineRow(
             record,
@@ -311,7 +316,7 @@ def extend_rows(
             leaf_row.guides,
             False,
             leaf_row.last_branch,
-            len(children.get(record.id, ())),
+            session.child_count(record.id),
             True,
         )
         for record in records

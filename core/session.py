@@ -366,9 +366,16 @@ class Session:
     def roots(self) -> list[str]:
         return self.tree.roots
 
-    @property
-    def children(self) -> dict[str, list[str]]:
-        return self.tree.children
+    def children_of(self, entry_id: str) -> Sequence[str]:
+        """An entry's children in pi's order (never change what is returned)."""
+        return self.tree.children_of(entry_id)
+
+    def child_count(self, entry_id: str) -> int:
+        return self.tree.child_count(entry_id)
+
+    def children_lists(self) -> dict[str, list[str]]:
+        """Every parent's children (fresh lists), parents in the order they got a first child."""
+        return self.tree.children_lists()
 
     def count_below(self, starts: Iterable[str]) -> int:
         """Entries in the subtrees under `starts` (themselves included), iteratively."""

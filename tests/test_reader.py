@@ -187,7 +187,7 @@ def test_parent_cycle_is_detected_and_broken(tmp_path: Path) -> None:
     )
     assert ProblemKind.PARENT_CYCLE in kinds(session)
     assert session.roots == ["r", "a"]  # the cycle's first entry in file order becomes a root
-    assert session.children["a"] == ["b"]
+    assert list(session.children_of("a")) == ["b"]
     assert sorted(session.preorder()) == ["a", "b", "r"]
     assert [r.id for r in session.path_to("b")] == ["a", "b"]
     assert [r.id for r in session.path_to("a")] == ["a"]
@@ -264,7 +264,7 @@ def test_children_sorted_by_timestamp_stable_roots_in_file_order(tmp_path: Path)
         )
     )
     assert session.roots == ["r2", "r1"]
-    assert session.children["r1"] == ["early", "tie1", "tie2", "late"]
+    assert list(session.children_of("r1")) == ["early", "tie1", "tie2", "late"]
 
 
 def test_labels_resolve_globally_in_file_order(tmp_path: Path) -> None:
@@ -310,7 +310,7 @@ def test_hundred_thousand_entry_chain(tmp_path: Path) -> None:
 def test_ten_thousand_children_of_one_entry(tmp_path: Path) -> None:
     kids = [assistant(f"k{i}", "root", f"reply {i}", (10_000 - i) % 3600) for i in range(10_000)]
     session = Session.open(write(tmp_path / "s.jsonl", header(), user("root", None, "q"), *kids))
-    order = session.children["root"]
+    order = list(session.children_of("root"))
     assert len(order) == 10_000
     stamps = [session.get(k).ts_ms() for k in order]
     assert stamps == sorted(stamps)
