@@ -13,9 +13,16 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cmp_to_key
+from typing import Any
 
+from msgspec import UNSET
+
+from .jsvalues import date_ms
 from .problems import Problem, ProblemKind, UnknownEntryError
 from .records import EntryRecord
+
+# The width of a timestamp as pi writes it ("2026-01-01T00:00:00.000Z"), kept in a column.
+STAMP_WIDTH = 24
 
 # The problems a build reports (a rebuild replaces them).
 TREE_PROBLEMS = frozenset({ProblemKind.PARENT_CYCLE, ProblemKind.MISSING_PARENT, ProblemKind.SELF_PARENT})
@@ -31,10 +38,21 @@ Children = dict[str, "str | list[str]"]
 class SessionTree:
     """Roots and children of the entries in `by_id` (the session's dict, shared, not copied)."""
 
-    __slots__ = ("_cut", "_depth", "_last_path", "_orphans", "_unsortable", "by_id", "children", "roots")
+    __slots__ = (
+        "_cut",
+        "_depth",
+        "_last_path",
+        "_orphans",
+        "_stamps",
+        "_unsortable",
+        "by_id",
+        "children",
+        "roots",
+    )
 
-    def __init__(self, by_id: dict[str, EntryRecord]) -> None:
+    def __init__(self, by_id: dict[str, EntryRecord], stamps: bytearray) -> None:
         self.by_id = by_id
+        self._stamps = stamps  # the session's column of timestamps (see Session.stamps)
         self.roots: list[str] = []
         self.children: Children = {}
         self._orphans: dict[str, list[str]] = {}  # missing parent id -> ids waiting for it
@@ -103,7 +121,7 @@ class SessionTree:
         parent = self._parent_in_tree(record)
         if parent is None:
             return True, self._add_root(record)
-        ts = record.ts_ms()
+        ts = self.ts_ms(record)
         existing = self.children.get(parent)
         if existing is None:
             if ts is None:
@@ -124,7 +142,7 @@ class SessionTree:
         lo, hi = 0, len(kids)
         while lo < hi:
             mid = (lo + hi) // 2
-            if by_id[kids[mid]].ts_ms() <= ts:  # type: ignore[operator]
+            if self.ts_ms(by_id[kids[mid]]) <= ts:  # type: ignore[operator]
                 lo = mid + 1
             else:
                 hi = mid
@@ -158,9 +176,9 @@ class SessionTree:
     def _sort_children(self, kids: list[str]) -> None:
         """pi sorts children by `new Date(timestamp).getTime()`, oldest first, stably."""
         by_id = self.by_id
-        keys = [by_id[k].ts_ms() for k in kids]
+        keys = [self.ts_ms(by_id[k]) for k in kids]
         if all(k is not None for k in keys):
-            kids.sort(key=lambda k: by_id[k].ts_ms())  # type: ignore[arg-type,return-value]
+            kids.sort(key=lambda k: self.ts_ms(by_id[k]))  # type: ignore[arg-type,return-value]
             return
         parent = by_id[kids[0]].parentId
         if isinstance(parent, str):
@@ -168,7 +186,7 @@ class SessionTree:
 
         # NaN timestamps: reproduce JavaScript's comparator, where NaN compares as "equal".
         def compare(a: str, b: str) -> int:
-            ta, tb = by_id[a].ts_ms(), by_id[b].ts_ms()
+            ta, tb = self.ts_ms(by_id[a]), self.ts_ms(by_id[b])
             if ta is None or tb is None:
                 return 0
             return -1 if ta < tb else (1 if ta > tb else 0)
@@ -238,6 +256,18 @@ class SessionTree:
             self.roots.extend(breakers)
             self.roots.sort(key=lambda r: by_id[r].index)
         return problems
+
+    # ------------------------------------------------------------------ timestamps
+    def timestamp_of(self, record: EntryRecord) -> Any:
+        stamp = record.timestamp
+        if stamp is UNSET:
+            at = record.index * STAMP_WIDTH
+            return self._stamps[at : at + STAMP_WIDTH].decode("ascii")
+        return stamp
+
+    def ts_ms(self, record: EntryRecord) -> float | None:
+        """`new Date(timestamp).getTime()`, None for NaN."""
+        return date_ms(self.timestamp_of(record))
 
     # ------------------------------------------------------------------ walks
     def children_of(self, entry_id: str) -> Sequence[str]:
