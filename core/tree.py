@@ -13,6 +13,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cmp_to_key
+from itertools import repeat
 from typing import Any
 
 from msgspec import UNSET
@@ -312,6 +313,22 @@ class SessionTree:
         cut = self._cut
         limit = len(self.by_id)  # more steps than entries means a cycle
         joined = -1  # where the walk met the last path
+        if not known and not cut:
+            # The first walk (nothing known, nothing cut), the one a session's open waits
+            # for: only the steps themselves.
+            for _ in repeat(None, limit + 1):  # more steps than entries means a cycle
+                append(current)
+                parent = current.parentId
+                if parent.__class__ is not str or not parent:
+                    break
+                current = get(parent)
+                if current is None:
+                    break
+            else:
+                tail = _until_repeat(tail)
+                tail.reverse()
+                return tail  # (a cycle no build broke: nothing to remember of it)
+            current = None
         while current is not None:
             index = current.index
             if index < known:
