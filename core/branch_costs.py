@@ -53,14 +53,14 @@ class BranchTotals:
 
     def _build(self, session: Session) -> None:
         below = self._below
-        children = session.children
+        children_of = session.children_of
         by_id = session.by_id
         for root in session.roots:
             # Iterative post-order: a conversation is a chain thousands of entries deep.
             stack: list[tuple[str, bool]] = [(root, False)]
             while stack:
                 node, done = stack.pop()
-                kids = children.get(node, ())
+                kids = children_of(node)
                 if not done:
                     stack.append((node, True))
                     stack.extend((k, False) for k in kids)
@@ -113,7 +113,7 @@ class BranchTotals:
         session = self._session()
         if session is None:
             return []
-        kids = session.children.get(entry_id, [])
+        kids = session.children_of(entry_id)
         if len(kids) < 2:
             return []
         return [ForkBranch(kid, SubtreeTotals(*self._below[kid])) for kid in kids if kid in self._below]
@@ -128,7 +128,7 @@ class BranchTotals:
         record = session.by_id.get(entry_id)
         while record is not None:
             parent = session.parent_of(record)
-            if parent is None or len(session.children.get(parent.id, ())) > 1:
+            if parent is None or session.child_count(parent.id) > 1:
                 totals = self._below.get(record.id)
                 return ForkBranch(record.id, SubtreeTotals(*totals)) if totals is not None else None
             record = parent
@@ -139,7 +139,7 @@ class BranchTotals:
         session = self._session()
         if session is None:
             return []
-        return [node for node in session.preorder() if len(session.children.get(node, ())) > 1]
+        return [node for node in session.preorder() if session.child_count(node) > 1]
 
 
 _cache: weakref.WeakKeyDictionary[Session, BranchTotals] = weakref.WeakKeyDictionary()

@@ -7,7 +7,6 @@ the tree rows, `live.context_change` for the context).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -18,8 +17,7 @@ class _Tree(Protocol):
     """What `continuation` reads of a session (a Session; named so that this module, which
     session.py imports, does not import it back)."""
 
-    @property
-    def children(self) -> Mapping[str, Sequence[str]]: ...
+    def child_count(self, entry_id: str) -> int: ...
 
 
 @dataclass(slots=True)
@@ -58,11 +56,10 @@ class SessionDelta:
         do (or everything was read again)."""
         if entry_id is None or self.reloaded or not self.new_records:
             return []
-        children = session.children
         chain: list[EntryRecord] = []
         tip = entry_id
         for record in self.new_records:
-            if record.parentId == tip and len(children.get(tip, ())) == 1:
+            if record.parentId == tip and session.child_count(tip) == 1:
                 chain.append(record)
                 tip = record.id
         return chain

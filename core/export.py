@@ -119,7 +119,7 @@ def tree_json(session: Session) -> dict[str, Any]:
         "name": session.name,
         "default_leaf": session.default_leaf,
         "roots": session.roots,
-        "children": {k: v for k, v in session.children.items() if v},
+        "children": {k: v for k, v in session.children_lists().items() if v},
         "labels": {k: v for k, v in session.labels.items() if k in session.by_id},
         "entries": [session.entry_dict(r) for r in session.records],
         "problems": [p.to_json() for p in session.problems],

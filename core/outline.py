@@ -16,7 +16,7 @@ from array import array
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -94,17 +94,28 @@ def row_filter(view: ViewFilter) -> RowFilter | None:
 
 class OutlineRow(msgspec.Struct, gc=False):
     """One drawn row of the branch tree. (A struct the collector does not track, made in C:
-    a 100,000-entry session has as many rows, made at once when it opens.)"""
+    a 100,000-entry session has as many rows, made at once when it opens.)
+
+    Nearly every row continues a chain, unfolded: an `OutlineRow`, whose other fields are
+    their defaults (class attributes: no room in each of 100,000 rows, 3 MiB); a branch's
+    first row and a folded one are a `FullOutlineRow`, which holds them (see `outline_row`)."""
 
     record: EntryRecord
     depth: int
     guides: tuple[bool, ...]  # per outer branch level: does a later sibling branch continue below?
-    branch_start: bool  # the first row of a branch below a fork point
-    last_branch: bool  # ... and that branch is the last one of its fork
     child_count: int
     on_active_path: bool
-    folded: bool = False
-    hidden_count: int = 0  # descendants hidden by folding
+
+    if TYPE_CHECKING:
+        branch_start: bool = False  # the first row of a branch below a fork point
+        last_branch: bool = False  # ... and that branch is the last one of its fork (read at a start only)
+        folded: bool = False
+        hidden_count: int = 0  # descendants hidden by folding
+    else:
+        branch_start = False
+        last_branch = False
+        folded = False
+        hidden_count = 0
 
     @property
     def is_fork_point(self) -> bool:
@@ -115,6 +126,42 @@ class OutlineRow(msgspec.Struct, gc=False):
         if not self.branch_start:
             return ""
         return "└─ " if self.last_branch else "├─ "
+
+
+class FullOutlineRow(OutlineRow, gc=False):
+    """A row that starts a branch below a fork point, or is folded."""
+
+    branch_start: bool = False
+    last_branch: bool = False
+    folded: bool = False
+    hidden_count: int = 0
+
+
+def outline_row(
+    record: EntryRecord,
+    depth: int,
+    guides: tuple[bool, ...],
+    branch_start: bool,
+    last_branch: bool,
+    child_count: int,
+    on_active_path: bool,
+    folded: bool = False,
+    hidden_count: int = 0,
+) -> OutlineRow:
+    """The row with these values, of the smaller kind when it is one."""
+    if branch_start or folded:
+        return FullOutlineRow(
+            record,
+            depth,
+            guides,
+            child_count,
+            on_active_path,
+            branch_start,
+            last_branch,
+            folded,
+            hidden_count,
+        )
+    return OutlineRow(record, depth, guides, child_count, on_active_path)
 
 
 def _active_flags(session: Session, leaf: str | None) -> bytearray:
@@ -193,7 +240,7 @@ def outline_rows(
     active = _active_flags(session, leaf)
     any_active = leaf is not None and leaf in session.by_id
     by_id = session.by_id
-    children = session.children
+    children = session.tree.children
     labels = session.labels
     rows: list[OutlineRow] = []
     append = rows.append
@@ -204,7 +251,7 @@ def outline_rows(
     always = view.always if view is not None else frozenset()
     hidden = view.hidden_types if view is not None else frozenset()
     hide_tools = view is not None and view.hide_tool_results
-    message_head, str_ = MessageHead, str
+    message_head, str_, chain_row = MessageHead, str, OutlineRow
 
     def ordered(ids: list[str]) -> list[str]:
         if len(ids) < 2 or not any_active:
@@ -222,8 +269,14 @@ def outline_rows(
         node, depth, guides, branch_start, last_branch = stack.pop()
         while True:
             record = by_id[node]
-            kids = children.get(node) or ()
-            is_folded = bool(kids) and node in folded
+            kids = children.get(node)  # the one child's id, or a list (see core/tree.py)
+            if kids is None:
+                count = 0
+            elif kids.__class__ is str_:
+                count = 1
+            else:
+                count = len(kids)
+            is_folded = count > 0 and node in folded
             if plain and not is_folded and node not in always:
                 kind = record.type
                 if kind.__class__ is str_ and kind in hidden:
@@ -236,27 +289,30 @@ def outline_rows(
             else:
                 visible = shows is None or is_folded or shows(record, labels)
             if visible:
-                append(
-                    OutlineRow(
-                        record,
-                        depth,
-                        guides,
-                        branch_start,
-                        last_branch,
-                        len(kids),
-                        active[record.index] == 1,
-                        is_folded,
-                        session.count_below([node]) - 1 if is_folded else 0,
+                if branch_start or is_folded:
+                    append(
+                        FullOutlineRow(
+                            record,
+                            depth,
+                            guides,
+                            count,
+                            active[record.index] == 1,
+                            branch_start,
+                            last_branch,
+                            is_folded,
+                            session.count_below([node]) - 1 if is_folded else 0,
+                        )
                     )
-                )
+                else:  # (`outline_row`, inlined: nine rows in ten)
+                    append(chain_row(record, depth, guides, count, active[record.index] == 1))
                 branch_start = False
-            if is_folded or not kids:
+            if is_folded or not count:
                 break
-            if len(kids) == 1:
+            if count == 1:
                 # A chain continues at the same level; a hidden branch start passes its connector on.
-                node = kids[0]
+                node = kids if kids.__class__ is str_ else kids[0]  # type: ignore[index]
                 continue
-            kid_list = ordered(list(kids))
+            kid_list = ordered(list(kids))  # type: ignore[arg-type]
             for i in range(len(kid_list) - 1, -1, -1):
                 last = i == len(kid_list) - 1
                 stack.append((kid_list[i], depth + 1, (*guides, not last), True, last))
@@ -303,21 +359,20 @@ def extend_rows(
     if view is not None and not view.shows(leaf_row.record, labels):
         return None  # the old leaf was shown only for being the leaf: it goes
     shown = view.with_always(view.always | {leaf}) if view is not None else None
-    children = session.children
     new_rows = [
-        OutlineRow(
+        outline_row(
             record,
             leaf_row.depth,
             leaf_row.guides,
             False,
             leaf_row.last_branch,
-            len(children.get(record.id, ())),
+            session.child_count(record.id),
             True,
         )
         for record in records
         if shown is None or shown.shows(record, labels)
     ]
-    parent_row = OutlineRow(
+    parent_row = outline_row(
         leaf_row.record,
         leaf_row.depth,
         leaf_row.guides,

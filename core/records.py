@@ -19,7 +19,7 @@ import msgspec
 from msgspec import UNSET, Raw, UnsetType
 
 from .heads import CostHead, UsageHead, session_name_of
-from .jsvalues import date_ms, js_truthy
+from .jsvalues import js_truthy
 from .lines import LineDecodeError, decode_json
 from .problems import ProblemKind
 
@@ -79,6 +79,7 @@ class EntryRecord(msgspec.Struct, gc=False, kw_only=True):
 
     id: Any = None
     parentId: Any = None
+    # UNSET once the session keeps it in its column of timestamps (`Session.timestamp_of`).
     timestamp: Any = None
     message: MessageHead | UnsetType | None = UNSET
 
@@ -148,10 +149,6 @@ class EntryRecord(msgspec.Struct, gc=False, kw_only=True):
     def role(self) -> Any:
         m = self.message
         return m.role if isinstance(m, MessageHead) else None
-
-    def ts_ms(self) -> float | None:
-        """`new Date(timestamp).getTime()`, None for NaN."""
-        return date_ms(self.timestamp)
 
 
 class MessageRecord(EntryRecord, tag_field="type", tag="message", forbid_unknown_fields=True):

@@ -13,23 +13,49 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cmp_to_key
+from itertools import repeat
+from typing import Any
 
+from msgspec import UNSET
+
+from .jsvalues import date_ms
 from .problems import Problem, ProblemKind, UnknownEntryError
 from .records import EntryRecord
+
+# The width of a timestamp as pi writes it ("2026-01-01T00:00:00.000Z"), kept in a column.
+STAMP_WIDTH = 24
 
 # The problems a build reports (a rebuild replaces them).
 TREE_PROBLEMS = frozenset({ProblemKind.PARENT_CYCLE, ProblemKind.MISSING_PARENT, ProblemKind.SELF_PARENT})
 
 
+# Parent id -> its children: the one child's id itself, or a list of two or more (a list
+# may be left shorter when a cycle is cut). Nearly every entry of a conversation has one
+# child: 100,000 one-item lists took 9.8 MiB. The keys keep the order in which each parent
+# got its first child. Read it through `children_of`/`child_count` unless in a hot loop.
+Children = dict[str, "str | list[str]"]
+
+
 class SessionTree:
     """Roots and children of the entries in `by_id` (the session's dict, shared, not copied)."""
 
-    __slots__ = ("_cut", "_depth", "_last_path", "_orphans", "_unsortable", "by_id", "children", "roots")
+    __slots__ = (
+        "_cut",
+        "_depth",
+        "_last_path",
+        "_orphans",
+        "_stamps",
+        "_unsortable",
+        "by_id",
+        "children",
+        "roots",
+    )
 
-    def __init__(self, by_id: dict[str, EntryRecord]) -> None:
+    def __init__(self, by_id: dict[str, EntryRecord], stamps: bytearray) -> None:
         self.by_id = by_id
+        self._stamps = stamps  # the session's column of timestamps (see Session.stamps)
         self.roots: list[str] = []
-        self.children: dict[str, list[str]] = {}
+        self.children: Children = {}
         self._orphans: dict[str, list[str]] = {}  # missing parent id -> ids waiting for it
         self._cut: set[str] = set()  # entries whose parent link was cut (a cycle, a self parent)
         self._unsortable: set[str] = set()  # parents with a child whose timestamp is not a date
@@ -64,9 +90,11 @@ class SessionTree:
                 if above is not None:
                     kids = children.get(parent)
                     if kids is None:
-                        children[parent] = [rid]
+                        children[parent] = rid
+                    elif kids.__class__ is str:
+                        children[parent] = [kids, rid]
                     else:
-                        kids.append(rid)
+                        kids.append(rid)  # type: ignore[union-attr]
                     if above.index > record.index:
                         later_parent = True
                     continue
@@ -78,8 +106,8 @@ class SessionTree:
             else:
                 problems.append(problem)
         for kids in children.values():
-            if len(kids) > 1:
-                self._sort_children(kids)
+            if kids.__class__ is not str:
+                self._sort_children(kids)  # type: ignore[arg-type]
         if later_parent:
             problems.extend(self._break_cycles(records))
         problems.extend(missing_parents)
@@ -94,8 +122,15 @@ class SessionTree:
         parent = self._parent_in_tree(record)
         if parent is None:
             return True, self._add_root(record)
-        kids = self.children.setdefault(parent, [])
-        ts = record.ts_ms()
+        ts = self.ts_ms(record)
+        existing = self.children.get(parent)
+        if existing is None:
+            if ts is None:
+                self._unsortable.add(parent)  # how its later siblings sort
+            self.children[parent] = rid
+            return True, None
+        kids = [existing] if isinstance(existing, str) else existing
+        self.children[parent] = kids
         if ts is None or parent in self._unsortable:
             # A sibling without a usable timestamp: sort as a fresh read would, from file order.
             self._unsortable.add(parent)
@@ -108,7 +143,7 @@ class SessionTree:
         lo, hi = 0, len(kids)
         while lo < hi:
             mid = (lo + hi) // 2
-            if by_id[kids[mid]].ts_ms() <= ts:  # type: ignore[operator]
+            if self.ts_ms(by_id[kids[mid]]) <= ts:  # type: ignore[operator]
                 lo = mid + 1
             else:
                 hi = mid
@@ -142,9 +177,9 @@ class SessionTree:
     def _sort_children(self, kids: list[str]) -> None:
         """pi sorts children by `new Date(timestamp).getTime()`, oldest first, stably."""
         by_id = self.by_id
-        keys = [by_id[k].ts_ms() for k in kids]
+        keys = [self.ts_ms(by_id[k]) for k in kids]
         if all(k is not None for k in keys):
-            kids.sort(key=lambda k: by_id[k].ts_ms())  # type: ignore[arg-type,return-value]
+            kids.sort(key=lambda k: self.ts_ms(by_id[k]))  # type: ignore[arg-type,return-value]
             return
         parent = by_id[kids[0]].parentId
         if isinstance(parent, str):
@@ -152,7 +187,7 @@ class SessionTree:
 
         # NaN timestamps: reproduce JavaScript's comparator, where NaN compares as "equal".
         def compare(a: str, b: str) -> int:
-            ta, tb = by_id[a].ts_ms(), by_id[b].ts_ms()
+            ta, tb = self.ts_ms(by_id[a]), self.ts_ms(by_id[b])
             if ta is None or tb is None:
                 return 0
             return -1 if ta < tb else (1 if ta > tb else 0)
@@ -179,7 +214,7 @@ class SessionTree:
         while stack:
             node = stack.pop()
             seen.add(node)
-            stack.extend(self.children.get(node, ()))
+            stack.extend(self.children_of(node))
         for record in self.winners(records):
             if record.id in seen:
                 continue
@@ -197,7 +232,11 @@ class SessionTree:
             cycle = chain[chain.index(current) :]
             breaker = min(cycle, key=lambda i: by_id[i].index)
             parent = by_id[breaker].parentId
-            self.children[parent].remove(breaker)
+            kids = self.children[parent]
+            if isinstance(kids, str):
+                self.children[parent] = []  # (the key keeps its place)
+            else:
+                kids.remove(breaker)
             self._cut.add(breaker)
             breakers.append(breaker)
             problems.append(
@@ -212,14 +251,43 @@ class SessionTree:
             while stack:
                 node = stack.pop()
                 seen.add(node)
-                stack.extend(self.children.get(node, ()))
+                stack.extend(self.children_of(node))
         if breakers:
             # Roots stay in file order (one sort for all the cycles, however many).
             self.roots.extend(breakers)
             self.roots.sort(key=lambda r: by_id[r].index)
         return problems
 
+    # ------------------------------------------------------------------ timestamps
+    def timestamp_of(self, record: EntryRecord) -> Any:
+        stamp = record.timestamp
+        if stamp is UNSET:
+            at = record.index * STAMP_WIDTH
+            return self._stamps[at : at + STAMP_WIDTH].decode("ascii")
+        return stamp
+
+    def ts_ms(self, record: EntryRecord) -> float | None:
+        """`new Date(timestamp).getTime()`, None for NaN."""
+        return date_ms(self.timestamp_of(record))
+
     # ------------------------------------------------------------------ walks
+    def children_of(self, entry_id: str) -> Sequence[str]:
+        """The children of `entry_id` in pi's order (never change what is returned)."""
+        kids = self.children.get(entry_id)
+        if kids is None:
+            return ()
+        return (kids,) if isinstance(kids, str) else kids
+
+    def child_count(self, entry_id: str) -> int:
+        kids = self.children.get(entry_id)
+        if kids is None:
+            return 0
+        return 1 if isinstance(kids, str) else len(kids)
+
+    def children_lists(self) -> dict[str, list[str]]:
+        """Every parent's children as lists, in the order the parents got their first child."""
+        return {k: [v] if isinstance(v, str) else list(v) for k, v in self.children.items()}
+
     def parent_of(self, record: EntryRecord) -> EntryRecord | None:
         """The entry above `record` on its path (None at a root, a cut cycle included)."""
         parent = record.parentId
@@ -245,6 +313,22 @@ class SessionTree:
         cut = self._cut
         limit = len(self.by_id)  # more steps than entries means a cycle
         joined = -1  # where the walk met the last path
+        if not known and not cut:
+            # The first walk (nothing known, nothing cut), the one a session's open waits
+            # for: only the steps themselves.
+            for _ in repeat(None, limit + 1):  # more steps than entries means a cycle
+                append(current)
+                parent = current.parentId
+                if parent.__class__ is not str or not parent:
+                    break
+                current = get(parent)
+                if current is None:
+                    break
+            else:
+                tail = _until_repeat(tail)
+                tail.reverse()
+                return tail  # (a cycle no build broke: nothing to remember of it)
+            current = None
         while current is not None:
             index = current.index
             if index < known:
@@ -291,7 +375,11 @@ class SessionTree:
             node = stack.pop()
             out.append(node)
             kids = children.get(node)
-            if kids:
+            if kids is None:
+                continue
+            if kids.__class__ is str:
+                stack.append(kids)
+            else:
                 stack.extend(reversed(kids))
         return out
 
@@ -304,7 +392,11 @@ class SessionTree:
             node = stack.pop()
             count += 1
             kids = children.get(node)
-            if kids:
+            if kids is None:
+                continue
+            if kids.__class__ is str:
+                stack.append(kids)
+            else:
                 stack.extend(kids)
         return count
 

@@ -310,12 +310,12 @@ def test_branch_of_an_entry_is_its_forks_child() -> None:
     session = Session.open(SESSIONS / SCRATCH)
     totals = branch_totals(session)
     for fork in totals.forks():
-        for child in session.children[fork]:
+        for child in session.children_of(fork):
             below = totals.below(child)
             branch = totals.branch(child)
             assert branch is not None and branch.child_id == child and branch.totals == below
-            for grandchild in session.children.get(child, [])[:1]:
-                if len(session.children[child]) == 1:
+            for grandchild in session.children_of(child)[:1]:
+                if session.child_count(child) == 1:
                     assert totals.branch(grandchild).child_id == child
     assert totals.branch("nope") is None
 

@@ -62,14 +62,14 @@ def orders(session: Session, seed: int) -> dict[str, list[str]]:
         walk.append(at)
         record = session.by_id[at]
         parent = session.parent_of(record)
-        kids = session.children.get(at, [])
+        kids = session.children_of(at)
         choice = rng.random()
         if choice < 0.4 and parent is not None:
             at = parent.id
         elif choice < 0.8 and kids:
             at = rng.choice(kids)
         elif parent is not None and choice < 0.9:
-            at = rng.choice(session.children.get(parent.id, [at]))
+            at = rng.choice(session.children_of(parent.id))
         else:
             at = rng.choice(ids)
     return {"file": ids, "preorder": preorder, "back": preorder[::-1], "shuffled": shuffled, "walk": walk}

@@ -71,7 +71,7 @@ def test_tree_matches_pi(expected_path: Path) -> None:
     assert ids.pi(session.default_leaf) == exp["default_leaf"]
     assert session.name == exp["session_name"]
     assert ids.pi(session.roots) == exp["tree"]["roots"]
-    ours_children = {k: v for k, v in session.children.items() if v}
+    ours_children = {k: v for k, v in session.children_lists().items() if v}
     assert ids.pi(ours_children) == {k: v for k, v in exp["tree"]["children"].items() if v}
     assert ids.pi(session.preorder()) == exp["tree"]["preorder"]
     assert ids.pi({k: v for k, v in session.labels.items() if k in session.by_id}) == exp["labels"]

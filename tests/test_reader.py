@@ -187,7 +187,7 @@ def test_parent_cycle_is_detected_and_broken(tmp_path: Path) -> None:
     )
     assert ProblemKind.PARENT_CYCLE in kinds(session)
     assert session.roots == ["r", "a"]  # the cycle's first entry in file order becomes a root
-    assert session.children["a"] == ["b"]
+    assert list(session.children_of("a")) == ["b"]
     assert sorted(session.preorder()) == ["a", "b", "r"]
     assert [r.id for r in session.path_to("b")] == ["a", "b"]
     assert [r.id for r in session.path_to("a")] == ["a"]
@@ -264,7 +264,7 @@ def test_children_sorted_by_timestamp_stable_roots_in_file_order(tmp_path: Path)
         )
     )
     assert session.roots == ["r2", "r1"]
-    assert session.children["r1"] == ["early", "tie1", "tie2", "late"]
+    assert list(session.children_of("r1")) == ["early", "tie1", "tie2", "late"]
 
 
 def test_labels_resolve_globally_in_file_order(tmp_path: Path) -> None:
@@ -310,9 +310,9 @@ def test_hundred_thousand_entry_chain(tmp_path: Path) -> None:
 def test_ten_thousand_children_of_one_entry(tmp_path: Path) -> None:
     kids = [assistant(f"k{i}", "root", f"reply {i}", (10_000 - i) % 3600) for i in range(10_000)]
     session = Session.open(write(tmp_path / "s.jsonl", header(), user("root", None, "q"), *kids))
-    order = session.children["root"]
+    order = list(session.children_of("root"))
     assert len(order) == 10_000
-    stamps = [session.get(k).ts_ms() for k in order]
+    stamps = [session.ts_ms(session.get(k)) for k in order]
     assert stamps == sorted(stamps)
     assert len(session.preorder()) == 10_001
 
@@ -516,3 +516,36 @@ def test_numbers_are_written_as_javascript_writes_them(number: float, text: str)
 @pytest.mark.parametrize(("ms", "text"), JS_ISO_DATES)
 def test_dates_are_written_as_javascript_writes_them(ms: float, text: str) -> None:
     assert iso_from_ms(ms) == text
+
+
+def test_timestamps_kept_apart_read_back_exactly_and_sort_siblings(tmp_path: Path) -> None:
+    # pi's own form is kept in the session's column, any other stays on the record: both
+    # read back as written, and siblings sort by them alike, on open and when appended.
+    def line(entry_id: str, parent: str | None, stamp: object) -> str:
+        message = {"role": "user", "content": entry_id}
+        return json.dumps(
+            {"type": "message", "id": entry_id, "parentId": parent, "timestamp": stamp, "message": message},
+            ensure_ascii=False,
+        )
+
+    stamps = {
+        "root": "2025-03-01T10:00:00.000Z",
+        "d": "2025-03-01T10:00:04.000Z",
+        "b": "2025-03-01T10:00:02Z",  # shorter, still a date
+        "c": "2025-03-01T10:00:03.000+00:00",
+        "a": 1740823201000,  # a number: milliseconds
+        "é": "2025-03-01T10:00:00.5\u00e9\u00e9\u00e9Z",  # 24 characters, not a date
+    }
+    parents = {"root": None, "é": "d"}
+    lines = [json.dumps(header())] + [line(k, parents.get(k, "root"), v) for k, v in stamps.items()]
+    path = tmp_path / "s.jsonl"
+    path.write_text("\n".join(lines[:4]) + "\n", encoding="utf-8")
+    session = Session.open(path)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    session.refresh()
+    fresh = Session.open(path)
+    for s in (session, fresh):
+        assert [s.timestamp_of(s.get(k)) for k in stamps] == list(stamps.values())
+        assert [s.entry_dict(s.get(k))["timestamp"] for k in stamps] == list(stamps.values())
+    assert list(fresh.children_of("root")) == ["a", "b", "c", "d"]
+    assert list(session.children_of("root")) == list(fresh.children_of("root"))

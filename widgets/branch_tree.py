@@ -420,7 +420,7 @@ class BranchTree(RowList):
         path = session.path_to(entry_id)
         for i in range(len(path) - 1, 0, -1):
             parent = path[i - 1]
-            if len(session.children.get(parent.id, ())) > 1 and i < len(path) - 1:
+            if session.child_count(parent.id) > 1 and i < len(path) - 1:
                 root: str = path[i].id
                 return root
         return None

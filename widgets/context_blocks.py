@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
+from msgspec import UNSET
+
 from ..core.context import Fate, Projection, Reason, SystemPrompt, entry_messages
 from ..core.describe import content_text, excerpt, kind_label
 from ..core.glyphs import Glyphs
@@ -51,8 +53,8 @@ class Block(ScrollBlock, gc=False):
     kind: BlockKind
     record: EntryRecord | None
     fate: Fate | None = None
-    _message: Any = None  # the message once read (`_read` says whether it was)
-    _read: bool = False
+    # The message once read; UNSET before (one field, not two: 100,000 blocks, 1.5 MiB).
+    _message: Any = UNSET
 
     if TYPE_CHECKING:
         first: bool = False  # the leading compaction of the context (its checkpoint is sent)
@@ -73,11 +75,12 @@ class Block(ScrollBlock, gc=False):
 
     def message(self, session: Session) -> Any:
         """The raw message this block shows (read back once; None when there is none)."""
-        if not self._read:
+        if self._message is UNSET:
+            message = None
             if self.record is not None:
                 messages = entry_messages(session, self.record, self.first, self.edit)
-                self._message = messages[self.message_index] if self.message_index < len(messages) else None
-            self._read = True
+                message = messages[self.message_index] if self.message_index < len(messages) else None
+            self._message = message
         return self._message
 
     def original(self, session: Session) -> Any:

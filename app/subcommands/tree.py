@@ -32,7 +32,7 @@ def cmd_tree(path: str, as_json: bool) -> int:
             "default_leaf": session.default_leaf,
             "session_name": session.name,
             "roots": session.roots,
-            "children": {r.id: list(session.children.get(r.id, ())) for r in session.winners()},
+            "children": {r.id: list(session.children_of(r.id)) for r in session.winners()},
             "preorder": session.preorder(),
             "labels": {k: v for k, v in session.labels.items() if k in ids},
             "label_timestamps": {k: v for k, v in session.label_timestamps.items() if k in ids},
