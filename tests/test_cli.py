@@ -248,3 +248,26 @@ def test_readable_tree_says_what_each_entry_is(tmp_path: Path) -> None:
         "* ns narrator  (narrator message)",
         "! line 23: context edit without a replacement: ignored (pi would stop with an error)",
     ]
+
+
+def test_reading_a_path_leaves_no_file_open(tmp_path: Path) -> None:
+    """Python warns on stderr about a file left open (`-W always::ResourceWarning`, or
+    `-X dev`): `context --json` reads the bodies of each path asked for in one pass over the
+    file, and closes the file after it."""
+    path = write(
+        tmp_path / "s.jsonl",
+        header(),
+        user("u1", None, "a question", 1),
+        assistant("a1", "u1", "an answer", 2),
+        user("u2", "a1", "another", 3),
+        assistant("a2", "u2", "another answer", 4),
+    )
+    command = ["context", str(path), "--json", "--leaf", "a1", "--leaf", "a2"]
+    out = subprocess.run(
+        [sys.executable, "-W", "always::ResourceWarning", "-m", "pi_sessions.app.cli", *command],
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0, out.stderr
+    assert [json.loads(line)["leaf"] for line in out.stdout.splitlines()] == ["a1", "a2"]
+    assert "ResourceWarning" not in out.stderr, out.stderr
