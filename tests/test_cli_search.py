@@ -173,6 +173,9 @@ def test_time_filters(tmp_path: Path) -> None:
     assert names("deploy", "--since", "12h") == []
     assert names("deploy", "--since", "1mo", "--deep") == ["new.jsonl", "old.jsonl"]
     assert names("@7d re:deploy", "--deep") == ["new.jsonl"]
+    # only a time filter: every session active within it, with or without --deep
+    assert names("@3w", "--deep") == ["new.jsonl", "old.jsonl"]
+    assert names("@2d", "--deep") == ["new.jsonl"]
 
 
 @pytest.mark.parametrize(
