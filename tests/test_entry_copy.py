@@ -65,7 +65,8 @@ def test_each_kind_of_entry_copies_what_pi_copies(tmp_path: Path) -> None:
         ),
         entry("compaction", "co", "cm", 7, summary="the summary", firstKeptEntryId="u1", tokensBefore=1000),
         entry("branch_summary", "bs", "co", 8, summary="   ", fromId="u1"),
-        entry("model_change", "mc", "bs", 9, provider="x", modelId="y"),
+        entry("branch_summary", "b2", "bs", 8, summary="  what the other branch did  ", fromId="u1"),
+        entry("model_change", "mc", "b2", 9, provider="x", modelId="y"),
         user("u2", "mc", "", 10),
     )
     session = Session.open(str(path))
@@ -80,6 +81,7 @@ def test_each_kind_of_entry_copies_what_pi_copies(tmp_path: Path) -> None:
         "cm": "custom text",
         "co": "the summary",
         "bs": None,
+        "b2": "  what the other branch did  ",
         "mc": None,
         "u2": None,
     }
