@@ -13,11 +13,13 @@ from typing import Any
 import pytest
 from pi_sessions.app.main_screen import MainScreen
 from pi_sessions.app.screens import ConfirmScreen, ForkScreen, PromptScreen
+from pi_sessions.core.activity import LIVE_SECONDS
 from pi_sessions.core.append import FileChangedError, plan_label, write_append
 from pi_sessions.core.context import project
 from pi_sessions.core.groups import GroupRow, SessionRow
 from pi_sessions.core.outline import outline_rows, row_filter
 from pi_sessions.core.session import Session
+from pi_sessions.widgets import sidebar
 from pi_sessions.widgets.context_blocks import build_blocks
 from textual.pilot import Pilot
 
@@ -235,3 +237,30 @@ def test_a_line_planned_before_pi_appended_is_refused(tmp_path: Path) -> None:
     session.refresh()
     write_append(plan_label(session, "u1", "mine"))
     assert Session.open(path).labels == {"u1": "mine"} and os.path.getsize(path) > len(before)
+
+
+async def test_the_live_marker_goes_when_the_file_has_been_still_for_twenty_seconds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A session another pi grew is marked live in the sidebar for LIVE_SECONDS (the
+    sidebar's clock pinned): marked just before, unmarked at exactly that age."""
+    root = tmp_path / "sessions"
+    _, older = two_sessions(root)
+    now = [1_000_000.0]
+    monkeypatch.setattr(sidebar, "clock", lambda: now[0])
+    async with make_app(root, tmp_path / "cache").run_test(size=(160, 40)) as pilot:
+        screen = await ready(pilot)
+        session_list = screen.sidebar.session_list
+        live = session_list.glyphs.live
+
+        def older_row() -> str:
+            (row,) = [line for line in lines_of(session_list) if "an older question" in line]
+            return row
+
+        assert live not in older_row()
+        screen.activity.grew(str(older), now[0])  # as the watcher notes growth by another writer
+        for age, marked in ((LIVE_SECONDS - 0.5, True), (LIVE_SECONDS, False)):
+            now[0] = 1_000_000.0 + age
+            screen.sidebar._tick()  # what the sidebar's timer does every few seconds
+            await pilot.pause()
+            assert (live in older_row()) is marked, (age, older_row())
