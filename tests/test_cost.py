@@ -161,6 +161,8 @@ def test_sparkline_shapes() -> None:
     wide = sparkline(list(range(1, 1001)), 40, marks=[500])
     assert len(wide) == 40 and wide.count("┊") == 1 and wide.endswith("█")
     assert sparkline([5, 10], 10, ceiling=40) == "▁▂"  # scaled to the window
+    # narrow, with many compactions: up to half the cells are marks, so each one still shows
+    assert sparkline([1, 2, 3, 4, 5, 6], 6, marks=[2, 4, 6]) == "▃┊▆┊█┊"
     assert sparkline([], 10) == "" and sparkline([1, 2], 0) == ""
 
 
