@@ -8,6 +8,8 @@ import os
 import signal
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import msgspec
@@ -37,6 +39,28 @@ def encode(results: list[tuple[int, int, int]]) -> bytes:
 
 def decode(data: bytes) -> list[tuple[int, int, int]]:
     return [tuple(r) for r in msgspec.msgpack.decode(data)]  # type: ignore[misc]
+
+
+def one_piece_each(piece: tuple[int, str]) -> list[tuple[int, int]]:
+    """Each process stays in its first piece until the other has one too (each leaves a file
+    saying it has one): neither can take both."""
+    number, folder = piece
+    here = "helper" if os.getpid() != PARENT else "parent"
+    Path(folder, here).touch()
+    other = Path(folder, "parent" if here == "helper" else "helper")
+    given_up = time.monotonic() + 30
+    while not other.exists() and time.monotonic() < given_up:
+        threading.Event().wait(0.01)
+    return [(number, os.getpid())]
+
+
+def test_a_piece_the_helper_did_is_not_done_again(tmp_path: Path) -> None:
+    """Also when the helper did only a piece or two (its message's head then only a few bytes
+    long)."""
+    pieces = [(0, str(tmp_path)), (1, str(tmp_path))]
+    results = share_work(pieces, one_piece_each, encode, decode, "fork")
+    assert sorted(n for n, _ in results) == [0, 1]
+    assert len({pid for _, pid in results}) == 2  # one each
 
 
 @pytest.mark.parametrize("method", ["fork", "spawn"])
