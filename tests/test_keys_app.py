@@ -28,7 +28,7 @@ from pi_sessions.widgets.plain import FitStatic
 from pi_sessions.widgets.sidebar import SessionList, SessionSidebar
 from textual.binding import BindingsMap
 
-from .apphelpers import lines_of, loaded, make_app, until
+from .apphelpers import lines_of, loaded, main, make_app, screen_text, until
 from .helpers import assistant, entry, header, two_fork_session, user, write
 
 
@@ -120,6 +120,22 @@ async def test_pis_tree_keys_fold_and_move_by_segment_as_in_pi(tmp_path: Path) -
         assert tree.current_id() == "u7"
         await pilot.press("alt+left")  # a segment start with rows below: folded
         assert "u7" in tree.folded
+
+
+async def test_pis_tree_moves_on_an_empty_tree_do_nothing(tmp_path: Path) -> None:
+    """No session to show: the keys that fold or move by segment find no row in the tree to
+    act on (no crash), and the screen stays as it was."""
+    root = tmp_path / "sessions"
+    root.mkdir()
+    async with make_app(root, tmp_path / "cache").run_test(size=(160, 40)) as pilot:
+        await until(pilot, lambda: main(pilot).scanned, "the scan")
+        tree = main(pilot).query_one(BranchTree)
+        await pilot.press("tab")
+        assert tree.has_focus and not tree.rows
+        shown = screen_text(pilot.app)
+        await pilot.press("ctrl+right", "ctrl+left", "alt+right", "alt+left")
+        await pilot.pause()
+        assert screen_text(pilot.app) == shown
 
 
 async def test_pis_filter_keys_set_toggle_and_cycle_and_clear_the_folds(tmp_path: Path) -> None:
