@@ -71,6 +71,15 @@ async def _compare_open(pilot: Any, screen: MainScreen) -> CompareScreen:
     return view
 
 
+async def _compare_marked(pilot: Any, screen: MainScreen, marked: str, other: str) -> CompareScreen:
+    """`m` on `marked` in the tree, then `=` on `other`: the comparison, open with its rows."""
+    screen.focus_pane("tree")
+    screen.branch_tree.select(marked)
+    await pilot.press("m")
+    screen.branch_tree.select(other)
+    return await _compare_open(pilot, screen)
+
+
 async def _back(pilot: Any, screen: MainScreen, entry_id: str) -> None:
     """Back on the main screen with the tree's cursor and the context at `entry_id`."""
     await until(pilot, lambda: pilot.app.screen is screen, "back to the main screen")
@@ -160,11 +169,7 @@ async def test_a_labelled_entry_shows_its_label_in_the_comparison(tmp_path: Path
     app = _app(tmp_path, *labelled)
     async with app.run_test(size=(160, 48)) as pilot:
         screen = await loaded(pilot)
-        screen.focus_pane("tree")
-        screen.branch_tree.select("a2")
-        await pilot.press("m")
-        screen.branch_tree.select("b1")
-        view = await _compare_open(pilot, screen)
+        view = await _compare_marked(pilot, screen, "a2", "b1")
         split = _row_of(lines_of(view.rows), "split", "e5")
         assert f"{UNICODE.label}checkpoint answer 5" in split
 
@@ -173,11 +178,7 @@ async def test_the_cursor_walks_only_the_entries_of_a_comparison(tmp_path: Path)
     app = _app(tmp_path, *_two_contexts())
     async with app.run_test(size=(160, 48)) as pilot:
         screen = await loaded(pilot)
-        screen.focus_pane("tree")
-        screen.branch_tree.select("a2")
-        await pilot.press("m")
-        screen.branch_tree.select("b1")
-        view = await _compare_open(pilot, screen)
+        view = await _compare_marked(pilot, screen, "a2", "b1")
         walked: list[str | None] = []
         for _ in range(12):
             entry = view.rows.current_entry()
