@@ -12,15 +12,17 @@ follow pi's code closely and change together.)
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from itertools import repeat
+from operator import attrgetter, eq
 from typing import Any
 
 from msgspec import UNSET
 
 from .jsvalues import date_ms, js_string, js_truthy, text_of_blocks
-from .records import CONTENT_ABSENT, CONTENT_NULL, EntryRecord, MessageHead
+from .records import CONTENT_ABSENT, CONTENT_NULL, CONTENT_STRING, EntryRecord, MessageHead
 from .session import Session, Totals
 
 EDITABLE_ROLES = ("user", "assistant", "toolResult", "custom")
@@ -673,6 +675,24 @@ def entry_messages(
             replaced["content"] = content
         out.append(replaced)
     return out
+
+
+def run_messages(
+    session: Session, run: Sequence[EntryRecord], bodies: list[dict[str, Any]], first: EntryRecord | None
+) -> list[Any]:
+    """`entry_messages` of each of `run` (context entries without an edit; `bodies` their
+    `entry_dict`s; `first`: the context's first entry), in order. A run of messages whose
+    content is there gives each message as it is: taken without a Python step per entry."""
+    messages = all(map(eq, map(_type_of, run), repeat("message")))
+    if messages and run and min(map(_content_kind_of, run)) >= CONTENT_STRING:
+        return list(map(dict.get, bodies, repeat("message")))
+    out: list[Any] = []
+    for record, body in zip(run, bodies, strict=True):
+        out += entry_messages(session, record, record is first, None, entry=body)
+    return out
+
+
+_type_of, _content_kind_of = attrgetter("type"), attrgetter("content_kind")
 
 
 def _timestamp_ms(entry: dict[str, Any]) -> float | int | None:

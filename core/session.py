@@ -559,9 +559,11 @@ class Session:
         that lie together in the file are read together, and what is read is not cached (a
         walk over a whole path would push out what the panes keep). (Handed on a read at a
         time: no generator step per entry.)"""
-        return chain.from_iterable(self._entry_dict_runs(records))
+        return chain.from_iterable(self.entry_dict_runs(records))
 
-    def _entry_dict_runs(self, records: Sequence[EntryRecord]) -> Iterator[list[dict[str, Any]]]:
+    def entry_dict_runs(self, records: Sequence[EntryRecord]) -> Iterator[list[dict[str, Any]]]:
+        """`entry_dicts`, a read at a time: lists that together hold the bodies of `records`,
+        in order (for callers that take a run in one step)."""
         if not self._bodies_kept:  # nothing cached (a command line run): no look per entry
             yield from read_body_runs(self.source, records, self._migration)
             return

@@ -59,6 +59,9 @@ class _MessageCache:
             ]
         else:
             todo = [r for r, n in zip(context, counts, strict=True) if n]
+        if not keep and not edits:
+            yield from _encoded_runs(session, todo, context[0] if counts and counts[0] else None)
+            return
         bodies = session.entry_dicts(todo)
         pending: list[Any] = []  # messages not encoded yet (one leaf: encoded many at a time)
         pending_bytes = 0  # the size of their lines
@@ -82,6 +85,20 @@ class _MessageCache:
             if found:
                 yield b",".join(found)
         if pending and (group := encode_json_items(pending)):
+            yield group
+
+
+def _encoded_runs(session: Session, todo: list[EntryRecord], first: EntryRecord | None) -> Iterator[bytes]:
+    """One leaf without context edits: the messages of `todo` (its context entries that send
+    any, `first` the context's first entry), encoded a read of bodies at a time."""
+    from ...core.context import run_messages
+    from ...core.jsonout import encode_json_items
+
+    at = 0
+    for bodies in session.entry_dict_runs(todo):
+        run = todo[at : at + len(bodies)]
+        at += len(bodies)
+        if group := encode_json_items(run_messages(session, run, bodies, first)):
             yield group
 
 
