@@ -12,6 +12,8 @@ over 450 lines: the record types and the one decoding loop that fills them chang
 # No `from __future__ import annotations`: msgspec would evaluate the annotation strings of
 # every Struct here (a dozen) at import, which costs more than the rest of the module.
 import math
+from itertools import accumulate, count, repeat
+from operator import add
 from sys import intern
 from typing import TYPE_CHECKING, Any, Union
 
@@ -289,17 +291,18 @@ def decode_entries(lines: list[bytes], offset: int, number: int) -> list[EntryRe
     """`decode_entry_at` for a run of lines in one go; raises ValueError (or RecursionError)
     when some line needs the lenient path, so the run is read line by line instead."""
     records: list[EntryRecord | HeaderLine] = list(map(_record_decoder.decode, lines))
-    position = offset
-    line = number
     message_record, message_head, unset, str_ = MessageRecord, MessageHead, UNSET, str
     kind_of, other = _KIND_BY_FIRST_BYTE.get, CONTENT_OTHER
     heads: dict[tuple[Any, ...], MessageHead] = {}
     plain = _PLAIN_CLASSES
     # Line lengths repeat: one int object for each length (100,000 of them took 2.3 MiB).
-    lengths: dict[int, int] = {}
-    one_length = lengths.setdefault
-    for i, (record, length) in enumerate(zip(records, map(len, lines), strict=True)):
-        length = one_length(length, length)
+    shared: dict[int, int] = {}
+    raw_lengths = list(map(len, lines))
+    lengths = list(map(shared.setdefault, raw_lengths, raw_lengths))
+    # Each line's offset and number, made without a Python step per line.
+    offsets = accumulate(map(add, lengths, repeat(1)), initial=offset)
+    places = zip(records, lengths, offsets, count(number), strict=False)
+    for record, length, position, line in places:
         if record.__class__ is message_record:
             # Nine lines in ten: `_finish` for a message record, inlined with `_raw_kind` and
             # `_intern_head` (a message record has no usage, replacement or system message of
@@ -320,33 +323,26 @@ def decode_entries(lines: list[bytes], offset: int, number: int) -> list[EntryRe
                     m.content = unset
                 # Heads repeat (a role, a model, a stop reason): one head for each that holds
                 # only strings and nulls (numbers would compare equal across types), shared
-                # by the records that have it (100,000 heads took 8 MiB).
-                role, provider, model = m.role, m.provider, m.model
-                stop, tool, custom = m.stopReason, m.toolName, m.customType
-                if (
-                    role.__class__ is str_
-                    and provider.__class__ in plain
-                    and model.__class__ in plain
-                    and stop.__class__ in plain
-                    and tool.__class__ in plain
-                    and custom.__class__ in plain
-                ):
-                    key = (role, provider, model, stop, tool, custom)
+                # by the records that have it (100,000 heads took 8 MiB). Only such heads are
+                # kept, and a decoded value equal to a string or null is one: a head found
+                # needs no look at its classes.
+                key = (m.role, m.provider, m.model, m.stopReason, m.toolName, m.customType)
+                try:
                     head = heads.get(key)
-                    if head is None:
-                        _intern_head(m)
-                        heads[key] = m
-                    else:
-                        record.message = head
+                except TypeError:  # a list or an object among them
+                    head = None
+                if head is not None:
+                    record.message = head
                 else:
                     _intern_head(m)
+                    if key[0].__class__ is str_ and all(v.__class__ in plain for v in key):
+                        heads[key] = m
         elif record.type == "session":  # type: ignore[union-attr]
+            i = line - number
             records[i] = HeaderLine(decode_json(lines[i]), position, length, line)
         else:
             record.offset, record.length, record.line = position, length, line
             _finish(record)  # type: ignore[arg-type]
-        position += length + 1
-        line += 1
     return records
 
 
