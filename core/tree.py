@@ -80,6 +80,9 @@ class SessionTree:
         # A cycle needs a parent later in the file than its child: without one, none to look for.
         later_parent = False
         shadowing = len(by_id) != len(records)  # some id is used twice: only its last entry counts
+        # Whether each entry's parent is the entry before it (a conversation without a fork).
+        chain = not shadowing
+        previous: EntryRecord | None = None
         for record in records:
             rid = record.id
             if shadowing and by_id.get(rid) is not record:
@@ -97,7 +100,13 @@ class SessionTree:
                         kids.append(rid)  # type: ignore[union-attr]
                     if above.index > record.index:
                         later_parent = True
+                    if above is not previous:
+                        chain = False
+                    previous = record
                     continue
+            if previous is not None:
+                chain = False
+            previous = record
             problem = self._add_root(record)
             if problem is None:
                 continue
@@ -110,6 +119,11 @@ class SessionTree:
                 self._sort_children(kids)  # type: ignore[arg-type]
         if later_parent:
             problems.extend(self._break_cycles(records))
+        elif chain and records:
+            # The file is one path, root first: the path to any entry is a start of it. Kept as
+            # the last path walked, the first walk (to the last entry) is then a copy.
+            self._last_path = list(records)
+            self._depth = array("i", range(len(records)))
         problems.extend(missing_parents)
         return problems
 

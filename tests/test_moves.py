@@ -195,3 +195,47 @@ def test_a_move_walks_only_what_changed(tmp_path: Path) -> None:
     moved = project(session, "e1998")
     assert len(visited) <= 2  # the new leaf, no walk up to the root
     same_projection(moved, _project(session, "e1998", full_path(session, "e1998")))
+
+
+def test_a_conversation_read_from_a_file_needs_no_walk(tmp_path: Path) -> None:
+    """A file that is one path (each entry's parent the entry before it): the first path to
+    its last entry is found without stepping from parent to parent."""
+    from .helpers import chain, header, jsonl
+
+    (tmp_path / "s.jsonl").write_bytes(jsonl(header(), *chain(500)))
+    session = Session.open(tmp_path / "s.jsonl")
+    visited: list[str] = []
+    real_get = session.by_id.get
+
+    class Counting(dict):
+        def get(self, key, default=None):  # type: ignore[override]
+            visited.append(key)
+            return real_get(key, default)
+
+    session.tree.by_id = Counting(session.by_id)
+    assert [r.id for r in session.path_to("e499")] == [f"e{i}" for i in range(500)]
+    assert len(visited) <= 2
+    assert [r.id for r in session.path_to("e250")] == [f"e{i}" for i in range(251)]
+
+
+@pytest.mark.parametrize(
+    "parents",
+    [
+        {7: "e5"},  # a fork: e7 answers e5 again
+        {0: "e9"},  # the first entry's parent comes later (a cycle through the whole file)
+        {4: "e4"},  # its own parent
+        {6: None},  # a second root
+        {3: "nowhere"},  # a missing parent
+    ],
+)
+def test_a_file_that_is_almost_one_path_is_walked(tmp_path: Path, parents: dict[int, str | None]) -> None:
+    from .helpers import chain, header, jsonl
+
+    lines = chain(10)
+    for position, parent in parents.items():
+        lines[position]["parentId"] = parent
+    (tmp_path / "s.jsonl").write_bytes(jsonl(header(), *lines))
+    for leaf in [f"e{i}" for i in range(10)]:
+        session = Session.open(tmp_path / "s.jsonl")  # the first path asked for after the open
+        assert session.path_to(leaf) == full_path(session, leaf)
+        assert session.path_to("e9") == full_path(session, "e9")
