@@ -239,6 +239,7 @@ class Session:
         messages = 0  # plain message records taken in on the fast path (counted once at the end)
         message_record, message_head, str_ = MessageRecord, MessageHead, str
         previous: EntryRecord | None = None
+        last_id: Any = UNSET  # the id of the record taken in last on the fast path (it owns that id)
         for record in lines:
             parsed_index += 1
             if record.__class__ is message_record and migration is None:
@@ -265,7 +266,9 @@ class Session:
                     else:
                         stamps += blank
                     parent = record.parentId
-                    if parent.__class__ is str_:
+                    if parent == last_id:  # (a conversation: the entry before is the parent)
+                        record.parentId = last_id
+                    elif parent.__class__ is str_:
                         above = by_id.get(parent)
                         if above is not None:
                             record.parentId = above.id
@@ -273,6 +276,7 @@ class Session:
                     if previous is not None:
                         problems.append(_duplicate_id(rid, previous.line, record.line))
                     by_id[rid] = record
+                    last_id = rid
                     tokens += record.tokens
                     cost += record.cost
                     messages += 1

@@ -13,7 +13,8 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cmp_to_key
-from itertools import repeat
+from itertools import islice, repeat
+from operator import attrgetter
 from typing import Any
 
 from msgspec import UNSET
@@ -34,6 +35,9 @@ TREE_PROBLEMS = frozenset({ProblemKind.PARENT_CYCLE, ProblemKind.MISSING_PARENT,
 # child: 100,000 one-item lists took 9.8 MiB. The keys keep the order in which each parent
 # got its first child. Read it through `children_of`/`child_count` unless in a hot loop.
 Children = dict[str, "str | list[str]"]
+
+
+_id_of, _parent_of = attrgetter("id"), attrgetter("parentId")
 
 
 class SessionTree:
@@ -80,9 +84,8 @@ class SessionTree:
         # A cycle needs a parent later in the file than its child: without one, none to look for.
         later_parent = False
         shadowing = len(by_id) != len(records)  # some id is used twice: only its last entry counts
-        # Whether each entry's parent is the entry before it (a conversation without a fork).
-        chain = not shadowing
-        previous: EntryRecord | None = None
+        if not shadowing and records and (found := self._build_chain(records)) is not None:
+            return found
         for record in records:
             rid = record.id
             if shadowing and by_id.get(rid) is not record:
@@ -100,13 +103,7 @@ class SessionTree:
                         kids.append(rid)  # type: ignore[union-attr]
                     if above.index > record.index:
                         later_parent = True
-                    if above is not previous:
-                        chain = False
-                    previous = record
                     continue
-            if previous is not None:
-                chain = False
-            previous = record
             problem = self._add_root(record)
             if problem is None:
                 continue
@@ -119,13 +116,25 @@ class SessionTree:
                 self._sort_children(kids)  # type: ignore[arg-type]
         if later_parent:
             problems.extend(self._break_cycles(records))
-        elif chain and records:
-            # The file is one path, root first: the path to any entry is a start of it. Kept as
-            # the last path walked, the first walk (to the last entry) is then a copy.
-            self._last_path = list(records)
-            self._depth = array("i", range(len(records)))
         problems.extend(missing_parents)
         return problems
+
+    def _build_chain(self, records: Sequence[EntryRecord]) -> list[Problem] | None:
+        """`build` for a file that is one path, root first (each entry's parent the entry
+        before it; no id used twice), without a Python step per entry; None for any other.
+        The file is kept as the last path walked: the first walk, to its last entry, is a copy."""
+        ids = list(map(_id_of, records))
+        if list(map(_parent_of, islice(records, 1, None))) != ids[:-1]:
+            return None
+        first = records[0]
+        parent = first.parentId
+        if parent.__class__ is str and parent in self.by_id:
+            return None  # its parent comes later (a cycle) or is itself
+        self.children = dict(zip(ids, islice(ids, 1, None), strict=False))  # (the last has none)
+        problem = self._add_root(first)
+        self._last_path = list(records)
+        self._depth = array("i", range(len(records)))
+        return [] if problem is None else [problem]
 
     def attach(self, record: EntryRecord) -> tuple[bool, Problem | None]:
         """Place one appended record (the newest owner of its id). (False, None) when only

@@ -224,6 +224,7 @@ def test_a_conversation_read_from_a_file_needs_no_walk(tmp_path: Path) -> None:
         {7: "e5"},  # a fork: e7 answers e5 again
         {0: "e9"},  # the first entry's parent comes later (a cycle through the whole file)
         {4: "e4"},  # its own parent
+        {0: "e0"},  # the first entry its own parent
         {6: None},  # a second root
         {3: "nowhere"},  # a missing parent
     ],
