@@ -48,6 +48,37 @@ def read_body_runs(
     source: ByteSource, records: Sequence[EntryRecord], migration: Migration | None
 ) -> Iterator[list[dict[str, Any]]]:
     """`read_bodies`, a read's worth at a time: lists that together hold every body, in order."""
+    for data, base, run, gapless in _read_runs(source, records):
+        yield _bodies_in(data, base, run, gapless, migration)
+
+
+def read_message_runs(source: ByteSource, records: Sequence[EntryRecord]) -> Iterator[list[Any]]:
+    """The `message` of each of `records` (message lines of a file that needs no migration),
+    a read's worth at a time, in order: only each line's type, id and message are decoded
+    (the type and id checked as `read_body` checks them)."""
+    for data, base, run, gapless in _read_runs(source, records):
+        lines = None
+        if gapless:
+            try:
+                lines = _message_line_decoder.decode_lines(data)
+            except (msgspec.DecodeError, RecursionError):
+                lines = None
+        if (
+            lines is not None
+            and len(lines) == len(run)
+            and _same_places(list(map(_type_of, lines)), list(map(_id_of, lines)), run)
+        ):
+            yield list(map(_message_of, lines))
+        else:  # lines apart from each other, or one that changed: read as bodies (which say which)
+            yield [body.get("message") for body in _bodies_in(data, base, run, gapless, None)]
+
+
+def _read_runs(
+    source: ByteSource, records: Sequence[EntryRecord]
+) -> Iterator[tuple[bytes, int, Sequence[EntryRecord], bool]]:
+    """The records in runs that lie close together in the file (a path is mostly in file
+    order), each read with one read: (the bytes read, their offset, the run, whether its
+    lines follow each other with nothing between them)."""
     reader = OpenReader(source)
     try:
         start = 0
@@ -63,11 +94,27 @@ def read_body_runs(
                 gapless = gapless and at == end + 1
                 end = at + following.length
                 stop += 1
-            data = read_span(reader, first.offset, end - first.offset)
-            yield _bodies_in(data, first.offset, records[start:stop], gapless, migration)
+            yield (
+                read_span(reader, first.offset, end - first.offset),
+                first.offset,
+                records[start:stop],
+                gapless,
+            )
             start = stop
     finally:
         reader.close()
+
+
+class _MessageLine(msgspec.Struct):
+    """What `read_message_runs` decodes of a line (the rest is skipped over)."""
+
+    type: Any = None
+    id: Any = None
+    message: Any = None
+
+
+_message_line_decoder = msgspec.json.Decoder(_MessageLine)
+_message_of = attrgetter("message")
 
 
 _decoder = msgspec.json.Decoder()
@@ -111,11 +158,15 @@ def _same_entries(values: list[Any], run: Sequence[EntryRecord]) -> bool:
     """Whether each value is a dict of its record's type and id: the check of `_body_of` for
     a whole run, without a Python step per entry (False: look one by one)."""
     try:
-        return list(map(dict.get, values, repeat("type"))) == list(map(_type_of, run)) and list(
-            map(dict.get, values, repeat("id"))
-        ) == list(map(_id_of, run))
+        types, ids = list(map(dict.get, values, repeat("type"))), list(map(dict.get, values, repeat("id")))
     except TypeError:  # a value that is not a dict
         return False
+    return _same_places(types, ids, run)
+
+
+def _same_places(types: list[Any], ids: list[Any], run: Sequence[EntryRecord]) -> bool:
+    """Whether `types` and `ids` are those of the records of `run`, in order."""
+    return types == list(map(_type_of, run)) and ids == list(map(_id_of, run))
 
 
 def _body_of(data: bytes | memoryview, record: EntryRecord, migration: Migration | None) -> dict[str, Any]:

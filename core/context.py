@@ -677,14 +677,20 @@ def entry_messages(
     return out
 
 
+def sent_as_they_are(records: Sequence[EntryRecord]) -> bool:
+    """Whether each of `records` (context entries without an edit) is a message entry whose
+    message has a content: `entry_messages` then gives of each its message, as it is."""
+    messages = all(map(eq, map(_type_of, records), repeat("message")))
+    return messages and (not records or min(map(_content_kind_of, records)) >= CONTENT_STRING)
+
+
 def run_messages(
     session: Session, run: Sequence[EntryRecord], bodies: list[dict[str, Any]], first: EntryRecord | None
 ) -> list[Any]:
     """`entry_messages` of each of `run` (context entries without an edit; `bodies` their
-    `entry_dict`s; `first`: the context's first entry), in order. A run of messages whose
-    content is there gives each message as it is: taken without a Python step per entry."""
-    messages = all(map(eq, map(_type_of, run), repeat("message")))
-    if messages and run and min(map(_content_kind_of, run)) >= CONTENT_STRING:
+    `entry_dict`s; `first`: the context's first entry), in order; for a run `sent_as_they_are`
+    without a Python step per entry."""
+    if sent_as_they_are(run):
         return list(map(dict.get, bodies, repeat("message")))
     out: list[Any] = []
     for record, body in zip(run, bodies, strict=True):

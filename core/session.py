@@ -22,7 +22,7 @@ from typing import Any
 
 from msgspec import UNSET
 
-from .bodies import BodyCache, read_body, read_body_runs
+from .bodies import BodyCache, read_body, read_body_runs, read_message_runs
 from .delta import AppendResult, SessionDelta
 from .gcpause import paused_gc
 from .growth import Growth, GrowthSource, ReadMark, Stamp, Verdict, mark_of, read_growth
@@ -564,6 +564,15 @@ class Session:
         walk over a whole path would push out what the panes keep). (Handed on a read at a
         time: no generator step per entry.)"""
         return chain.from_iterable(self.entry_dict_runs(records))
+
+    def entry_message_runs(self, records: Sequence[EntryRecord]) -> Iterator[list[Any]]:
+        """The `message` of each of `records` (message entries), in order, a read at a time
+        as `entry_dict_runs` gives bodies; uncached, only the messages are decoded."""
+        if self._migration is not None or self._bodies_kept:
+            for bodies in self.entry_dict_runs(records):
+                yield [body.get("message") for body in bodies]
+            return
+        yield from read_message_runs(self.source, records)
 
     def entry_dict_runs(self, records: Sequence[EntryRecord]) -> Iterator[list[dict[str, Any]]]:
         """`entry_dicts`, a read at a time: lists that together hold the bodies of `records`,

@@ -91,9 +91,14 @@ class _MessageCache:
 def _encoded_runs(session: Session, todo: list[EntryRecord], first: EntryRecord | None) -> Iterator[bytes]:
     """One leaf without context edits: the messages of `todo` (its context entries that send
     any, `first` the context's first entry), encoded a read of bodies at a time."""
-    from ...core.context import run_messages
+    from ...core.context import run_messages, sent_as_they_are
     from ...core.jsonout import encode_json_items
 
+    if sent_as_they_are(todo):  # (a conversation: only the messages of its lines are decoded)
+        for messages in session.entry_message_runs(todo):
+            if group := encode_json_items(messages):
+                yield group
+        return
     at = 0
     for bodies in session.entry_dict_runs(todo):
         run = todo[at : at + len(bodies)]
