@@ -637,6 +637,11 @@ class Session:
         return [r.id for r in self.records]
 
     @property
+    def migrated(self) -> bool:
+        """A legacy v1 or v2 file, migrated in memory as pi does (its bodies are patched as read)."""
+        return self._migration is not None
+
+    @property
     def is_v1(self) -> bool:
         """A legacy v1 file: entry ids are ours (pi draws random ones and rewrites the file)."""
         return self._migration is not None and self._migration.v1

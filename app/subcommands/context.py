@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Iterator
+from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ...core.context import Projection
+    from ...core.early_messages import EarlyMessages
     from ...core.records import EntryRecord
     from ...core.session import Session
 
@@ -113,8 +115,8 @@ ENCODE_MANY = 2048
 WRITE_BYTES = 1 << 20
 
 
-def _context_line(session: Session, projection: Projection, groups: Iterator[bytes]) -> Iterator[bytes]:
-    """The JSON line of one leaf, in pieces (the messages stream from `groups`, comma-joined)."""
+def _context_head(session: Session, projection: Projection) -> bytes:
+    """The JSON line of one leaf up to its messages (`{...,"messages":[`)."""
     from ...core.jsonout import encode_json
     from ...core.tokens import estimate_context
 
@@ -134,7 +136,12 @@ def _context_line(session: Session, projection: Projection, groups: Iterator[byt
         "cost": round(totals.cost, 6),
         "context_tokens": estimate_context(session, projection).pi_value,
     }
-    batch = [encode_json(head)[:-1] + b',"messages":[']
+    return encode_json(head)[:-1] + b',"messages":['
+
+
+def _context_line(session: Session, projection: Projection, groups: Iterator[bytes]) -> Iterator[bytes]:
+    """The JSON line of one leaf, in pieces (the messages stream from `groups`, comma-joined)."""
+    batch = [_context_head(session, projection)]
     size = 0
     for i, group in enumerate(groups):
         if i:
@@ -149,6 +156,21 @@ def _context_line(session: Session, projection: Projection, groups: Iterator[byt
 
 
 def cmd_context(path: str, leaves: list[str] | None, all_leaves: bool, as_json: bool) -> int:
+    early = None
+    if as_json and not all_leaves and (leaves is None or len(leaves) == 1):
+        from ...core.early_messages import EarlyMessages
+
+        early = EarlyMessages.start(path)  # before the open: it works while the file is read
+    try:
+        return _cmd_context(path, leaves, all_leaves, as_json, early)
+    finally:
+        if early is not None:
+            early.close()
+
+
+def _cmd_context(
+    path: str, leaves: list[str] | None, all_leaves: bool, as_json: bool, early: EarlyMessages | None
+) -> int:
     from ...core.context import project
     from ...core.problems import SessionError
     from .common import open_session
@@ -169,11 +191,26 @@ def cmd_context(path: str, leaves: list[str] | None, all_leaves: bool, as_json: 
     printer = _TextPrinter(session)
     for leaf in wanted:
         projection = project(session, leaf)
+        if as_json and early is not None and _write_early(session, projection, early):
+            continue
         if as_json:
             write_pieces(_context_line(session, projection, cache.encoded(projection)))
         else:
             printer.write(projection)
     return 0
+
+
+def _write_early(session: Session, projection: Projection, early: EarlyMessages) -> bool:
+    """The leaf's line with the messages the helper encoded, if they are the leaf's (True)."""
+    from .output import write_line_around
+
+    if projection.edits or session.migrated:
+        return False
+    made = early.take(list(compress(projection.context, projection.counts)))
+    if made is None:
+        return False
+    write_line_around(_context_head(session, projection), *made, b"]}")
+    return True
 
 
 class _TextPrinter:

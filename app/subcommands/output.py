@@ -29,6 +29,33 @@ def write_pieces(pieces: Iterable[bytes]) -> None:
     out.write(b"\n")
 
 
+def write_line_around(head: bytes, fd: int, size: int, tail: bytes) -> None:
+    """One encoded line whose middle is the first `size` bytes of the file open at `fd`
+    (encoded elsewhere), as they are: copied by the kernel when it can, else read and written."""
+    out = sys.stdout.buffer
+    out.write(head)
+    out.flush()
+    offset = 0
+    try:
+        target = sys.stdout.fileno()
+        while offset < size:
+            sent = os.sendfile(target, fd, offset, size - offset)
+            if not sent:
+                break
+            offset += sent
+    except BrokenPipeError:
+        raise
+    except (OSError, ValueError):  # no descriptor (a captured stdout), or none sendfile writes to
+        pass
+    while offset < size:
+        part = os.pread(fd, min(size - offset, 1 << 20), offset)
+        if not part:
+            break
+        out.write(part)
+        offset += len(part)
+    out.write(tail + b"\n")
+
+
 def write_lines(many: list[bytes]) -> None:
     """Encoded lines, in one write."""
     if many:
