@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import repeat
 from operator import attrgetter
 from typing import Any
@@ -173,16 +173,17 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 def _read_all(fd: int) -> bytes:
-    size = os.fstat(fd).st_size
-    parts = []
-    offset = 0
-    while offset < size:
-        part = os.pread(fd, min(size - offset, 1 << 24), offset)
+    return b"".join(file_pieces(fd, 0, os.fstat(fd).st_size))
+
+
+def file_pieces(fd: int, start: int, end: int) -> Iterator[bytes]:
+    """The bytes of the file open at `fd` from `start` to `end`, a read at a time."""
+    while start < end:
+        part = os.pread(fd, min(end - start, 1 << 20), start)
         if not part:
-            break
-        parts.append(part)
-        offset += len(part)
-    return b"".join(parts)
+            return
+        yield part
+        start += len(part)
 
 
 def _close_all(*fds: int) -> None:

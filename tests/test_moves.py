@@ -171,6 +171,20 @@ def test_moves_through_what_a_projection_leaves_out(tmp_path: Path, seed: int) -
             same_projection(project(session, leaf), _project(session, leaf, want_path))
 
 
+def lookups(session: Session) -> list[str]:
+    """The ids the session's tree looks up from now on, as it looks them up."""
+    visited: list[str] = []
+    real_get = session.by_id.get
+
+    class Counting(dict):
+        def get(self, key, default=None):  # type: ignore[override]
+            visited.append(key)
+            return real_get(key, default)
+
+    session.tree.by_id = Counting(session.by_id)
+    return visited
+
+
 def test_a_move_walks_only_what_changed(tmp_path: Path) -> None:
     from .helpers import assistant, header, jsonl, user
 
@@ -183,15 +197,7 @@ def test_a_move_walks_only_what_changed(tmp_path: Path) -> None:
     (tmp_path / "s.jsonl").write_bytes(jsonl(*lines))
     session = Session.open(tmp_path / "s.jsonl")
     project(session, "e1999")
-    visited: list[str] = []
-    real_get = session.by_id.get
-
-    class Counting(dict):
-        def get(self, key, default=None):  # type: ignore[override]
-            visited.append(key)
-            return real_get(key, default)
-
-    session.tree.by_id = Counting(session.by_id)
+    visited = lookups(session)
     moved = project(session, "e1998")
     assert len(visited) <= 2  # the new leaf, no walk up to the root
     same_projection(moved, _project(session, "e1998", full_path(session, "e1998")))
@@ -204,15 +210,7 @@ def test_a_conversation_read_from_a_file_needs_no_walk(tmp_path: Path) -> None:
 
     (tmp_path / "s.jsonl").write_bytes(jsonl(header(), *chain(500)))
     session = Session.open(tmp_path / "s.jsonl")
-    visited: list[str] = []
-    real_get = session.by_id.get
-
-    class Counting(dict):
-        def get(self, key, default=None):  # type: ignore[override]
-            visited.append(key)
-            return real_get(key, default)
-
-    session.tree.by_id = Counting(session.by_id)
+    visited = lookups(session)
     assert [r.id for r in session.path_to("e499")] == [f"e{i}" for i in range(500)]
     assert len(visited) <= 2
     assert [r.id for r in session.path_to("e250")] == [f"e{i}" for i in range(251)]

@@ -47,12 +47,10 @@ def write_line_around(head: bytes, fd: int, size: int, tail: bytes) -> None:
         raise
     except (OSError, ValueError):  # no descriptor (a captured stdout), or none sendfile writes to
         pass
-    while offset < size:
-        part = os.pread(fd, min(size - offset, 1 << 20), offset)
-        if not part:
-            break
+    from ...core.early_messages import file_pieces
+
+    for part in file_pieces(fd, offset, size):
         out.write(part)
-        offset += len(part)
     out.write(tail + b"\n")
 
 
