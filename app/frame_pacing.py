@@ -43,9 +43,31 @@ class PacedTimer(Timer):
 
 
 class PacedScreen(Screen[ResultType]):
-    """A screen whose frames a PacedTimer paces."""
+    """A screen whose frames a PacedTimer paces, and which draws no frame while the app
+    batches updates."""
 
     _paced_timer: PacedTimer | None = None
+    _frame_held = False
+
+    def _compositor_refresh(self) -> None:
+        # Textual draws a laid-out screen even while the app batches its updates (as it does
+        # through its start-up), and then throws the frame away unseen in `App._display`: at
+        # start-up that was a whole screen drawn for nothing (~25 ms of the first frame).
+        # Held instead: what is dirty stays dirty (the first frame out is then a full one),
+        # and the app asks for it once the batch is over (the app's own messages wait for
+        # its start-up to end). (Textual is pinned: `_compositor_refresh` is where a screen
+        # draws, `App._batch_count` its batch.)
+        app = self.app
+        if app._batch_count and self is app.screen and not app.is_inline:
+            if not self._frame_held:
+                self._frame_held = True
+                app.call_later(self._release_frame)
+            return
+        super()._compositor_refresh()
+
+    def _release_frame(self) -> None:
+        self._frame_held = False
+        self.refresh()
 
     @property
     def _update_timer(self) -> Timer:
