@@ -188,6 +188,33 @@ class SessionStore:
         return save_index(self.cache_path, self.root, ordered)
 
     # ------------------------------------------------------------------ scanning
+    def load_cached(self) -> bool:
+        """Take the entries as the index cache has them, before any file is looked at (False:
+        there is no usable cache, or entries are there already). Nothing is known to be
+        current then: `stale` checks the sessions to show first, and a `scan` must follow."""
+        with self.lock:
+            if self.entries or not self.use_cache:
+                return False
+            report = ScanReport()
+            with paused_gc():
+                entries = self._load_cache(report)
+            if not entries or report.cache_problem:
+                return False
+            self.entries = entries
+            return True
+
+    def stale(self, paths: Sequence[str]) -> bool:
+        """Whether any of `paths` is not on disk as its entry says (changed, gone, or unknown)."""
+        entries = self.entries
+        for path in paths:
+            entry = entries.get(path)
+            try:
+                if entry is None or not entry.matches(os.stat(path)):
+                    return True
+            except OSError:
+                return True
+        return False
+
     def scan(
         self, workers: int | None = None, save: bool = True, read_limit: int | None = None
     ) -> ScanReport | None:
