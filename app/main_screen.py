@@ -34,14 +34,11 @@ from ..core.activity import Activity
 from ..core.context import project
 from ..core.gcpause import COLLECTIONS, paused_gc
 from ..core.glyphs import Glyphs
-from ..core.landing import Aim, Landing, land, place_words
 from ..core.listing import SessionSummary
 from ..core.live import context_change, nothing_to_show
 from ..core.locations import SessionsRoot
 from ..core.problems import SessionError
 from ..core.session import Session
-from ..core.session_search import HitPlace
-from ..core.sidebar_search import SidebarSearch
 from ..core.store import Listing, SessionStore
 from ..core.text import one_line
 from ..core.watch import EventKind, SessionWatcher, StoreBatch, StoreEvent
@@ -58,11 +55,13 @@ from .actions import Actions
 from .config import Settings
 from .frame_pacing import PacedScreen
 from .keymap import first_key
-from .search_flow import SearchFlow
 
-if TYPE_CHECKING:  # (imported where used: the first screen needs none of these, 35 ms together)
+if TYPE_CHECKING:  # (imported where used: the first screen needs none of these, 45 ms together)
     from ..core.files import FileTracker
     from ..core.labels import LabelIndex, LabelRow
+    from ..core.landing import Aim, Landing
+    from ..core.sidebar_search import SidebarSearch
+    from .search_flow import SearchFlow
 
 T = TypeVar("T")
 
@@ -96,8 +95,8 @@ class MainScreen(PacedScreen[None]):
         # Every file change goes through the watcher (it watches once the first listing is up).
         self.watcher = SessionWatcher(self.store, poll=settings.poll)
         self.activity = Activity()
-        self.search = SidebarSearch(self.store.texts)
-        self.searching = SearchFlow(self, self, self.search)
+        self._search: SidebarSearch | None = None  # (made when first needed: see `search`)
+        self._searching: SearchFlow | None = None
         self._label_index: LabelIndex | None = None
         self.actions = Actions(self)
         self.session: Session | None = None
@@ -114,6 +113,24 @@ class MainScreen(PacedScreen[None]):
             yield ContextView(id="context", agent_dir=self.pi_agent_dir)
         yield FitStatic("", id="status")
         yield KeyFooter()
+
+    @property
+    def search(self) -> SidebarSearch:
+        """The sidebar search, made when a search first needs it (its modules were ~10 ms of
+        the start); until then there is no index to reset or update."""
+        if self._search is None:
+            from ..core.sidebar_search import SidebarSearch
+
+            self._search = SidebarSearch(self.store.texts)
+        return self._search
+
+    @property
+    def searching(self) -> SearchFlow:
+        if self._searching is None:
+            from .search_flow import SearchFlow
+
+            self._searching = SearchFlow(self, self, self.search)
+        return self._searching
 
     @property
     def label_index(self) -> LabelIndex:
@@ -278,7 +295,8 @@ class MainScreen(PacedScreen[None]):
     ) -> None:
         """A listing to show (`checked`: its files were compared with the disk; `listed`: the
         sidebar has it already)."""
-        self.search.reset()
+        if self._search is not None:
+            self._search.reset()
         first_scan = not self.scanned
         self.scanned = True
         dot = f" {self.glyphs.dot} "
@@ -309,7 +327,7 @@ class MainScreen(PacedScreen[None]):
                 self.call_after_refresh(self.check_listing)
         # The search index is built when the search line opens (or at the first query); a
         # listing read again gets a new one at once if the user has searched.
-        if self.search.wanted:
+        if self._search is not None and self._search.wanted:
             self.set_timer(0.1, self.build_search_index)
 
     def _show_empty_state(self) -> None:
@@ -381,7 +399,8 @@ class MainScreen(PacedScreen[None]):
             current = self.sidebar.session_list.current()
             if current is not None:
                 self.open_session(current.path)
-        self.search.update(batch.listing.summaries)
+        if self._search is not None:
+            self._search.update(batch.listing.summaries)
 
     def _open_session_changed(self, event: StoreEvent, *, ours: bool = False) -> None:
         """The open session's file changed: core says what that means for each pane (the
@@ -463,6 +482,8 @@ class MainScreen(PacedScreen[None]):
         results = self.sidebar.matches
         if results is None or path not in results:
             return None
+        from ..core.landing import Aim
+
         return Aim(results.query, results.scope, results.hit(path), results.place(path))
 
     def open_session(self, path: str, select: str | None = None, aim: Aim | None = None) -> Worker[None]:
@@ -477,7 +498,11 @@ class MainScreen(PacedScreen[None]):
 
         def read() -> tuple[Session, Landing | None]:
             session = shown if shown is not None and aim is not None else Session.open(path)
-            return session, land(session, aim) if aim is not None else None
+            if aim is None:
+                return session, None
+            from ..core.landing import land
+
+            return session, land(session, aim)
 
         try:
             session, landing = await asyncio.to_thread(read)
@@ -499,6 +524,8 @@ class MainScreen(PacedScreen[None]):
             if place.field:
                 self.set_status(f"the hit is in the session's {place.field}")
             return
+        from ..core.landing import place_words
+
         where = place_words(place) or "the entry"
         status = f"{place.field.replace('_', ' ') or 'hit'} of {place.entry_id}, {where}"
         ordinal = landing.ordinal()
@@ -625,6 +652,9 @@ class MainScreen(PacedScreen[None]):
         if row is None:
             return
         self.sidebar.select_path(row.path)
+        from ..core.landing import Aim
+        from ..core.session_search import HitPlace
+
         place = HitPlace(row.entry_id, "label", row.on_active_path, row.branch_from)
         labelled = tuple(r.entry_id for r in self.label_index.labels_of(row.path))
         self.open_session(row.path, aim=Aim(None, "deep", place=place, walk=labelled or (row.entry_id,)))
