@@ -12,6 +12,7 @@ fired.)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TypeVar
 
 from textual import _time
@@ -48,6 +49,14 @@ class PacedScreen(Screen[ResultType]):
 
     _paced_timer: PacedTimer | None = None
     _frame_held = False
+    _after_frame: list[Callable[[], object]] | None = None
+
+    def call_after_frame(self, callback: Callable[[], object]) -> None:
+        """`callback` soon after this screen hands its next frame out (Textual's
+        `call_after_refresh` may come before: a refresh during a batch draws nothing)."""
+        if self._after_frame is None:
+            self._after_frame = []
+        self._after_frame.append(callback)
 
     def _compositor_refresh(self) -> None:
         # Textual draws a laid-out screen even while the app batches its updates (as it does
@@ -64,6 +73,9 @@ class PacedScreen(Screen[ResultType]):
                 app.call_later(self._release_frame)
             return
         super()._compositor_refresh()
+        callbacks, self._after_frame = self._after_frame, None
+        for callback in callbacks or ():
+            self.call_later(callback)
 
     def _release_frame(self) -> None:
         self._frame_held = False

@@ -324,7 +324,7 @@ class MainScreen(PacedScreen[None]):
             if checked:
                 self.set_timer(WATCH_AFTER_SECONDS, self.watch_sessions)
             else:
-                self.call_after_refresh(self.check_listing)
+                self.call_after_frame(self.check_listing)
         # The search index is built when the search line opens (or at the first query); a
         # listing read again gets a new one at once if the user has searched.
         if self._search is not None and self._search.wanted:
