@@ -201,6 +201,7 @@ class SessionStore:
             if not entries or report.cache_problem:
                 return False
             self.entries = entries
+            self._loaded = (entries, True, None)  # (the scan that follows saves only what changed)
             return True
 
     def stale(self, paths: Sequence[str]) -> bool:
@@ -228,10 +229,10 @@ class SessionStore:
     def _scan(self, workers: int | None, save: bool, read_limit: int | None) -> ScanReport | None:
         report = ScanReport()
         with paused_gc():
-            if self.entries:
-                cached = self.entries
-            elif self._loaded is not None:
+            if self._loaded is not None:  # (loaded by `load_cached`, or by a scan that gave up)
                 cached, report.cache_loaded, report.cache_problem = self._loaded
+            elif self.entries:
+                cached = self.entries
             else:
                 cached = self._load_cache(report)
             self._loaded = None
@@ -345,6 +346,7 @@ class SessionStore:
     def take(self, path: str, growth: Growth) -> FileChange:
         """Apply one look at `path` (`read_growth` given `mark_for(path)`) to its entry."""
         with self.lock:
+            self._loaded = None  # (the entries are no longer the cache file's)
             change, entry, _ = take_growth(path, self.entries.get(path), growth, self.keep_text)
             if entry is not None:
                 self.entries[path] = entry
@@ -357,6 +359,7 @@ class SessionStore:
     def lost(self, path: str, error: OSError) -> FileChange:
         """`path` could not be looked at: gone (or unreadable: listed as skipped, with why)."""
         with self.lock:
+            self._loaded = None
             if isinstance(error, FileNotFoundError):
                 return (
                     FileChange.VANISHED if self.entries.pop(path, None) is not None else FileChange.UNCHANGED
