@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from textual import _time
+from textual import _time, events
 from textual.screen import UPDATE_PERIOD, Screen
 from textual.timer import EventTargetGone, Timer
 
@@ -44,8 +44,8 @@ class PacedTimer(Timer):
 
 
 class PacedScreen(Screen[ResultType]):
-    """A screen whose frames a PacedTimer paces, and which draws no frame while the app
-    batches updates."""
+    """A screen whose frames a PacedTimer paces, which draws no frame while the app batches
+    updates, and whose first resume does not style again what its mount just styled."""
 
     _paced_timer: PacedTimer | None = None
     _frame_held = False
@@ -76,6 +76,15 @@ class PacedScreen(Screen[ResultType]):
         callbacks, self._after_frame = self._after_frame, None
         for callback in callbacks or ():
             self.call_later(callback)
+
+    _styled = False
+
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        # (runs before Screen's handler) Resumed the first time, the screen was just mounted
+        # with the styles a refresh would apply to every widget again (~12 ms of the start).
+        if not self._styled and self.is_attached:
+            self._styled = True
+            event.refresh_styles = False
 
     def _release_frame(self) -> None:
         self._frame_held = False
