@@ -45,10 +45,25 @@ class PacedTimer(Timer):
 
 class PacedScreen(Screen[ResultType]):
     """A screen whose frames a PacedTimer paces, which draws no frame while the app batches
-    updates, and whose first resume does not style again what its mount just styled."""
+    updates or while it is asked to wait, and whose first resume does not style again what
+    its mount just styled."""
 
     _paced_timer: PacedTimer | None = None
     _frame_held = False
+    _on_hold = False
+
+    def hold_frames(self, limit: float) -> None:
+        """No frame until `release_frames`, or for `limit` seconds at most (the first screen
+        waits for its first session: drawn without it, the listing alone was a frame, or
+        several, that the one with the session had to wait for)."""
+        if not self._on_hold:
+            self._on_hold = True
+            self.set_timer(limit, self.release_frames)
+
+    def release_frames(self) -> None:
+        if self._on_hold:
+            self._on_hold = False
+            self.refresh()
     _after_frame: list[Callable[[], object]] | None = None
 
     def call_after_frame(self, callback: Callable[[], object]) -> None:
@@ -67,11 +82,11 @@ class PacedScreen(Screen[ResultType]):
         # its start-up to end). (Textual is pinned: `_compositor_refresh` is where a screen
         # draws, `App._batch_count` its batch.)
         app = self.app
-        if app._batch_count and self is app.screen and not app.is_inline:
-            if not self._frame_held:
+        if (app._batch_count or self._on_hold) and self is app.screen and not app.is_inline:
+            if app._batch_count and not self._frame_held:
                 self._frame_held = True
                 app.call_later(self._release_frame)
-            return
+            return  # (on hold: `release_frames` asks for the frame)
         super()._compositor_refresh()
         callbacks, self._after_frame = self._after_frame, None
         for callback in callbacks or ():

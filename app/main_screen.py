@@ -67,6 +67,7 @@ T = TypeVar("T")
 
 QUICK_SCAN_BYTES = 4 * 1024 * 1024  # up to this much to read, the first listing is done inline
 WATCH_AFTER_SECONDS = 0.5  # the watch starts this long after the first listing
+FIRST_SESSION_WAIT = 0.3  # the first frame waits this long at most for the first session
 PANES = ("sidebar", "tree", "context")
 
 
@@ -355,11 +356,13 @@ class MainScreen(PacedScreen[None]):
         if self.open_path:
             path = os.path.abspath(self.open_path)
             self.sidebar.select_path(path)
+            self.hold_frames(FIRST_SESSION_WAIT)
             self.open_session(path)
             self.focus_pane("tree")
             return
         current = self.sidebar.session_list.current()
         if current is not None:
+            self.hold_frames(FIRST_SESSION_WAIT)
             self.open_session(current.path)
 
     @work(exclusive=True, group="watch", exit_on_error=False)
@@ -543,6 +546,7 @@ class MainScreen(PacedScreen[None]):
         *,
         notify: bool = True,
     ) -> None:
+        self.release_frames()  # (the first screen waits for its first session: `_open_initial`)
         if self.session is not None:
             self.watcher.untrack(self.session)
         self.session = session
