@@ -64,6 +64,7 @@ class PacedScreen(Screen[ResultType]):
         if self._on_hold:
             self._on_hold = False
             self.refresh()
+
     _after_frame: list[Callable[[], object]] | None = None
 
     def call_after_frame(self, callback: Callable[[], object]) -> None:
