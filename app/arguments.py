@@ -7,6 +7,7 @@ Shared by the entry point (app/cli.py) and the subcommands that start or describ
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 
 def version() -> str:
@@ -17,6 +18,15 @@ def version() -> str:
         return package_version("pi-sessions")
     except PackageNotFoundError:
         return "unknown (not installed)"
+
+
+class _LazyVersion(argparse._VersionAction):
+    """`--version`, its package metadata read only when it is asked for (importing
+    importlib.metadata was 8 ms of every browser start)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        self.version = f"pi-sessions {version()}"
+        super().__call__(parser, *args, **kwargs)
 
 
 def add_app_arguments(parser: argparse.ArgumentParser) -> None:
@@ -83,6 +93,6 @@ def browser_parser(epilog: str | None = None) -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=epilog,
     )
-    parser.add_argument("--version", action="version", version=f"pi-sessions {version()}")
+    parser.add_argument("--version", action=_LazyVersion)
     add_app_arguments(parser)
     return parser

@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -103,12 +102,16 @@ def read_settings(path: Path | None = None, env: Mapping[str, str] | None = None
     path = path or config_path()
     env = os.environ if env is None else env
     loaded = LoadedSettings(Settings(), path, file_found=False)
+    data: dict[str, Any] = {}
     try:
-        data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        import tomllib  # (read only when there is a file: most users have none)
+
+        data = tomllib.loads(text)
         loaded.file_found = True
     except FileNotFoundError:
-        data = {}
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        pass
+    except (OSError, UnicodeDecodeError, ValueError) as e:  # (tomllib.TOMLDecodeError is a ValueError)
         loaded.file_found = path.exists()
         loaded.problems.append(f"{path}: {getattr(e, 'strerror', None) or e}; using the defaults")
         data = {}

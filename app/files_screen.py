@@ -26,7 +26,8 @@ from ..core.text import one_line
 from ..widgets.files_view import FileList, touch_fate, touch_line
 from ..widgets.glyphs import glyphs_of
 from ..widgets.keys import bindings
-from ..widgets.plain import FitStatic, PlainLog, PlainStatic
+from ..widgets.plain import FitStatic, PlainStatic
+from ..widgets.plain_views import PlainLog
 from ..widgets.rowlist import RowList
 from .keymap import hint
 from .screens import live_keys

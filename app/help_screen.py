@@ -5,8 +5,8 @@ legend from the glyph set in use, so neither can fall behind the app (tests chec
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import fields
 
+from msgspec.structs import fields
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen

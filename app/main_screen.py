@@ -34,15 +34,12 @@ from ..core.activity import Activity
 from ..core.context import project
 from ..core.gcpause import COLLECTIONS, paused_gc
 from ..core.glyphs import Glyphs
-from ..core.landing import Aim, Landing, land, place_words
 from ..core.listing import SessionSummary
 from ..core.live import context_change, nothing_to_show
 from ..core.locations import SessionsRoot
 from ..core.problems import SessionError
 from ..core.session import Session
-from ..core.session_search import HitPlace
-from ..core.sidebar_search import SidebarSearch
-from ..core.store import SessionStore
+from ..core.store import Listing, SessionStore
 from ..core.text import one_line
 from ..core.watch import EventKind, SessionWatcher, StoreBatch, StoreEvent
 from ..widgets.branch_tree import BranchTree
@@ -58,16 +55,19 @@ from .actions import Actions
 from .config import Settings
 from .frame_pacing import PacedScreen
 from .keymap import first_key
-from .search_flow import SearchFlow
 
-if TYPE_CHECKING:  # (imported where used: the first screen needs none of these, 35 ms together)
+if TYPE_CHECKING:  # (imported where used: the first screen needs none of these, 45 ms together)
     from ..core.files import FileTracker
     from ..core.labels import LabelIndex, LabelRow
+    from ..core.landing import Aim, Landing
+    from ..core.sidebar_search import SidebarSearch
+    from .search_flow import SearchFlow
 
 T = TypeVar("T")
 
 QUICK_SCAN_BYTES = 4 * 1024 * 1024  # up to this much to read, the first listing is done inline
 WATCH_AFTER_SECONDS = 0.5  # the watch starts this long after the first listing
+FIRST_SESSION_WAIT = 0.3  # the first frame waits this long at most for the first session
 PANES = ("sidebar", "tree", "context")
 
 
@@ -96,8 +96,8 @@ class MainScreen(PacedScreen[None]):
         # Every file change goes through the watcher (it watches once the first listing is up).
         self.watcher = SessionWatcher(self.store, poll=settings.poll)
         self.activity = Activity()
-        self.search = SidebarSearch(self.store.texts)
-        self.searching = SearchFlow(self, self, self.search)
+        self._search: SidebarSearch | None = None  # (made when first needed: see `search`)
+        self._searching: SearchFlow | None = None
         self._label_index: LabelIndex | None = None
         self.actions = Actions(self)
         self.session: Session | None = None
@@ -114,6 +114,24 @@ class MainScreen(PacedScreen[None]):
             yield ContextView(id="context", agent_dir=self.pi_agent_dir)
         yield FitStatic("", id="status")
         yield KeyFooter()
+
+    @property
+    def search(self) -> SidebarSearch:
+        """The sidebar search, made when a search first needs it (its modules were ~10 ms of
+        the start); until then there is no index to reset or update."""
+        if self._search is None:
+            from ..core.sidebar_search import SidebarSearch
+
+            self._search = SidebarSearch(self.store.texts)
+        return self._search
+
+    @property
+    def searching(self) -> SearchFlow:
+        if self._searching is None:
+            from .search_flow import SearchFlow
+
+            self._searching = SearchFlow(self, self, self.search)
+        return self._searching
 
     @property
     def label_index(self) -> LabelIndex:
@@ -167,6 +185,9 @@ class MainScreen(PacedScreen[None]):
         # What it makes lives as long as the app: frozen, no collection walks it (the first
         # one after the scan took 35 ms at 30,000 sessions).
         with paused_gc():
+            if self._list_from_cache():
+                gc.freeze()
+                return
             report = self.store.scan(read_limit=QUICK_SCAN_BYTES)
             if report is not None:
                 listing = self.store.listing()
@@ -174,6 +195,22 @@ class MainScreen(PacedScreen[None]):
                 gc.freeze()
         if report is None:
             self.scan_sessions()
+
+    def _list_from_cache(self) -> bool:
+        """The first listing as the index cache has it, if the sessions it shows first are as
+        the cache says on disk: the first frame then waits for no look at the other files (a
+        stat each, 65 ms at 30,000 sessions). They are checked right after it (`check_listing`);
+        a session that changed meanwhile is then corrected, as a live change would be."""
+        if self.open_path or not self.store.load_cached():
+            return False  # (a session to open: its row may be anywhere in the list)
+        listing = self.store.listing()
+        if not listing.summaries:
+            return False
+        self.sidebar.set_summaries(listing.summaries)
+        if self.store.stale(self.sidebar.session_list.paths_from(0, self.app.size.height)):
+            return False  # (the caller's scan reads what changed and lists again)
+        self._scan_done(listing.summaries, listing.skipped, None, checked=False, listed=True)
+        return True
 
     def focus_pane(self, pane: str) -> None:
         self.panes.focus_pane(pane)
@@ -211,6 +248,25 @@ class MainScreen(PacedScreen[None]):
             problem = report.cache_problem if report is not None else None
             self.app.call_from_thread(self._scan_done, listing.summaries, listing.skipped, problem)
 
+    @work(thread=True, exclusive=True, group="check", exit_on_error=False)
+    def check_listing(self) -> None:
+        """Every file compared with the cached listing shown first (see `_list_from_cache`);
+        what changed is listed again. The watch starts once this is done: it compares every
+        file with what the store holds."""
+        listing: Listing | None = None
+        try:
+            report = self.store.scan()
+            if report is not None and (report.read or report.grown or report.vanished):
+                listing = self.store.listing()
+        finally:  # (the watch starts even if the check failed: it is then reported)
+            if not get_current_worker().is_cancelled:
+                self.app.call_from_thread(self._listing_checked, listing)
+
+    def _listing_checked(self, listing: Listing | None) -> None:
+        if listing is not None:
+            self._scan_done(listing.summaries, listing.skipped, None)
+        self.set_timer(WATCH_AFTER_SECONDS, self.watch_sessions)
+
     @work(thread=True, exclusive=True, group="index", exit_on_error=False)
     def build_search_index(self) -> None:
         """The search index, built once the search line opens (not before: it holds every
@@ -230,14 +286,24 @@ class MainScreen(PacedScreen[None]):
         gc.freeze()
 
     def _scan_done(
-        self, summaries: list[SessionSummary], skipped: list[tuple[str, str]], cache_problem: str | None
+        self,
+        summaries: list[SessionSummary],
+        skipped: list[tuple[str, str]],
+        cache_problem: str | None,
+        *,
+        checked: bool = True,
+        listed: bool = False,
     ) -> None:
-        self.search.reset()
+        """A listing to show (`checked`: its files were compared with the disk; `listed`: the
+        sidebar has it already)."""
+        if self._search is not None:
+            self._search.reset()
         first_scan = not self.scanned
         self.scanned = True
         dot = f" {self.glyphs.dot} "
         self.sidebar.set_status("")
-        self.sidebar.set_summaries(summaries)
+        if not listed:
+            self.sidebar.set_summaries(summaries)
         if not summaries:
             self._show_empty_state()
         else:
@@ -256,10 +322,13 @@ class MainScreen(PacedScreen[None]):
             # Once the first screen is up: starting the watch imports watchfiles and anyio
             # (30 ms the first screen waited for). Nothing is missed meanwhile: once the OS
             # watch is in place the watcher compares every file with what the scan read.
-            self.set_timer(WATCH_AFTER_SECONDS, self.watch_sessions)
+            if checked:
+                self.set_timer(WATCH_AFTER_SECONDS, self.watch_sessions)
+            else:
+                self.call_after_frame(self.check_listing)
         # The search index is built when the search line opens (or at the first query); a
         # listing read again gets a new one at once if the user has searched.
-        if self.search.wanted:
+        if self._search is not None and self._search.wanted:
             self.set_timer(0.1, self.build_search_index)
 
     def _show_empty_state(self) -> None:
@@ -287,11 +356,13 @@ class MainScreen(PacedScreen[None]):
         if self.open_path:
             path = os.path.abspath(self.open_path)
             self.sidebar.select_path(path)
+            self.hold_frames(FIRST_SESSION_WAIT)
             self.open_session(path)
             self.focus_pane("tree")
             return
         current = self.sidebar.session_list.current()
         if current is not None:
+            self.hold_frames(FIRST_SESSION_WAIT)
             self.open_session(current.path)
 
     @work(exclusive=True, group="watch", exit_on_error=False)
@@ -331,7 +402,8 @@ class MainScreen(PacedScreen[None]):
             current = self.sidebar.session_list.current()
             if current is not None:
                 self.open_session(current.path)
-        self.search.update(batch.listing.summaries)
+        if self._search is not None:
+            self._search.update(batch.listing.summaries)
 
     def _open_session_changed(self, event: StoreEvent, *, ours: bool = False) -> None:
         """The open session's file changed: core says what that means for each pane (the
@@ -413,6 +485,8 @@ class MainScreen(PacedScreen[None]):
         results = self.sidebar.matches
         if results is None or path not in results:
             return None
+        from ..core.landing import Aim
+
         return Aim(results.query, results.scope, results.hit(path), results.place(path))
 
     def open_session(self, path: str, select: str | None = None, aim: Aim | None = None) -> Worker[None]:
@@ -427,7 +501,11 @@ class MainScreen(PacedScreen[None]):
 
         def read() -> tuple[Session, Landing | None]:
             session = shown if shown is not None and aim is not None else Session.open(path)
-            return session, land(session, aim) if aim is not None else None
+            if aim is None:
+                return session, None
+            from ..core.landing import land
+
+            return session, land(session, aim)
 
         try:
             session, landing = await asyncio.to_thread(read)
@@ -449,6 +527,8 @@ class MainScreen(PacedScreen[None]):
             if place.field:
                 self.set_status(f"the hit is in the session's {place.field}")
             return
+        from ..core.landing import place_words
+
         where = place_words(place) or "the entry"
         status = f"{place.field.replace('_', ' ') or 'hit'} of {place.entry_id}, {where}"
         ordinal = landing.ordinal()
@@ -466,6 +546,7 @@ class MainScreen(PacedScreen[None]):
         *,
         notify: bool = True,
     ) -> None:
+        self.release_frames()  # (the first screen waits for its first session: `_open_initial`)
         if self.session is not None:
             self.watcher.untrack(self.session)
         self.session = session
@@ -575,6 +656,9 @@ class MainScreen(PacedScreen[None]):
         if row is None:
             return
         self.sidebar.select_path(row.path)
+        from ..core.landing import Aim
+        from ..core.session_search import HitPlace
+
         place = HitPlace(row.entry_id, "label", row.on_active_path, row.branch_from)
         labelled = tuple(r.entry_id for r in self.label_index.labels_of(row.path))
         self.open_session(row.path, aim=Aim(None, "deep", place=place, walk=labelled or (row.entry_id,)))

@@ -16,7 +16,8 @@ from ..core.keys import Resolved
 from ..core.text import inline
 from ..widgets.glyphs import glyphs_of
 from ..widgets.keys import bindings
-from ..widgets.plain import PlainInput, PlainLog, PlainStatic, menu
+from ..widgets.plain import PlainInput, PlainStatic, menu
+from ..widgets.plain_views import PlainLog
 from .keymap import defaults, hint
 
 

@@ -8,7 +8,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 
 from ..widgets.keys import bindings
-from ..widgets.plain import PlainStatic, PlainTextArea
+from ..widgets.plain import PlainStatic
+from ..widgets.plain_views import PlainTextArea
 from .keymap import hint
 from .screens import dialog_head, live_keys
 

@@ -102,6 +102,7 @@ class PiSessionsApp(App[None]):
         self.settings = settings
         # Resolved by the command line (it may read pi's settings); else ours, else dark.
         self.appearance = appearance or ("light" if settings.theme == "light" else "dark")
+        self._start_with_theme(THEMES[self.appearance])
         self.startup_notices = list(notices)
         if given_keys is None:
             self.startup_notices += keys.problems  # (the command line passes them in `notices`)
@@ -119,10 +120,22 @@ class PiSessionsApp(App[None]):
         super()._display(screen, renderable)
         COLLECTIONS.release()
 
+    def _start_with_theme(self, theme: Theme) -> None:
+        """Our theme before any CSS is parsed: what setting `App.theme` does (its classes,
+        the ANSI filter, the CSS variables) without its refresh, which parses every stylesheet
+        again and restyles every widget (~20 ms of the first frame). (Textual is pinned:
+        `_watch_theme` is what setting the theme runs, `_refresh_truecolor_filter` part of it.)"""
+        for each in THEMES.values():
+            self.register_theme(each)
+        self.set_reactive(App.theme, theme.name)
+        self.update_classes(
+            {f"-theme-{theme.name}": True, "-dark-mode": theme.dark, "-light-mode": not theme.dark},
+            update=False,
+        )
+        self._refresh_truecolor_filter(self.ansi_theme)
+        self.stylesheet.set_variables(self.get_css_variables())
+
     def on_mount(self) -> None:
-        for theme in THEMES.values():
-            self.register_theme(theme)
-        self.theme = THEMES[self.appearance].name
         # Process-wide in Textual: set both ways, a previous app may have changed it.
         ScrollBar.renderer = AsciiScrollBarRender if self.settings.ascii else ScrollBarRender
         if self.settings.ascii:

@@ -8,11 +8,13 @@ the set as an argument. Widgets read their app's set (widgets/glyphs.py).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 
-@dataclass(frozen=True, slots=True)
-class Glyphs:
+class Glyphs(msgspec.Struct, frozen=True, kw_only=True):
+    """(A struct: made at C speed, where a frozen dataclass of these fields cost 1.5 ms of
+    every start.)"""
+
     # In display text that core builds.
     ellipsis: str  # where text was cut
     arrow: str  # a tool call, a model or thinking change

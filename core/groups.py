@@ -16,8 +16,8 @@ import os
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from itertools import chain, compress, repeat
-from operator import attrgetter
+from itertools import chain, compress, islice, repeat
+from operator import attrgetter, ge
 
 import msgspec
 
@@ -92,6 +92,7 @@ def _newest_first(members: list[SessionSummary]) -> list[SessionSummary]:
 
 _MTIME = attrgetter("mtime_ns")
 _MODIFIED = attrgetter("modified_ms")
+_TIMES = attrgetter("modified_ms", "mtime_ns")
 
 
 def build_rows(
@@ -105,6 +106,12 @@ def build_rows(
 ) -> list[SidebarRow]:
     """Rows to draw (`filter_rows` keeps a search's results of them)."""
     current = os.path.abspath(current_cwd) if current_cwd else None
+    summaries = summaries if isinstance(summaries, list) else list(summaries)
+    # A listing comes newest first: each folder's sessions are then in that order already
+    # and its first is its latest (sorting 30,000 again, folder by folder, and taking each
+    # folder's latest cost 15 ms of every start).
+    times = list(map(_TIMES, summaries))
+    in_order = all(map(ge, times, islice(times, 1, None)))
     groups: dict[str, list[SessionSummary]] = {}
     normed: dict[str, str] = {}  # cwd -> its group (a few hundred folders for 30,000 sessions)
     for summary in summaries:
@@ -123,14 +130,19 @@ def build_rows(
             members.append(summary)
 
     def latest(cwd: str) -> float:
-        latest: float = max(map(_MODIFIED, groups[cwd]))
+        members = groups[cwd]
+        latest: float = members[0].modified_ms if in_order else max(map(_MODIFIED, members))
         return latest
 
     ordered = sorted(groups, key=lambda cwd: (cwd != current, -latest(cwd), cwd))
     rows: list[SidebarRow] = []
     key = _sort_key(order)
     for cwd in ordered:
-        members = sorted(groups[cwd], key=key) if key is not None else _newest_first(groups[cwd])
+        members = groups[cwd]
+        if key is not None:
+            members = sorted(members, key=key)
+        elif not in_order:
+            members = _newest_first(members)
         rows.append(GroupRow(cwd, home_relative(cwd, home), len(members), cwd == current))
         rows.extend(_nested(members))
     return rows

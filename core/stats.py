@@ -1,7 +1,7 @@
 """Every cost and context figure of one session at one leaf, gathered for a report (`stats`).
 
-The header-sized figures (`context_gauge`) are cheap enough for every cursor move; the full
-report (`session_stats`) also audits the compactions and measures the file, which reads bodies,
+The header-sized figures (`context_gauge`, core/gauge.py) are cheap enough for every cursor
+move; the full report (`session_stats`) also audits the compactions and measures the file, which reads bodies,
 and is meant for an explicit request.
 """
 
@@ -12,26 +12,14 @@ from typing import Any
 
 from .branch_costs import ForkBranch, branch_totals
 from .compaction_audit import CompactionAudit, audit_compactions
-from .context import Projection, project
-from .models import ContextGauge, context_window
+from .context import project
+from .gauge import context_gauge
+from .models import ContextGauge
 from .problems import SessionError
 from .session import Session
 from .sizes import SizeReport, size_report
 from .timeline import ContextTimeline, context_timeline
 from .tokens import ContextEstimate, estimate_context
-
-
-def context_gauge(
-    session: Session,
-    projection: Projection,
-    *,
-    agent: str | None = None,
-    estimate: ContextEstimate | None = None,
-) -> ContextGauge:
-    """pi's context size at the leaf, with the model's window and pi's percentage when known."""
-    estimate = estimate or estimate_context(session, projection)
-    window = context_window(projection.model, projection.path, agent=agent, cwd=session.cwd or None)
-    return ContextGauge(estimate.tokens, window, estimate.unknown_in_footer)
 
 
 @dataclass(frozen=True, slots=True)

@@ -188,6 +188,34 @@ class SessionStore:
         return save_index(self.cache_path, self.root, ordered)
 
     # ------------------------------------------------------------------ scanning
+    def load_cached(self) -> bool:
+        """Take the entries as the index cache has them, before any file is looked at (False:
+        there is no usable cache, or entries are there already). Nothing is known to be
+        current then: `stale` checks the sessions to show first, and a `scan` must follow."""
+        with self.lock:
+            if self.entries or not self.use_cache:
+                return False
+            report = ScanReport()
+            with paused_gc():
+                entries = self._load_cache(report)
+            if not entries or report.cache_problem:
+                return False
+            self.entries = entries
+            self._loaded = (entries, True, None)  # (the scan that follows saves only what changed)
+            return True
+
+    def stale(self, paths: Sequence[str]) -> bool:
+        """Whether any of `paths` is not on disk as its entry says (changed, gone, or unknown)."""
+        entries = self.entries
+        for path in paths:
+            entry = entries.get(path)
+            try:
+                if entry is None or not entry.matches(os.stat(path)):
+                    return True
+            except OSError:
+                return True
+        return False
+
     def scan(
         self, workers: int | None = None, save: bool = True, read_limit: int | None = None
     ) -> ScanReport | None:
@@ -201,10 +229,10 @@ class SessionStore:
     def _scan(self, workers: int | None, save: bool, read_limit: int | None) -> ScanReport | None:
         report = ScanReport()
         with paused_gc():
-            if self.entries:
-                cached = self.entries
-            elif self._loaded is not None:
+            if self._loaded is not None:  # (loaded by `load_cached`, or by a scan that gave up)
                 cached, report.cache_loaded, report.cache_problem = self._loaded
+            elif self.entries:
+                cached = self.entries
             else:
                 cached = self._load_cache(report)
             self._loaded = None
@@ -318,6 +346,7 @@ class SessionStore:
     def take(self, path: str, growth: Growth) -> FileChange:
         """Apply one look at `path` (`read_growth` given `mark_for(path)`) to its entry."""
         with self.lock:
+            self._loaded = None  # (the entries are no longer the cache file's)
             change, entry, _ = take_growth(path, self.entries.get(path), growth, self.keep_text)
             if entry is not None:
                 self.entries[path] = entry
@@ -330,6 +359,7 @@ class SessionStore:
     def lost(self, path: str, error: OSError) -> FileChange:
         """`path` could not be looked at: gone (or unreadable: listed as skipped, with why)."""
         with self.lock:
+            self._loaded = None
             if isinstance(error, FileNotFoundError):
                 return (
                     FileChange.VANISHED if self.entries.pop(path, None) is not None else FileChange.UNCHANGED

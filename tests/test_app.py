@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from pi_sessions.app.demo import prepare_demo
 from pi_sessions.app.help_screen import HelpScreen
+from pi_sessions.app.main_screen import MainScreen
 from pi_sessions.app.screens import ConfirmScreen, MenuScreen, RawJsonScreen
 from pi_sessions.core.groups import HIT_LINE, SessionRow
 from pi_sessions.widgets.plain import FitStatic
@@ -587,6 +588,76 @@ async def test_new_and_deleted_sessions_appear_and_disappear(demo: Path, tmp_pat
         search.value = ""
         new.unlink()
         await until(pilot, lambda: len(screen.sidebar.summaries) == count, "the session gone")
+
+
+def _many_sessions(root: Path, count: int) -> None:
+    for i in range(count):
+        write(
+            root / "--home-u-proj--" / f"s{i:03d}.jsonl",
+            header(id=f"s{i:03d}", cwd="/home/u/proj"),
+            user("a", None, f"session number {i}"),
+        )
+
+
+async def _listed_order(root: Path, cache: Path) -> list[Path]:
+    """A first run (it writes the index cache): the sessions in the order listed, top first."""
+    async with make_app(root, cache).run_test(size=(160, 48)) as pilot:
+        screen = await loaded(pilot)
+        return [Path(s.path) for s in screen.sidebar.shown_summaries()]
+
+
+def _message_count(screen: Any, path: Path) -> int | None:
+    return next((s.message_count for s in screen.sidebar.summaries if s.path == str(path)), None)
+
+
+async def test_what_changed_while_the_app_was_closed_is_listed_as_it_is_now(tmp_path: Path) -> None:
+    """A warm start lists the sessions as the index cache has them once the ones shown first
+    are checked; the others are checked right after, and what changed is corrected."""
+    root, cache = tmp_path / "sessions", tmp_path / "cache"
+    _many_sessions(root, 80)
+    paths = await _listed_order(root, cache)
+    below = paths[-1]  # far below the 48 rows on screen
+    with open(below, "ab") as f:
+        f.write(jsonl(user("b", "a", "a later message", 1)))
+    new = write(
+        root / "--home-u-other--" / "new.jsonl", header(id="new", cwd="/home/u/other"), user("a", None, "x")
+    )
+    async with make_app(root, cache).run_test(size=(160, 48)) as pilot:
+        screen = await loaded(pilot)
+        await until(pilot, lambda: _message_count(screen, below) == 2, "the grown session")
+        await until(pilot, lambda: _message_count(screen, new) == 1, "the new session")
+        assert len(screen.sidebar.summaries) == 81
+        await watching(pilot)  # and from then on, changes are seen as they happen
+        with open(paths[5], "ab") as f:
+            f.write(jsonl(user("b", "a", "live", 2)))
+        await until(pilot, lambda: _message_count(screen, paths[5]) == 2, "a live change")
+
+
+async def test_a_session_in_view_that_changed_is_listed_right_from_the_first_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, cache = tmp_path / "sessions", tmp_path / "cache"
+    _many_sessions(root, 80)
+    paths = await _listed_order(root, cache)
+    with open(paths[1], "ab") as f:  # the second row: on screen from the start
+        f.write(jsonl(user("b", "a", "a later message", 1)))
+    paths[2].unlink()
+    # What the sidebar lists when the screen's mount is done: no frame is drawn before.
+    first_screen: list[Any] = []
+    mount = MainScreen.on_mount
+
+    def on_mount(self: MainScreen) -> None:
+        mount(self)
+        first_screen.append(self)
+        first_screen.append(list(self.sidebar.summaries))
+
+    monkeypatch.setattr(MainScreen, "on_mount", on_mount)
+    async with make_app(root, cache).run_test(size=(160, 48)) as pilot:
+        await until(pilot, lambda: first_screen, "the first listing")
+        screen, listed = first_screen
+        assert _message_count(screen, paths[1]) == 2 and len(listed) == 79
+        assert next(s.message_count for s in listed if s.path == str(paths[1])) == 2
+        assert all(s.path != str(paths[2]) for s in listed)
 
 
 async def test_hostile_text_is_shown_inert(tmp_path: Path) -> None:

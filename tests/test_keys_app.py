@@ -5,11 +5,11 @@ reported once and breaks nothing, and the help lists every binding and every gly
 from __future__ import annotations
 
 import json
-from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 import pytest
+from msgspec.structs import fields
 from pi_sessions.app import cli, tui
 from pi_sessions.app.compare_screen import CompareScreen
 from pi_sessions.app.files_screen import FilesScreen

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 from pi_sessions.app.screens import ForkScreen, MenuScreen, RawJsonScreen
+from pi_sessions.core import session_search
 from pi_sessions.core.jsvalues import date_ms
 from pi_sessions.core.session import Session
-from pi_sessions.widgets import tree_pane
 
 from .apphelpers import WAIT, lines_of, loaded, main, make_app, screen_text, settled, static_text, until
 from .helpers import assistant, chain, entry, header, jsonl, user, write
@@ -181,7 +181,7 @@ async def test_a_slow_tree_search_answers_after_a_newer_one_are_dropped(
 ) -> None:
     """The first search is still running when the user searches again: only the newer answer
     reaches the screen, whichever finishes last."""
-    real = tree_pane.tree_matches
+    real = session_search.tree_matches  # (the tree pane imports it when it searches)
     first_may_finish, first_finished = threading.Event(), threading.Event()
 
     def slow_first(session: Session, parsed: Any, query: str) -> list[str]:
@@ -193,7 +193,7 @@ async def test_a_slow_tree_search_answers_after_a_newer_one_are_dropped(
                 first_finished.set()
         return real(session, parsed, query)
 
-    monkeypatch.setattr(tree_pane, "tree_matches", slow_first)
+    monkeypatch.setattr(session_search, "tree_matches", slow_first)
     root = tmp_path / "sessions"
     write(
         root / "--home-u-proj--" / "words.jsonl",

@@ -54,6 +54,29 @@ def test_a_query_keeps_its_sessions_in_place_with_a_hit_line_each() -> None:
     assert filter_rows(rows, set()) == []
 
 
+def test_folders_and_their_sessions_are_ordered_the_same_whatever_order_the_listing_comes_in() -> None:
+    """A listing newest first (as the store gives it) takes a shortcut: no folder is sorted
+    again. Any other order gives the same rows."""
+    import random
+
+    newest_first = [
+        SessionSummary(path=f"/{cwd}/{i}", cwd=f"/{cwd}", modified_ms=modified, mtime_ns=mtime)
+        for i, (cwd, modified, mtime) in enumerate(
+            [("b", 9, 5), ("a", 9, 4), ("a", 7, 9), ("c", 7, 8), ("b", 7, 8), ("a", 3, 1), ("c", 1, 1)]
+        )
+    ]
+    rows = build_rows(newest_first, current_cwd="/c")
+    # (the current folder first; then by latest activity, a tie by name)
+    assert [(r.cwd, r.count) for r in rows if isinstance(r, GroupRow)] == [("/c", 2), ("/a", 3), ("/b", 2)]
+    assert [r.summary.path for r in rows if isinstance(r, SessionRow)] == [
+        "/c/3", "/c/6", "/a/1", "/a/2", "/a/5", "/b/0", "/b/4"
+    ]  # fmt: skip
+    shuffled = list(newest_first)
+    random.Random(7).shuffle(shuffled)
+    assert build_rows(shuffled, current_cwd="/c") == rows
+    assert build_rows(reversed(newest_first), current_cwd="/c") == rows
+
+
 def test_a_fork_whose_parent_did_not_match_moves_up() -> None:
     listing = [
         summary("/p/root", "/p", 9),

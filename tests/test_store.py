@@ -195,6 +195,39 @@ def test_a_quick_scan_that_gives_up_leaves_its_cache_to_the_next_scan(tmp_path: 
     assert "more" in [s.id for s in store.listing().summaries]
 
 
+def test_a_listing_taken_from_the_cache_first_is_checked_by_the_scan_that_follows(tmp_path: Path) -> None:
+    """`load_cached` lists the sessions as the cache has them, looking at no file; `stale` says
+    whether given files changed since; the scan that follows reads what changed and rewrites
+    the cache only then."""
+    root, cache = tmp_path / "sessions", tmp_path / "cache"
+    files = make_tree(root)
+    SessionStore(root, cache_dir=cache).scan()
+    (cache_file,) = cache.iterdir()
+    written = cache_file.stat().st_mtime_ns
+
+    warm = SessionStore(root, cache_dir=cache)
+    assert warm.load_cached() and not warm.load_cached()  # (once: it has entries then)
+    assert [s.id for s in warm.listing().summaries] == ["new", "old"]
+    assert not warm.stale([str(files["new"]), str(files["old"])])
+    report = warm.scan()
+    assert report is not None and report.cache_loaded and report.read == 0 and report.unchanged == 3
+    assert cache_file.stat().st_mtime_ns == written  # nothing changed: not written again
+
+    with open(files["old"], "ab") as f:
+        f.write(jsonl(assistant("b", "u", "a reply", 9)))
+    grown = SessionStore(root, cache_dir=cache)
+    assert grown.load_cached()
+    assert grown.stale([str(files["old"])]) and not grown.stale([str(files["new"])])
+    assert grown.stale([str(root / "gone.jsonl")])  # not known, or gone: stale
+    assert grown.summary(str(files["old"])).message_count == 1  # type: ignore[union-attr]
+    report = grown.scan()
+    assert report is not None and report.cache_loaded and report.grown == 1
+    assert grown.summary(str(files["old"])).message_count == 2  # type: ignore[union-attr]
+    assert cache_file.stat().st_mtime_ns != written
+
+    assert not SessionStore(tmp_path / "empty", cache_dir=tmp_path / "no-cache").load_cached()
+
+
 def test_rewritten_prefix_is_read_again(tmp_path: Path) -> None:
     root, cache = tmp_path / "sessions", tmp_path / "cache"
     files = make_tree(root)

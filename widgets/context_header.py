@@ -6,7 +6,7 @@ messages in context; pi's context size with the share of the model's window in p
 path; the context size at each reply along the path (`ContextSparkline`, widgets/sparkline.py);
 and what `x` would show or hide. The first two are `PriorityRow`s: at any width they show the
 most detailed layout that fits, so the context size and the cost are still there at 80 columns.
-Everything here is cheap per move (core/stats.py's `context_gauge`); the sparkline reads what it
+Everything here is cheap per move (core/gauge.py's `context_gauge`); the sparkline reads what it
 has not read yet a piece at a time.
 """
 

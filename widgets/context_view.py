@@ -20,12 +20,12 @@ from textual.containers import Vertical
 from textual.strip import Strip
 
 from ..core.context import Projection
+from ..core.gauge import context_gauge
 from ..core.glyphs import Glyphs
 from ..core.live import ContextAction, ContextChange
 from ..core.models import ContextGauge
 from ..core.problems import SessionError, StaleFileError
 from ..core.session import Session
-from ..core.stats import context_gauge
 from ..core.text import one_line
 from . import plain
 from .blockscroll import BlockScroll

@@ -5,7 +5,9 @@ Session text is data. What comes through these helpers has its control character
 placeholders (core/text.py, the one sanitiser) and is never read as markup. Widgets and
 screens outside this module do not import Segment, Text, Content, Static, Input, Log,
 OptionList or Table at all (tests/test_inert.py checks), so a new pane cannot forget.
-Notifications go through `PiSessionsApp.notify`, which sanitises too. The placeholders and
+Notifications go through `PiSessionsApp.notify`, which sanitises too. (The log and the text
+area, shown only by screens opened on demand, are in widgets/plain_views.py, part of this
+boundary: their Textual widgets were 6 ms of every start.) The placeholders and
 the ellipsis follow the app's glyphs: the Line-API helpers are handed them (`glyphs=`), the
 widgets here look them up (widgets/glyphs.py).
 """
@@ -13,7 +15,7 @@ widgets here look them up (widgets/glyphs.py).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from rich.cells import cell_len
 from rich.console import Console
@@ -23,12 +25,14 @@ from rich.table import Table
 from rich.text import Text
 from textual.geometry import Region
 from textual.strip import Strip
-from textual.widgets import Input, Log, OptionList, Static, TextArea
-from textual.widgets.option_list import Option
+from textual.widgets import Input, Static
 
 from ..core.glyphs import UNICODE, Glyphs
 from ..core.text import fit_words, inline, is_inert, one_line, visible, without_controls
 from .glyphs import glyphs_of
+
+if TYPE_CHECKING:
+    from textual.widgets import OptionList
 
 Piece = tuple[str, Style | None]
 
@@ -201,32 +205,13 @@ class PlainInput(Input):
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
 
-class PlainLog(Log):
-    """A log of lines shown as they are (controls as placeholders, one line each)."""
-
-    def write(self, data: str, scroll_end: bool | None = None) -> PlainLog:
-        super().write(visible(data, glyphs=glyphs_of(self)), scroll_end)
-        return self
-
-    def write_lines(self, lines: Iterable[str], scroll_end: bool | None = None) -> PlainLog:
-        glyphs = glyphs_of(self)
-        super().write_lines([inline(item, glyphs=glyphs) for item in lines], scroll_end)
-        return self
-
-
-class PlainTextArea(TextArea):
-    """Read-only text to select by hand, with controls shown as placeholders: what is
-    selected is what is seen."""
-
-    def __init__(self, text: str, **kwargs: Any) -> None:
-        super().__init__("", read_only=True, soft_wrap=True, **kwargs)
-        self.load_text(visible(text, glyphs=glyphs_of(self)))
-
-
 def menu(
     choices: Sequence[tuple[str, str]], id: str | None = None, *, glyphs: Glyphs = UNICODE
 ) -> OptionList:
     """A list of (key, label) choices, numbered from 1; each option's id is its key."""
+    from textual.widgets import OptionList
+    from textual.widgets.option_list import Option
+
     return OptionList(
         *[
             Option(plain_text(f"{i + 1}  {one_line(label, 300, glyphs=glyphs)}", glyphs=glyphs), id=key)
@@ -239,9 +224,7 @@ def menu(
 __all__ = [
     "FitStatic",
     "PlainInput",
-    "PlainLog",
     "PlainStatic",
-    "PlainTextArea",
     "blank",
     "key_table",
     "line",

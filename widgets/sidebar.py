@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.style import Style
 from textual import events
@@ -26,20 +27,19 @@ from textual.reactive import reactive
 from textual.strip import Strip
 
 from ..core.activity import Activity
-from ..core.excerpt import cell_width
 from ..core.groups import HIT_LINE, GroupRow, ResultRows, SessionRow, SidebarRow, SortOrder, build_rows
-from ..core.landing import place_words
 from ..core.listing import SessionSummary
 from ..core.models import format_tokens
-from ..core.searchtext import FIELD_MESSAGE
-from ..core.session_search import HitPlace, Scope
-from ..core.sidebar_search import SidebarResults, describe_window, field_words
 from ..core.text import age, human_count, short_cost
 from .glyphs import glyphs_of
 from .keys import bindings
 from .plain import FitStatic, PlainInput, PlainStatic
 from .rowlist import RowList
 from .rowtext import RowText
+
+if TYPE_CHECKING:  # (the search's modules: imported when a search runs)
+    from ..core.session_search import HitPlace, Scope
+    from ..core.sidebar_search import SidebarResults
 
 WIDE_ROW = 44  # from this many cells a session row shows its tokens besides its cost
 
@@ -147,6 +147,10 @@ class SessionList(RowList):
                 return index
         return None
 
+    def paths_from(self, top: int, count: int) -> list[str]:
+        """The sessions of rows `top` to `top + count` (what a view there shows)."""
+        return [row.summary.path for row in self.rows[top : top + count] if isinstance(row, SessionRow)]
+
     def current(self) -> SessionSummary | None:
         if 0 <= self.cursor < len(self.rows):
             row = self.rows[self.cursor]
@@ -220,6 +224,12 @@ class SessionList(RowList):
         text.add(indent, raw=True)
         if hit is None:
             return text.strip(width)
+        # (the search's modules, imported once there are results: not at every start)
+        from ..core.excerpt import cell_width
+        from ..core.landing import place_words
+        from ..core.searchtext import FIELD_MESSAGE
+        from ..core.sidebar_search import field_words
+
         where = field_words(hit.field)
         dim = self.style("sessionlist--dim")
         tag = place_words(results.place(row.summary.path) if results is not None else None)
@@ -375,6 +385,8 @@ class SessionSidebar(Vertical):
             bits.append("deep search")
         window = self.matches.query.window_ms if self.matches is not None else None
         if window is not None:
+            from ..core.sidebar_search import describe_window
+
             bits.append(f"active within {describe_window(window)}")
         if self.status:
             bits.append(self.status)

@@ -16,10 +16,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from ..core.matching import PatternTooSlow
-from ..core.query import parse_query
 from ..core.session import Session, SessionDelta
-from ..core.session_search import tree_matches
 from ..core.text import one_line
 from .branch_tree import BranchTree
 from .glyphs import glyphs_of
@@ -130,6 +127,10 @@ class TreePane(Vertical):
 
     @work(thread=True, exclusive=True, group="tree-search", exit_on_error=False)
     def _search(self, session: Session, query: str) -> None:
+        from ..core.matching import PatternTooSlow  # (the search's modules: not at every start)
+        from ..core.query import parse_query
+        from ..core.session_search import tree_matches
+
         parsed = parse_query(query)
         error, matches = parsed.error, []
         if error is None:
