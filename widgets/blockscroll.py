@@ -24,10 +24,12 @@ from rich.style import Style
 from textual import events
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
+from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
 from . import plain
 from .glyphs import glyphs_of
+from .steady_scrollbar import SteadyScrollBar
 from .virtual_size import set_virtual_size
 
 
@@ -71,6 +73,19 @@ class BlockScroll(ScrollView, Generic[B], can_focus=True):
         self.scroll_pending = False  # a scroll waits for the next refresh
         self._dirty_from: int | None = None  # the first block whose height changed since the layout
         self._base_style: Style | None = None  # `rich_style`, which walks every ancestor
+
+    @property
+    def vertical_scrollbar(self) -> ScrollBar:
+        """Textual's own (widget.py, pinned), but a `SteadyScrollBar`: with every move the
+        virtual size changes, the thumb, as a rule, does not."""
+        if self._vertical_scrollbar is not None:
+            return self._vertical_scrollbar
+        self._vertical_scrollbar = bar = SteadyScrollBar(
+            vertical=True, name="vertical", thickness=self.scrollbar_size_vertical
+        )
+        bar.display = False
+        self.app._start_widget(self, bar)
+        return bar
 
     # ------------------------------------------------------------------ for subclasses
     def layout_block(self, block: B, width: int) -> list[Strip]:
@@ -171,15 +186,16 @@ class BlockScroll(ScrollView, Generic[B], can_focus=True):
     def _settle_end(self) -> None:
         """Scroll to the end, laying out the last blocks first so estimates do not leave a gap."""
         for _ in range(3):
-            self._render_range(
-                max(0, self.offsets[-1] - self.scrollable_content_region.height - 5), self.offsets[-1]
-            )
+            end = self.offsets[-1]
+            self._render_range(max(0, end - self.scrollable_content_region.height - 5), end)
             self.scroll_to(
                 y=max(0, self.offsets[-1] - self.scrollable_content_region.height),
                 animate=False,
                 immediate=True,
                 force=True,
             )
+            if self.offsets[-1] == end:
+                break  # no height changed: another round would lay out and scroll the same
 
     def _settle_end_if_sticking(self) -> None:
         if self.stick_to_end:
