@@ -40,18 +40,28 @@ class ScrollBlock(msgspec.Struct, gc=False, kw_only=True):
 
     estimate: int = 3
     expanded: bool = False
-    lines: list[Strip] | None = None
-    width: int = 0
+    # (lines, the width they were laid out at) once laid out: one field, not two (100,000
+    # blocks, 0.8 MiB, and a block of six fields takes 64 bytes, of seven 80).
+    layout: tuple[list[Strip], int] | None = None
+
+    @property
+    def lines(self) -> list[Strip] | None:
+        layout = self.layout
+        return None if layout is None else layout[0]
+
+    @property
+    def width(self) -> int:
+        layout = self.layout
+        return 0 if layout is None else layout[1]
 
     @property
     def height(self) -> int:
         """Lines once laid out, the estimate before."""
-        lines = self.lines
-        return self.estimate if lines is None else len(lines)
+        layout = self.layout
+        return self.estimate if layout is None else len(layout[0])
 
     def set_lines(self, lines: list[Strip] | None, width: int = 0) -> None:
-        self.lines = lines
-        self.width = width
+        self.layout = None if lines is None else (lines, width)
 
 
 B = TypeVar("B", bound=ScrollBlock)
