@@ -1,4 +1,4 @@
-"""The context pane's scrollbar is drawn again only when its cells change, and is never stale."""
+"""The context pane's scrollbar is drawn again only when its thumb moves, and is never stale."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ from pathlib import Path
 
 from pi_sessions.widgets.steady_scrollbar import SteadyScrollBar
 from textual.geometry import Region
-from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
 from .apphelpers import loaded, make_app, settled
@@ -14,9 +13,11 @@ from .helpers import chain, header, write
 
 
 def drawn(bar: SteadyScrollBar) -> tuple[list[Strip], list[Strip]]:
-    """(what the bar draws, what Textual's own scrollbar draws in its place)."""
+    """(the lines the screen has of the bar, the bar's lines drawn afresh now)."""
     crop = Region(0, 0, bar.size.width, bar.size.height)
-    return bar.render_lines(crop), ScrollBar.render_lines(bar, crop)
+    shown = bar.render_lines(crop)  # (Textual keeps a widget's lines until it is refreshed)
+    bar._styles_cache.clear()
+    return shown, bar.render_lines(crop)
 
 
 async def test_the_context_scrollbar_shows_where_the_view_is_after_every_move(tmp_path: Path) -> None:
