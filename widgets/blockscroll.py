@@ -24,12 +24,10 @@ from rich.style import Style
 from textual import events
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
-from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
 from . import plain
 from .glyphs import glyphs_of
-from .steady_scrollbar import SteadyScrollBar
 from .virtual_size import set_virtual_size
 
 
@@ -83,19 +81,6 @@ class BlockScroll(ScrollView, Generic[B], can_focus=True):
         self.scroll_pending = False  # a scroll waits for the next refresh
         self._dirty_from: int | None = None  # the first block whose height changed since the layout
         self._base_style: Style | None = None  # `rich_style`, which walks every ancestor
-
-    @property
-    def vertical_scrollbar(self) -> ScrollBar:
-        """Textual's own (widget.py, pinned), but a `SteadyScrollBar`: with every move the
-        virtual size changes, the thumb, as a rule, does not."""
-        if self._vertical_scrollbar is not None:
-            return self._vertical_scrollbar
-        self._vertical_scrollbar = bar = SteadyScrollBar(
-            vertical=True, name="vertical", thickness=self.scrollbar_size_vertical
-        )
-        bar.display = False
-        self.app._start_widget(self, bar)
-        return bar
 
     # ------------------------------------------------------------------ for subclasses
     def layout_block(self, block: B, width: int) -> list[Strip]:
