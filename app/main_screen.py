@@ -596,6 +596,7 @@ class MainScreen(PacedScreen[None]):
             return
         started = time.perf_counter()
         self._hold_collections()
+        COLLECTIONS.keep(self.context_view.projection)  # freed once the frame is out
         self.context_view.show(session, project(session, entry_id), keep_scroll=keep_scroll)
         self.last_context_ms = (time.perf_counter() - started) * 1000
 

@@ -97,21 +97,23 @@ class OutlineRow(msgspec.Struct, gc=False):
     a 100,000-entry session has as many rows, made at once when it opens.)
 
     Nearly every row continues a chain, unfolded: an `OutlineRow`, whose other fields are
-    their defaults (class attributes: no room in each of 100,000 rows, 3 MiB); a branch's
-    first row and a folded one are a `FullOutlineRow`, which holds them (see `outline_row`)."""
+    their defaults (class attributes: no room in each of 100,000 rows, 4.6 MiB); a branch's
+    first row, a folded one and one with other than one child are a `FullOutlineRow`, which
+    holds them (see `outline_row`)."""
 
     record: EntryRecord
     depth: int
     guides: tuple[bool, ...]  # per outer branch level: does a later sibling branch continue below?
-    child_count: int
     on_active_path: bool
 
     if TYPE_CHECKING:
+        child_count: int = 1
         branch_start: bool = False  # the first row of a branch below a fork point
         last_branch: bool = False  # ... and that branch is the last one of its fork (read at a start only)
         folded: bool = False
         hidden_count: int = 0  # descendants hidden by folding
     else:
+        child_count = 1
         branch_start = False
         last_branch = False
         folded = False
@@ -129,8 +131,10 @@ class OutlineRow(msgspec.Struct, gc=False):
 
 
 class FullOutlineRow(OutlineRow, gc=False):
-    """A row that starts a branch below a fork point, or is folded."""
+    """A row that starts a branch below a fork point, or is folded, or has other than one
+    child (a leaf, a fork point)."""
 
+    child_count: int = 1
     branch_start: bool = False
     last_branch: bool = False
     folded: bool = False
@@ -149,19 +153,19 @@ def outline_row(
     hidden_count: int = 0,
 ) -> OutlineRow:
     """The row with these values, of the smaller kind when it is one."""
-    if branch_start or folded:
+    if branch_start or folded or child_count != 1:
         return FullOutlineRow(
             record,
             depth,
             guides,
-            child_count,
             on_active_path,
+            child_count,
             branch_start,
             last_branch,
             folded,
             hidden_count,
         )
-    return OutlineRow(record, depth, guides, child_count, on_active_path)
+    return OutlineRow(record, depth, guides, on_active_path)
 
 
 def _active_flags(session: Session, leaf: str | None) -> bytearray:
@@ -289,14 +293,14 @@ def outline_rows(
             else:
                 visible = shows is None or is_folded or shows(record, labels)
             if visible:
-                if branch_start or is_folded:
+                if branch_start or is_folded or count != 1:
                     append(
                         FullOutlineRow(
                             record,
                             depth,
                             guides,
-                            count,
                             active[record.index] == 1,
+                            count,
                             branch_start,
                             last_branch,
                             is_folded,
@@ -304,7 +308,7 @@ def outline_rows(
                         )
                     )
                 else:  # (`outline_row`, inlined: nine rows in ten)
-                    append(chain_row(record, depth, guides, count, active[record.index] == 1))
+                    append(chain_row(record, depth, guides, active[record.index] == 1))
                 branch_start = False
             if is_folded or not count:
                 break

@@ -95,6 +95,11 @@ class EntryRecord(msgspec.Struct, gc=False, kw_only=True):
     content_size: int = msgspec.field(default=0, name=_INTERNAL + "cs")
     tokens: float = msgspec.field(default=0.0, name=_INTERNAL + "tok")  # what this entry adds to totals
     cost: float = msgspec.field(default=0.0, name=_INTERNAL + "cost")
+    # An assistant reply's reported context (pi's calculateContextTokens of its usage), known
+    # from the line when its usage is plain: the int, or None when it reports nothing; UNSET:
+    # read the body (`tokens.reported_context`). (No room taken: 13 fields and 14 fill the
+    # same 128-byte block of a message record.)
+    reported: Any = msgspec.field(default=UNSET, name=_INTERNAL + "rep")
 
     if TYPE_CHECKING:
         type: Any
@@ -237,33 +242,35 @@ def decode_record(data: bytes | memoryview) -> EntryRecord | dict[str, Any]:
 
     Raises LineDecodeError for a line that is not JSON or not an object.
     """
+    as_written = True  # (else odd values were dropped: the usage is not the line's)
     try:
         record: EntryRecord = _record_decoder.decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-        other = _decode_other(data)
-        if isinstance(other, dict):
-            return other
-        record = other
+        try:
+            record = _full_decoder.decode(data)
+        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+            other = _decode_lenient(data)
+            if isinstance(other, dict):
+                return other
+            record, as_written = other, False
     if record.type == "session":
         # Headers are decoded in full: they are small and shown as they are.
         return decode_json(data)  # type: ignore[no-any-return]
-    _finish(record)
+    _finish(record, as_written)
     return record
 
 
-def _decode_other(data: bytes | memoryview) -> EntryRecord | dict[str, Any]:
-    """A line of a type pi does not write, or with keys of odd shapes (the lenient path)."""
-    try:
-        return _full_decoder.decode(data)
-    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-        value = decode_json(data)
-        if not isinstance(value, dict):
-            raise LineDecodeError(
-                ProblemKind.NOT_AN_OBJECT, f"not an entry (a JSON {_js_type(value)}, not an object)"
-            ) from None
-        if value.get("type") == "session":
-            return value
-        return _record_from_dict(value)
+def _decode_lenient(data: bytes | memoryview) -> EntryRecord | dict[str, Any]:
+    """A line with keys of odd shapes (the lenient path): the header's dict, or a record of
+    what is structural in it."""
+    value = decode_json(data)
+    if not isinstance(value, dict):
+        raise LineDecodeError(
+            ProblemKind.NOT_AN_OBJECT, f"not an entry (a JSON {_js_type(value)}, not an object)"
+        )
+    if value.get("type") == "session":
+        return value
+    return _record_from_dict(value)
 
 
 class HeaderLine:
@@ -311,6 +318,8 @@ def decode_entries(lines: list[bytes], offset: int, number: int) -> list[EntryRe
             m = record.message
             if m.__class__ is message_head:
                 usage = m.usage
+                if m.role == "assistant":
+                    record.reported = _reported(m, usage)
                 if usage is not None:
                     if m.role in USAGE_ROLES:
                         record.tokens, record.cost = _usage_numbers(usage)
@@ -369,16 +378,19 @@ def _intern_head(m: MessageHead) -> None:
         m.toolName = intern(value)
 
 
-def _finish(record: EntryRecord) -> None:
-    """Keep of the decoded line what the session needs: the usage's two numbers, the
-    content's kind and size; the repeated short strings shared (a session holds thousands
-    of "message", "assistant" and model names)."""
+def _finish(record: EntryRecord, as_written: bool = True) -> None:
+    """Keep of the decoded line what the session needs: the usage's two numbers (and a reply's
+    reported context, when the usage is `as_written`), the content's kind and size; the
+    repeated short strings shared (a session holds thousands of "message", "assistant" and
+    model names)."""
     kind = record.type
     if record.__class__ is FullRecord and kind.__class__ is str:
         record.type = kind = intern(kind)
     m = record.message
     if isinstance(m, MessageHead):
         usage = m.usage
+        if as_written and kind == "message" and m.role == "assistant":
+            record.reported = _reported(m, usage)
         if usage is not None:
             if kind == "message" and m.role in USAGE_ROLES:
                 record.tokens, record.cost = _usage_numbers(usage)
@@ -400,6 +412,22 @@ def _finish(record: EntryRecord) -> None:
     if record.systemMessage is not UNSET:
         record.has_system_message = _raw_truthy(record.systemMessage)
         record.systemMessage = UNSET
+
+
+def _reported(head: MessageHead, usage: UsageHead | None) -> Any:
+    """An assistant reply's reported context as `message_tokens.usage_context_tokens` and
+    `tokens.reported_context` give it, when the head alone decides it: None for an aborted or
+    error reply or one without usage, the int for a positive int `totalTokens` (what pi
+    writes); UNSET for anything else (its body is read)."""
+    stop = head.stopReason
+    if stop.__class__ is str and stop in ("aborted", "error"):
+        return None
+    if usage is None:  # no usage, or null
+        return None
+    total = usage.totalTokens
+    if total.__class__ is int and 0 < total < 2**53:
+        return total
+    return UNSET
 
 
 def _usage_numbers(usage: UsageHead) -> tuple[float, float]:

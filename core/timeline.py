@@ -11,8 +11,9 @@ from __future__ import annotations
 import bisect
 import math
 import weakref
-from collections.abc import Collection, Iterator, Sequence
-from dataclasses import dataclass, field
+from array import array
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from .records import EntryRecord
@@ -41,17 +42,29 @@ class CompactionMark:
     dropped: bool  # the next reply reported less than the last one before the compaction
 
 
+def _positions(values: Iterable[int] = ()) -> array[int]:
+    return array("q", values)
+
+
 @dataclass(frozen=True, slots=True)
 class ContextTimeline:
-    points: tuple[TurnPoint, ...]
-    compactions: tuple[CompactionMark, ...]
-    # Each point's tokens, kept along (a move cuts or extends them like the points, instead
-    # of a pass over tens of thousands of points per frame); made from the points if not given.
-    tokens: tuple[int | float, ...] = field(default=(), compare=False, repr=False)
+    """The replies that report a size, in columns (a long path has tens of thousands: no
+    object each, and a move cuts or extends the columns): the i-th reply is `ids[i]` at
+    `positions[i]` on the path, reporting `tokens[i]`."""
 
-    def __post_init__(self) -> None:
-        if len(self.tokens) != len(self.points):
-            object.__setattr__(self, "tokens", tuple(p.tokens for p in self.points))
+    ids: tuple[str, ...]
+    positions: array[int]
+    tokens: tuple[int | float, ...]
+    compactions: tuple[CompactionMark, ...]
+
+    @classmethod
+    def empty(cls) -> ContextTimeline:
+        return cls((), _positions(), (), ())
+
+    @property
+    def points(self) -> tuple[TurnPoint, ...]:
+        """The replies one object each (made on demand)."""
+        return tuple(map(TurnPoint, self.ids, self.positions, self.tokens))
 
     @property
     def values(self) -> list[int | float]:
@@ -69,7 +82,10 @@ class ContextTimeline:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "turns": [{"id": p.entry_id, "position": p.position, "tokens": p.tokens} for p in self.points],
+            "turns": [
+                {"id": i, "position": p, "tokens": t}
+                for i, p, t in zip(self.ids, self.positions, self.tokens, strict=True)
+            ],
             "compactions": [
                 {
                     "id": c.entry_id,
@@ -89,40 +105,46 @@ class _Last(NamedTuple):
     generation: int
     tree_version: int
     path: Sequence[EntryRecord]
+    length: int  # the timeline is of path[:length]
     timeline: ContextTimeline
 
 
 _last: weakref.WeakKeyDictionary[Session, _Last] = weakref.WeakKeyDictionary()
 
 
-def context_timeline(session: Session, path: Sequence[EntryRecord]) -> ContextTimeline:
-    """The reported context of every assistant reply on `path` (root first), compactions marked.
+def context_timeline(
+    session: Session, path: Sequence[EntryRecord], length: int | None = None
+) -> ContextTimeline:
+    """The reported context of every assistant reply on `path` (root first; its first `length`
+    entries when given), compactions marked.
 
     Reads each reply's body once per session (remembered by `reported_context`); a path that
     extends or shortens the previous one (a cursor move along a branch) costs only the
     difference."""
+    n = len(path) if length is None else min(length, len(path))
     last = _last.get(session)
-    known = _known_length(session, path, last)
+    known = _known_length(session, path, n, last)
     timeline: ContextTimeline | None = None
-    if last is not None and known == len(path) and path:
-        timeline = _prefix(last.timeline, len(path))
+    if last is not None and known == n and n:
+        timeline = _prefix(last.timeline, n)
     elif last is not None and known:
-        timeline = _extend(session, path, known, last.timeline)
+        timeline = _extend(session, path, known, n, last.timeline)
     if timeline is None:
-        timeline = _extend(session, path, 0, ContextTimeline((), ()))
-    _last[session] = _Last(session.generation, session.tree_version, path, timeline)
+        timeline = _extend(session, path, 0, n, ContextTimeline.empty())
+    _last[session] = _Last(session.generation, session.tree_version, path, n, timeline)
     return timeline
 
 
-def _known_length(session: Session, path: Sequence[EntryRecord], last: _Last | None) -> int:
-    """How many entries of `path` the last timeline built for the session already covers."""
+def _known_length(session: Session, path: Sequence[EntryRecord], n: int, last: _Last | None) -> int:
+    """How many of the first `n` entries of `path` the last timeline built for the session
+    already covers."""
     if last is None or (last.generation, last.tree_version) != (session.generation, session.tree_version):
         return 0
-    old, n = last.path, len(path)
-    if n and n <= len(old) and old[n - 1] is path[-1]:
+    old, done = last.path, last.length
+    if n and n <= done and old[n - 1] is path[n - 1]:
         return n
-    if old and n > len(old) and path[len(old) - 1] is old[-1]:
-        return len(old)
+    if done and n > done and path[done - 1] is old[done - 1]:
+        return done
     return 0
 
 
@@ -132,43 +154,46 @@ def timeline_steps(
     """`context_timeline(session, path)` a piece at a time, for a caller that must not block
     (the browser's event loop): None after each `step` entries not read yet, then the timeline.
     What a step built is kept, so the next call (a move) goes on from there."""
-    done = _known_length(session, path, _last.get(session))
+    done = _known_length(session, path, len(path), _last.get(session))
     for end in range(done + step, len(path), step):
-        context_timeline(session, path[:end])
+        context_timeline(session, path, end)
         yield None
     yield context_timeline(session, path)
 
 
 def _prefix(timeline: ContextTimeline, length: int) -> ContextTimeline:
     """The timeline of the first `length` entries of the path it was built on."""
-    kept = bisect.bisect_left(timeline.points, length, key=lambda p: p.position)
-    points = timeline.points[:kept]
+    kept = bisect.bisect_left(timeline.positions, length)
     marks = []
     for mark in timeline.compactions:
         if mark.position >= length:
             break
-        if mark.turn >= len(points):  # no reply after it within the prefix
-            mark = CompactionMark(mark.entry_id, mark.position, len(points), mark.tokens_before, False)
+        if mark.turn >= kept:  # no reply after it within the prefix
+            mark = CompactionMark(mark.entry_id, mark.position, kept, mark.tokens_before, False)
         marks.append(mark)
-    return ContextTimeline(points, tuple(marks), timeline.tokens[:kept])
+    return ContextTimeline(
+        timeline.ids[:kept], timeline.positions[:kept], timeline.tokens[:kept], tuple(marks)
+    )
 
 
 def _extend(
-    session: Session, path: Sequence[EntryRecord], start: int, base: ContextTimeline
+    session: Session, path: Sequence[EntryRecord], start: int, end: int, base: ContextTimeline
 ) -> ContextTimeline:
-    """`base` (the timeline of path[:start]) continued over path[start:]."""
-    # The points added, after the base's (a move or an append adds a few to tens of thousands).
-    points: list[TurnPoint] = []
+    """`base` (the timeline of path[:start]) continued over path[start:end]."""
+    # The replies added, after the base's (a move or an append adds a few to tens of thousands).
+    ids: list[str] = []
+    positions: list[int] = []
     tokens_of: list[int | float] = []
-    before = len(base.points)
+    before = len(base.tokens)
     marks = [m for m in base.compactions if m.turn < before]
     pending = [m for m in base.compactions if m.turn >= before]  # no reply after them yet
-    read_reported(session, path[start:])  # the replies' bodies in runs, not one read each
-    for position in range(start, len(path)):
+    read_reported(session, path[start:end])  # the replies' bodies in runs, not one read each
+    last = base.tokens[-1] if base.tokens else None
+    for position in range(start, end):
         record = path[position]
         kind = record.type
         if kind == "compaction":
-            pending.append(_mark(record, position, before + len(points), False))
+            pending.append(_mark(record, position, before + len(ids), False))
             continue
         if kind != "message" or record.role != "assistant":
             continue
@@ -176,18 +201,23 @@ def _extend(
         if tokens is None:
             continue
         if pending:
-            last = points[-1] if points else (base.points[-1] if base.points else None)
-            dropped = last is not None and tokens < last.tokens
+            dropped = last is not None and tokens < last
             marks.extend(
                 CompactionMark(m.entry_id, m.position, m.turn, m.tokens_before, dropped) for m in pending
             )
             pending.clear()
-        points.append(TurnPoint(record.id, position, tokens))
+        ids.append(record.id)
+        positions.append(position)
         tokens_of.append(tokens)
-    if not points:
-        return ContextTimeline(base.points, tuple(marks + pending), base.tokens)
+        last = tokens
+    compactions = tuple(marks + pending)
+    if not ids:
+        return ContextTimeline(base.ids, base.positions, base.tokens, compactions)
     return ContextTimeline(
-        base.points + tuple(points), tuple(marks + pending), base.tokens + tuple(tokens_of)
+        base.ids + tuple(ids),
+        base.positions + _positions(positions),
+        base.tokens + tuple(tokens_of),
+        compactions,
     )
 
 

@@ -25,6 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from msgspec import UNSET
+
 from .context import Projection, entry_messages
 from .jsvalues import js_string
 from .message_tokens import (
@@ -329,6 +331,9 @@ def reported_context(session: Session, record: EntryRecord) -> int | float | Non
     for other entries and for replies pi does not count (aborted, error, no usage). Remembered."""
     if record.type != "message" or record.role != "assistant":
         return None
+    known = record.reported
+    if known is not UNSET:  # read off the line (pi writes plain usage): no body to read
+        return known  # type: ignore[no-any-return]
     cache = _cache_for(session)
     if not _is_current(session, record):
         value = usage_context_tokens(session.entry_dict(record).get("message"))
@@ -350,7 +355,8 @@ def read_reported(session: Session, records: Sequence[EntryRecord]) -> None:
     todo = [
         r
         for r in records
-        if r.type == "message"
+        if r.reported is UNSET
+        and r.type == "message"
         and r.role == "assistant"
         and r.index not in reported
         and _is_current(session, r)

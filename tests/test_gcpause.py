@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import weakref
 from collections.abc import Iterator
 
 import pytest
@@ -39,3 +40,17 @@ def test_a_hold_while_collections_are_off_leaves_them_off() -> None:
     hold.hold()
     hold.release()
     assert not gc.isenabled()
+
+
+def test_what_a_move_replaced_is_freed_only_at_the_release() -> None:
+    class Replaced:
+        pass
+
+    hold = CollectionHold()
+    replaced = Replaced()
+    gone = weakref.ref(replaced)
+    hold.keep(replaced)
+    del replaced
+    assert gone() is not None  # the frame is not out yet
+    hold.release()
+    assert gone() is None

@@ -12,9 +12,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from msgspec import UNSET
 from pi_sessions.core.context import project
-from pi_sessions.core.message_tokens import estimate_message_tokens, js_length, json_length
+from pi_sessions.core.message_tokens import (
+    estimate_message_tokens,
+    js_length,
+    js_to_number,
+    json_length,
+    usage_context_tokens,
+)
 from pi_sessions.core.session import Session
+from pi_sessions.core.tokens import _js_result as js_result
 from pi_sessions.core.tokens import context_tokens, estimate_context, reported_context
 
 from .conftest import FIXTURES, SHARED_FIXTURES
@@ -87,6 +95,46 @@ def test_aborted_and_error_replies_never_anchor(tmp_path: Path) -> None:
     assert reported_context(session, session.get("a2")) is None  # aborted, though it carries usage
     assert reported_context(session, session.get("a3")) is None  # error
     assert reported_context(session, session.get("a1")) == 1200
+
+
+REPORTED_USAGES: list[dict[str, Any]] = [
+    {},  # pi's plain usage (the helper's)
+    {"usage": {"input": 1, "output": 2, "totalTokens": 90_000}},
+    {"usage": {"totalTokens": 2**53}},  # beyond a double's exact ints
+    {"usage": {"totalTokens": 15.5}},
+    {"usage": {"totalTokens": 0, "input": 7, "output": 8}},
+    {"usage": {"input": 7, "output": 8}},  # no total: undefined parts make NaN
+    {"usage": {"input": 7, "output": 8, "cacheRead": 1, "cacheWrite": 2}},
+    {"usage": {"totalTokens": -5}},
+    {"usage": {"totalTokens": "12"}},
+    {"usage": {"totalTokens": True}},
+    {"usage": {}},
+    {"usage": None},
+    {"usage": 5},
+    {"usage": {"totalTokens": 40, "cost": 5}},  # an odd cost: the line's lenient path
+    {"usage": {"totalTokens": 40}, "stopReason": "aborted"},
+    {"usage": {"totalTokens": 40}, "stopReason": "error"},
+    {"usage": {"totalTokens": 40}, "stopReason": 3},
+    {"usage": {"totalTokens": 40}, "extra": "a key pi never writes"},
+]
+
+
+def test_a_reply_reports_the_same_context_read_off_its_line_or_from_its_body(tmp_path: Path) -> None:
+    # What a reply reports is read off its line when its usage is plain (no body read for the
+    # context over time); it must be what the rule gives from the whole message, every time.
+    lines = [user("u0", None, "hi")]
+    for i, fields in enumerate(REPORTED_USAGES):
+        lines.append(assistant(f"a{i}", lines[-1]["id"], "ok", **fields))
+    lines.append({**assistant("x", "a0", "ok"), "odd": {"nested": [1]}})  # a full record
+    session = Session.open(write(tmp_path / "s.jsonl", header(), *lines), cache_entries=1 << 30)
+    for record in session.records[1:]:
+        message = session.entry_dict(record)["message"]
+        value = usage_context_tokens(message)
+        rule = None if value is None else js_result(js_to_number(value))
+        assert reported_context(session, record) == rule, (record.id, message)
+        assert type(reported_context(session, record)) is type(rule)
+    assert session.get("a0").reported == 15  # read off the line
+    assert session.get("a13").reported is UNSET  # the lenient path dropped the odd cost: the body decides
 
 
 def test_usage_before_a_later_context_edit_is_not_trusted(tmp_path: Path) -> None:

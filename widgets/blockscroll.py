@@ -38,18 +38,28 @@ class ScrollBlock(msgspec.Struct, gc=False, kw_only=True):
 
     estimate: int = 3
     expanded: bool = False
-    lines: list[Strip] | None = None
-    width: int = 0
+    # (lines, the width they were laid out at) once laid out: one field, not two (100,000
+    # blocks, 0.8 MiB, and a block of six fields takes 64 bytes, of seven 80).
+    layout: tuple[list[Strip], int] | None = None
+
+    @property
+    def lines(self) -> list[Strip] | None:
+        layout = self.layout
+        return None if layout is None else layout[0]
+
+    @property
+    def width(self) -> int:
+        layout = self.layout
+        return 0 if layout is None else layout[1]
 
     @property
     def height(self) -> int:
         """Lines once laid out, the estimate before."""
-        lines = self.lines
-        return self.estimate if lines is None else len(lines)
+        layout = self.layout
+        return self.estimate if layout is None else len(layout[0])
 
     def set_lines(self, lines: list[Strip] | None, width: int = 0) -> None:
-        self.lines = lines
-        self.width = width
+        self.layout = None if lines is None else (lines, width)
 
 
 B = TypeVar("B", bound=ScrollBlock)
@@ -171,15 +181,16 @@ class BlockScroll(ScrollView, Generic[B], can_focus=True):
     def _settle_end(self) -> None:
         """Scroll to the end, laying out the last blocks first so estimates do not leave a gap."""
         for _ in range(3):
-            self._render_range(
-                max(0, self.offsets[-1] - self.scrollable_content_region.height - 5), self.offsets[-1]
-            )
+            end = self.offsets[-1]
+            self._render_range(max(0, end - self.scrollable_content_region.height - 5), end)
             self.scroll_to(
                 y=max(0, self.offsets[-1] - self.scrollable_content_region.height),
                 animate=False,
                 immediate=True,
                 force=True,
             )
+            if self.offsets[-1] == end:
+                break  # no height changed: another round would lay out and scroll the same
 
     def _settle_end_if_sticking(self) -> None:
         if self.stick_to_end:

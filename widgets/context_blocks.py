@@ -52,17 +52,18 @@ class Block(ScrollBlock, gc=False):
 
     kind: BlockKind
     record: EntryRecord | None
-    fate: Fate | None = None
     # The message once read; UNSET before (one field, not two: 100,000 blocks, 1.5 MiB).
     _message: Any = UNSET
 
     if TYPE_CHECKING:
+        fate: Fate | None = None  # why the entry is out of the context, or replaced
         first: bool = False  # the leading compaction of the context (its checkpoint is sent)
         message_index: int = 0
         edit: EntryRecord | None = None
         projection: Projection | None = None  # SYSTEM_PROMPT: the projection the prompt replays from
         prompt: SystemPrompt | None = None  # SYSTEM_PROMPT: once replayed
     else:
+        fate = None
         first = False
         message_index = 0
         edit = None
@@ -99,9 +100,11 @@ class Block(ScrollBlock, gc=False):
 
 
 class FullBlock(Block, gc=False):
-    """A block that is not an entry's one unedited message: the system prompt, a message of an
-    entry that sends several, an edited one, the leading compaction."""
+    """A block that is not an entry's one unedited message in the context: the system prompt,
+    a message of an entry that sends several, an edited one, the leading compaction, an
+    excluded entry."""
 
+    fate: Fate | None = None
     first: bool = False
     message_index: int = 0
     edit: EntryRecord | None = None
@@ -175,7 +178,7 @@ def build_blocks(
         path_index = {id(r): i for i, r in enumerate(projection.path)}
         for out in projection.fates:
             if out.reason is Reason.SUMMARIZED:
-                blocks.append(Block(BlockKind.EXCLUDED, out.record, fate=out, estimate=2))
+                blocks.append(FullBlock(BlockKind.EXCLUDED, out.record, fate=out, estimate=2))
             elif not out.in_context:
                 pending.append(out)
     edits = projection.edits
@@ -190,15 +193,18 @@ def build_blocks(
             where = path_index.get(id(record), -1)
             while pending and path_index[id(pending[0].record)] <= where and record.type != "compaction":
                 excluded = pending.pop(0)
-                append(Block(BlockKind.EXCLUDED, excluded.record, fate=excluded, estimate=2))
+                append(FullBlock(BlockKind.EXCLUDED, excluded.record, fate=excluded, estimate=2))
         if not count:
             continue
         edit = edits.get(record.id) if edits else None
         if count == 1 and edit is None and position and record.index < size:
             block = by_index[record.index]  # the common case: one message, unedited
             if block is None:
-                block = Block(
-                    BlockKind.MESSAGE, record, fate=fates.get(id(record)), estimate=_estimate(record)
+                fate = fates.get(id(record))
+                block = (
+                    Block(BlockKind.MESSAGE, record, estimate=_estimate(record))
+                    if fate is None
+                    else FullBlock(BlockKind.MESSAGE, record, fate=fate, estimate=_estimate(record))
                 )
                 by_index[record.index] = block
             append(block)
@@ -223,7 +229,7 @@ def build_blocks(
                 cache[key] = block
             append(block)
     for excluded in pending:
-        append(Block(BlockKind.EXCLUDED, excluded.record, fate=excluded, estimate=2))
+        append(FullBlock(BlockKind.EXCLUDED, excluded.record, fate=excluded, estimate=2))
     return blocks
 
 

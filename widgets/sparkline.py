@@ -34,7 +34,7 @@ def sparkline_pieces(timeline: ContextTimeline | None, width: int, glyphs: Glyph
     """(caption, bars, tail) for `width` cells; `note` when there is no timeline (yet)."""
     if timeline is None and not note:
         return ["", "", ""]  # nothing open: no line at all (not an empty "over time ()")
-    if timeline is None or not timeline.points:
+    if timeline is None or not timeline.tokens:
         text = note if timeline is None else "no reply on this path reported its context size"
         return [CAPTION, "", f"({text})"]
     values = timeline.tokens

@@ -92,9 +92,9 @@ def _print_stats(stats: SessionStats, ascii: bool) -> None:
         f"{_money(stats.session_cost)})"
     )
     timeline = stats.timeline
-    if timeline.points:
+    if timeline.tokens:
         spark = timeline.sparkline(60, ascii=ascii)
-        text(f"over time {spark}  ({len(timeline.points)} replies, peak {timeline.peak:,})")
+        text(f"over time {spark}  ({len(timeline.tokens)} replies, peak {timeline.peak:,})")
     if stats.forks:
         text("branches")
         for fork in stats.forks:
