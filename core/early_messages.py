@@ -44,7 +44,7 @@ class EarlyMessages:
     @classmethod
     def start(cls, path: str) -> EarlyMessages | None:
         """A helper for the session file at `path`, or None (see the module's first lines)."""
-        if not hasattr(os, "fork") or not hasattr(os, "memfd_create"):
+        if not all(hasattr(os, name) for name in ("fork", "memfd_create", "sched_getaffinity")):
             return None
         try:
             if len(os.sched_getaffinity(0)) < 2 or not MIN_BYTES <= os.stat(path).st_size <= MAX_BYTES:

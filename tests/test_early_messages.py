@@ -58,6 +58,13 @@ def a_system_message() -> list[dict[str, Any]]:
     return [system("s", None, 0, content="be brief"), *chain(10, start_parent="s")]
 
 
+def an_id_used_twice() -> list[dict[str, Any]]:
+    # pi takes the later line of an id: here one the helper does not encode
+    shadowed = user("X", "e9", "the earlier line", 10)
+    later = entry("custom_message", "X", "e9", 11, customType="note", content="the later line", display=True)
+    return [*chain(10), shadowed, later, user("u", "X", "next", 12)]
+
+
 SESSIONS = {
     # what each `take` gave (True: the helper's messages were used; none asked for: [])
     "conversation": (conversation, [True]),
@@ -67,6 +74,7 @@ SESSIONS = {
     "a compaction": (a_compaction, [False]),
     "a context edit": (an_edit, []),
     "a message without a content": (no_content, [False]),
+    "an id used twice": (an_id_used_twice, []),
 }
 
 

@@ -204,8 +204,8 @@ def _write_early(session: Session, projection: Projection, early: EarlyMessages)
     """The leaf's line with the messages the helper encoded, if they are the leaf's (True)."""
     from .output import write_line_around
 
-    if projection.edits or session.migrated:
-        return False
+    if projection.edits or session.migrated or len(session.by_id) != len(session.records):
+        return False  # (an id used twice: pi takes its later line, maybe one the helper skipped)
     made = early.take(list(compress(projection.context, projection.counts)))
     if made is None:
         return False
