@@ -16,6 +16,7 @@ the rules, the summary they fill and the decoding they rely on are read best sid
 from __future__ import annotations
 
 import math
+from io import BytesIO
 from typing import Any
 
 import msgspec
@@ -36,26 +37,111 @@ class _Block(msgspec.Struct, gc=False):
     text: Raw = Raw(b"null")  # decoded only when the text is wanted (a first message, search)
 
 
-class _ListMessage(msgspec.Struct, gc=False):
-    role: Any = UNSET
+class _Bare(msgspec.Struct, gc=False):
+    """A block of which only its being there (not null) counts: an assistant's, no text kept."""
+
+
+# A string, or the blocks (a null block is None: pi's text extraction throws on it). Content
+# of another shape makes the line odd (read by the exact path).
+_Content = str | list[_Block | None] | UnsetType | None
+
+
+# The typed decoders tell the roles apart by their tag and decode of each only what the
+# listing reads: a tool result's content (most of a session's bytes) is skipped, and so are an
+# assistant's blocks when no text is kept. A role not listed, a missing or a repeated role makes
+# the line odd; the plain path (`_list_line_of`) makes the same records of it.
+class _Message(msgspec.Struct, gc=False, tag_field="role"):
+    pass
+
+
+class _UserMessage(_Message, tag="user"):
+    timestamp: Any = None
+    content: _Content = UNSET
+
+
+class _AssistantMessage(_Message, tag="assistant"):
     timestamp: Any = None
     usage: UsageHead | None = None
-    # A string, or the blocks (a null block is None: pi's text extraction throws on it).
-    # Content of another shape makes the line odd (read by the exact path).
-    content: str | list[_Block | None] | UnsetType | None = UNSET
+    content: _Content = UNSET
+
+
+class _BareAssistantMessage(_Message, tag="assistant"):
+    timestamp: Any = None
+    usage: UsageHead | None = None
+    content: str | list[_Bare | None] | UnsetType | None = UNSET
+
+
+class _ToolResultMessage(_Message, tag="toolResult"):
+    usage: UsageHead | None = None
+
+
+class _SystemMessage(_Message, tag="system"):
+    pass
+
+
+class _CustomMessage(_Message, tag="custom"):
+    pass
+
+
+class _BashExecutionMessage(_Message, tag="bashExecution"):
+    pass
+
+
+class _BranchSummaryMessage(_Message, tag="branchSummary"):
+    pass
+
+
+class _CompactionSummaryMessage(_Message, tag="compactionSummary"):
+    pass
+
+
+class _OtherMessage(msgspec.Struct, gc=False):
+    """A message the listing only counts, made by the plain path (another role, or not even
+    an object: pi reads `.role` of it, undefined)."""
 
 
 class _ListLine(msgspec.Struct, gc=False):
+    """One entry as the listing reads it (with its text kept: the browser's index)."""
+
     type: Any = None
     id: Any = None
     parentId: Any = None
     timestamp: Any = None
     name: Any = UNSET
-    message: _ListMessage | UnsetType | None = UNSET
+    message: (
+        _UserMessage
+        | _AssistantMessage
+        | _ToolResultMessage
+        | _SystemMessage
+        | _CustomMessage
+        | _BashExecutionMessage
+        | _BranchSummaryMessage
+        | _CompactionSummaryMessage
+        | UnsetType
+        | None
+    ) = UNSET
     usage: UsageHead | None = None
 
 
+class _BareListLine(_ListLine):
+    """`_ListLine` when no text is kept (`pi-sessions list`)."""
+
+    message: (
+        _UserMessage
+        | _BareAssistantMessage
+        | _ToolResultMessage
+        | _SystemMessage
+        | _CustomMessage
+        | _BashExecutionMessage
+        | _BranchSummaryMessage
+        | _CompactionSummaryMessage
+        | UnsetType
+        | None
+    ) = UNSET  # type: ignore[assignment]  # (another assistant record: a decoder's type)
+
+
 _line_decoder = msgspec.json.Decoder(_ListLine)
+_bare_line_decoder = msgspec.json.Decoder(_BareListLine)
 
 
 def _plain_usage(usage: Any) -> UsageHead | None:
@@ -77,14 +163,21 @@ def _list_line_of(value: dict[str, Any]) -> _ListLine:
     pi's listing would never look at them. The content stays the decoded value."""
     message = value.get("message", UNSET)
     if isinstance(message, dict):
-        message = _ListMessage(
-            role=message.get("role", UNSET),
-            timestamp=message.get("timestamp"),
-            usage=_plain_usage(message.get("usage")),
-            content=message.get("content", UNSET),
-        )
+        role = message.get("role")
+        if role == "user":
+            message = _UserMessage(timestamp=message.get("timestamp"), content=message.get("content", UNSET))
+        elif role == "assistant":
+            message = _AssistantMessage(
+                timestamp=message.get("timestamp"),
+                usage=_plain_usage(message.get("usage")),
+                content=message.get("content", UNSET),
+            )
+        elif role == "toolResult":
+            message = _ToolResultMessage(usage=_plain_usage(message.get("usage")))
+        else:
+            message = _OtherMessage()
     elif message is not None and message is not UNSET:
-        message = _ListMessage()  # a string, a number...: pi reads `.role` of it (undefined)
+        message = _OtherMessage()  # a string, a number...: pi reads `.role` of it (undefined)
     return _ListLine(
         type=value.get("type"),
         id=value.get("id"),
@@ -296,13 +389,18 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
         False when any line needs the exact path (a blank one, an odd shape...)."""
         lines: list[bytes] | list[memoryview]
         if stop - start <= SPLIT_BYTES:
-            lines = data.split(b"\n")
-            del lines[: data.count(b"\n", 0, start)]  # before `start` (the header)
-            lines.pop()  # what follows the last newline
+            # Each line a copy, found with memchr (bytes.split looks at every byte: twice the
+            # time); a line keeps its newline, which the decoder reads as trailing space.
+            source = BytesIO(data)  # (shares `data`, no copy)
+            source.seek(start)
+            lines = source.readlines()
+            if stop < len(data):
+                lines.pop()  # what follows the last newline
         else:
             lines = _line_views(data, start, stop)
         try:
-            values = list(map(_line_decoder.decode, lines))
+            decoder = _line_decoder if self.texts is not None else _bare_line_decoder
+            values = list(map(decoder.decode, lines))
         except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
             return False
         self.line_number += len(values)
@@ -339,13 +437,10 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
                     self._feed_other(value)  # (nothing to do for the others: most entries)
                 continue
             message_count += 1
-            message = value.message
-            if message is None or message is UNSET:
-                self._drop("a message entry has no message object")
-                continue
-            role = message.role
-            if role == "assistant" or role == "toolResult":  # the roles whose usage pi counts
-                usage = message.usage
+            message: Any = value.message  # (told apart by class below: mypy cannot follow)
+            shape = message.__class__  # (the role, as the decoder or the plain path told it)
+            if shape is _ToolResultMessage or shape is _BareAssistantMessage or shape is _AssistantMessage:
+                usage = message.usage  # (the roles whose usage pi counts)
                 if usage is not None:
                     total = usage.totalTokens
                     if total.__class__ is float or (total.__class__ is int and -(2**53) < total < 2**53):
@@ -357,9 +452,15 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
                         cost += spent
                     elif spent is not None:
                         cost += usage.cost_total()
-                if role != "assistant":
+                if shape is _ToolResultMessage:
                     continue
-            elif role != "user":
+                role = "assistant"
+            elif shape is _UserMessage:
+                role = "user"
+            elif message is None or message is UNSET:
+                self._drop("a message entry has no message object")
+                continue
+            else:
                 continue
             content = message.content
             if content is UNSET:
@@ -383,7 +484,7 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
             else:
                 # Without the text: would pi's extraction throw? A string never does, an
                 # array only with a null block in it; anything else does.
-                if isinstance(content, str) or (isinstance(content, list) and None not in content):
+                if content.__class__ is str or (content.__class__ is list and None not in content):
                     continue
                 self._text(content)
         self.tokens += tokens
