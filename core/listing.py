@@ -38,7 +38,8 @@ class _Block(msgspec.Struct, gc=False):
 
 
 class _Bare(msgspec.Struct, gc=False):
-    """A block of which only its being there (not null) counts: an assistant's, no text kept."""
+    """A block of which only its being there counts: an assistant's, when no text is kept (a
+    null block makes the line odd, so a list of these never holds one)."""
 
 
 # A string, or the blocks (a null block is None: pi's text extraction throws on it). Content
@@ -68,7 +69,7 @@ class _AssistantMessage(_Message, tag="assistant"):
 class _BareAssistantMessage(_Message, tag="assistant"):
     timestamp: Any = None
     usage: UsageHead | None = None
-    content: str | list[_Bare | None] | UnsetType | None = UNSET
+    content: str | list[_Bare] | UnsetType | None = UNSET
 
 
 class _ToolResultMessage(_Message, tag="toolResult"):
@@ -95,6 +96,10 @@ class _CompactionSummaryMessage(_Message, tag="compactionSummary"):
     pass
 
 
+class _HookMessage(_Message, tag="hookMessage"):  # (older files: pi reads it as custom)
+    pass
+
+
 class _OtherMessage(msgspec.Struct, gc=False):
     """A message the listing only counts, made by the plain path (another role, or not even
     an object: pi reads `.role` of it, undefined)."""
@@ -117,6 +122,7 @@ class _ListLine(msgspec.Struct, gc=False):
         | _BashExecutionMessage
         | _BranchSummaryMessage
         | _CompactionSummaryMessage
+        | _HookMessage
         | UnsetType
         | None
     ) = UNSET
@@ -135,6 +141,7 @@ class _BareListLine(_ListLine):
         | _BashExecutionMessage
         | _BranchSummaryMessage
         | _CompactionSummaryMessage
+        | _HookMessage
         | UnsetType
         | None
     ) = UNSET  # type: ignore[assignment]  # (another assistant record: a decoder's type)
@@ -439,11 +446,11 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
             message_count += 1
             message: Any = value.message  # (told apart by class below: mypy cannot follow)
             shape = message.__class__  # (the role, as the decoder or the plain path told it)
-            if shape is _ToolResultMessage or shape is _BareAssistantMessage or shape is _AssistantMessage:
+            if shape is _BareAssistantMessage or shape is _ToolResultMessage or shape is _AssistantMessage:
                 usage = message.usage  # (the roles whose usage pi counts)
                 if usage is not None:
                     total = usage.totalTokens
-                    if total.__class__ is float or (total.__class__ is int and -(2**53) < total < 2**53):
+                    if (total.__class__ is int and -(2**53) < total < 2**53) or total.__class__ is float:
                         tokens += total
                     else:
                         tokens += usage.tokens()
@@ -483,8 +490,11 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
                 want_first = not self.first_message
             else:
                 # Without the text: would pi's extraction throw? A string never does, an
-                # array only with a null block in it; anything else does.
-                if content.__class__ is str or (content.__class__ is list and None not in content):
+                # array only with a null block in it (never in a bare one); anything else does.
+                if content.__class__ is list:
+                    if shape is _BareAssistantMessage or None not in content:
+                        continue
+                elif content.__class__ is str:
                     continue
                 self._text(content)
         self.tokens += tokens
