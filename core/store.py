@@ -10,6 +10,7 @@ threads, one at a time (`lock`). Nothing in the sessions folder is ever written.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from collections.abc import Sequence
@@ -22,7 +23,7 @@ from pathlib import Path
 
 from .gcpause import paused_gc
 from .growth import Growth, ReadMark, Stamp, Verdict, read_growth
-from .index_cache import IndexEntry, cache_file_path, default_cache_dir, load_index, save_index
+from .index_cache import UNENCODABLE, IndexEntry, cache_file_path, default_cache_dir, load_index, save_index
 from .listing import NotASession, SessionSummary, SummaryBuilder
 from .locations import iter_session_files
 
@@ -137,9 +138,19 @@ def _unreadable(error: OSError) -> IndexEntry:
     return IndexEntry(0, 0, 0, skipped=f"cannot read: {error.strerror or error}")
 
 
-def _read_many(paths: Sequence[str], keep_text: bool = False) -> list[tuple[str, IndexEntry | None, int]]:
+def _read_many(
+    paths: Sequence[str], keep_text: bool = False, pack: bool = False
+) -> list[tuple[str, IndexEntry | None, int]]:
+    """Each file read from the start; with `pack`, each entry's state encoded at once (the
+    two processes of a cold scan do that while they share the work, not one of them after)."""
     with paused_gc():
-        return [(p, *read_file_state(p, keep_text)) for p in paths]
+        read = [(p, *read_file_state(p, keep_text)) for p in paths]
+        if pack:
+            for _, entry, _ in read:
+                if entry is not None:
+                    with contextlib.suppress(*UNENCODABLE):
+                        entry.pack()  # (else encoded when saved, and left out then)
+        return read
 
 
 class SessionStore:
@@ -180,11 +191,13 @@ class SessionStore:
         """Write the index atomically; returns a problem description instead of raising."""
         if not self.use_cache:
             return None
-        # In the listing's order: the next warm start then finds its sessions sorted already.
-        entries = self.entries
+        # In the listing's order: the next warm start then finds its sessions sorted already,
+        # and so does the next listing of this store (`pi-sessions list` sorted twice).
         with self.lock:
+            entries = self.entries
             ordered = {s.path: entries[s.path] for s in self.listing().summaries if s.path in entries}
             ordered.update(entries)  # (the rest, files that are not sessions, after them)
+            self.entries = ordered
         return save_index(self.cache_path, self.root, ordered)
 
     # ------------------------------------------------------------------ scanning
@@ -290,7 +303,7 @@ class SessionStore:
 
         # fork is cheap but unsafe with other threads running (the app's workers): spawn then.
         method = "fork" if threading.active_count() == 1 and hasattr(os, "fork") else "spawn"
-        work = partial(_read_many, keep_text=self.keep_text)
+        work = partial(_read_many, keep_text=self.keep_text, pack=True)
         decode = partial(decode_results, reread=partial(read_file_state, keep_text=self.keep_text))
         return share_work(_pieces(paths, sizes), work, encode_results, decode, method)
 

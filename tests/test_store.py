@@ -105,6 +105,37 @@ def test_one_rule_set_whatever_the_line_or_the_reader(
     assert (summary.message_count, summary.first_message, summary.entry_count) == (2, "hello", 2)
 
 
+# Messages the typed decoders tell apart by their role (or refuse: a role they do not know,
+# none, two) and what pi 1.6.0's listAll() did with each (checked with the real pi). Written
+# as raw JSON: a repeated key cannot come from a dict (JavaScript keeps the last one).
+ROLES = [
+    ('{"role":"toolResult","content":null}', True),  # (a tool result's content is never read)
+    ('{"role":"weird","content":null}', True),
+    ('{"content":null}', True),
+    ('{"role":"assistant","content":[5,"s"]}', True),
+    ('{"role":"hookMessage","content":null}', True),
+    ('{"role":"toolResult","role":"user","content":null}', False),
+    ('{"role":"user","content":null,"role":"toolResult"}', True),
+]
+
+
+@pytest.mark.parametrize("keep_text", [False, True], ids=["list", "browser"])
+@pytest.mark.parametrize(("message", "pi_lists_it"), ROLES)
+def test_every_role_is_read_as_pi_reads_it(
+    tmp_path: Path, message: str, pi_lists_it: bool, keep_text: bool
+) -> None:
+    second = b'{"type":"message","id":"b","parentId":"a","timestamp":"2025-03-01T10:00:02.000Z","message":'
+    (tmp_path / "s.jsonl").write_bytes(
+        jsonl(header(), user("a", None, "hello")) + second + message.encode() + b"}\n"
+    )
+    store = SessionStore(tmp_path, use_cache=False, keep_text=keep_text)
+    store.scan()
+    [summary] = store.listing().summaries
+    assert summary.pi_lists_it is pi_lists_it, summary.problems
+    assert (summary.message_count, summary.first_message, summary.entry_count) == (2, "hello", 2)
+    assert bool(summary.problems) is not pi_lists_it
+
+
 @pytest.mark.parametrize("big", [False, True], ids=["split", "viewed"])
 def test_a_line_holding_two_entries_is_one_malformed_line(
     tmp_path: Path, big: bool, monkeypatch: pytest.MonkeyPatch
