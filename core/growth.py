@@ -167,6 +167,22 @@ def read_growth(path: str, marks: Sequence[ReadMark | None]) -> Growth:
         os.close(fd)
 
 
+def read_whole(path: str) -> tuple[bytes, Stamp]:
+    """All of `path` and its stamp: `read_growth(path, [None])` without the marks to judge (a
+    cold listing reads thousands of files so). Raises OSError as `read_growth` does."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", path)
+        data = _pread_all(fd, 0, st.st_size)
+    finally:
+        os.close(fd)
+    if len(data) < st.st_size:
+        return data, Stamp(st.st_ino, len(data), -1)  # it shrank while it was read
+    return data, Stamp(st.st_ino, st.st_size, st.st_mtime_ns)
+
+
 def _pread_all(fd: int, start: int, end: int) -> bytes:
     chunks: list[bytes] = []
     pos = start

@@ -22,7 +22,7 @@ from operator import attrgetter, gt
 from pathlib import Path
 
 from .gcpause import paused_gc
-from .growth import Growth, ReadMark, Stamp, Verdict, read_growth
+from .growth import Growth, ReadMark, Stamp, Verdict, read_growth, read_whole
 from .index_cache import UNENCODABLE, IndexEntry, cache_file_path, default_cache_dir, load_index, save_index
 from .listing import NotASession, SessionSummary, SummaryBuilder
 from .locations import iter_session_files
@@ -82,12 +82,12 @@ _SUMMARY = attrgetter("summary")
 def read_file_state(path: str, keep_text: bool = False) -> tuple[IndexEntry | None, int]:
     """Read one file from the start: its index entry (None if it vanished) and bytes read."""
     try:
-        growth = read_growth(path, [None])
+        data, stamp = read_whole(path)
     except FileNotFoundError:
         return None, 0
     except OSError as e:
         return _unreadable(e), 0
-    return entry_from_bytes(path, growth.data, growth.stamp, keep_text), growth.size
+    return entry_from_bytes(path, data, stamp, keep_text), stamp.size
 
 
 def entry_from_bytes(path: str, data: bytes, stamp: Stamp, keep_text: bool = False) -> IndexEntry:
