@@ -290,8 +290,7 @@ def save_index(path: Path, root: str, entries: dict[str, IndexEntry]) -> str | N
             with os.fdopen(fd, "wb") as f:
                 f.write(MAGIC + len(head).to_bytes(8, "little"))
                 f.write(head)
-                for state in states:
-                    f.write(_state_bytes(state))
+                f.writelines(map(_state_bytes, states))
             os.replace(temp, path)
         except BaseException:
             with contextlib.suppress(OSError):
@@ -369,30 +368,33 @@ def _encode_index(root: str, entries: dict[str, IndexEntry]) -> tuple[bytes, lis
     stored: dict[str, _StoredEntry] = {}
     states: list[bytes | _Span] = []
     at = 0
-    for file, entry in entries.items():
+    for file, entry in entries.items():  # (once per session at every save: kept lean)
         state = entry._state
-        if isinstance(state, _States):
-            state = _Span(state, entry.state_at, entry.state_length)
-        elif state is None:
+        if state is None:
             try:
                 state = encode(entry._builder)
             except UNENCODABLE:
                 continue
+        elif state.__class__ is _States:
+            state = _Span(state, entry.state_at, entry.state_length)
         summary = entry.summary
-        row = _StoredEntry(
+        if state == _NIL:
+            at_length = (-1, 0)
+        else:
+            length = len(state) if state.__class__ is bytes else state.length
+            at_length = (at, length)
+            states.append(state)
+            at += length
+        stored[file] = _StoredEntry(
             size=entry.size,
             mtime_ns=entry.mtime_ns,
             inode=entry.inode,
+            state_at=at_length[0],
+            state_length=at_length[1],
             # the path is the entry's key: not stored twice (a quarter of the head at 30k)
             summary=replace(summary, path="") if summary is not None else None,
             skipped=entry.skipped,
         )
-        length = len(state) if isinstance(state, bytes) else state.length
-        if state != _NIL:
-            row.state_at, row.state_length = at, length
-            states.append(state)
-            at += length
-        stored[file] = row
     try:
         head = encode(IndexFile(version=CACHE_VERSION, root=root, entries=stored))
     except UNENCODABLE:

@@ -77,6 +77,7 @@ _MTIME = attrgetter("mtime_ns")
 _MODIFIED = attrgetter("modified_ms")
 _TIMES = attrgetter("modified_ms", "mtime_ns")
 _SUMMARY = attrgetter("summary")
+_PATH = attrgetter("path")
 
 
 def read_file_state(path: str, keep_text: bool = False) -> tuple[IndexEntry | None, int]:
@@ -195,7 +196,11 @@ class SessionStore:
         # and so does the next listing of this store (`pi-sessions list` sorted twice).
         with self.lock:
             entries = self.entries
-            ordered = {s.path: entries[s.path] for s in self.listing().summaries if s.path in entries}
+            paths = list(map(_PATH, self.listing().summaries))
+            try:
+                ordered = dict(zip(paths, map(entries.__getitem__, paths), strict=True))
+            except KeyError:  # (a summary under another name than its file's: never, but not fatal)
+                ordered = {p: entries[p] for p in paths if p in entries}
             ordered.update(entries)  # (the rest, files that are not sessions, after them)
             self.entries = ordered
         return save_index(self.cache_path, self.root, ordered)
