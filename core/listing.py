@@ -100,6 +100,17 @@ class _HookMessage(_Message, tag="hookMessage"):  # (older files: pi reads it as
     pass
 
 
+# The roles whose messages the listing only counts.
+_CountedOnly = (
+    _SystemMessage
+    | _CustomMessage
+    | _BashExecutionMessage
+    | _BranchSummaryMessage
+    | _CompactionSummaryMessage
+    | _HookMessage
+)
+
+
 class _OtherMessage(msgspec.Struct, gc=False):
     """A message the listing only counts, made by the plain path (another role, or not even
     an object: pi reads `.role` of it, undefined)."""
@@ -113,38 +124,16 @@ class _ListLine(msgspec.Struct, gc=False):
     parentId: Any = None
     timestamp: Any = None
     name: Any = UNSET
-    message: (
-        _UserMessage
-        | _AssistantMessage
-        | _ToolResultMessage
-        | _SystemMessage
-        | _CustomMessage
-        | _BashExecutionMessage
-        | _BranchSummaryMessage
-        | _CompactionSummaryMessage
-        | _HookMessage
-        | UnsetType
-        | None
-    ) = UNSET
+    message: _UserMessage | _AssistantMessage | _ToolResultMessage | _CountedOnly | UnsetType | None = UNSET
     usage: UsageHead | None = None
 
 
 class _BareListLine(_ListLine):
     """`_ListLine` when no text is kept (`pi-sessions list`)."""
 
-    message: (
-        _UserMessage
-        | _BareAssistantMessage
-        | _ToolResultMessage
-        | _SystemMessage
-        | _CustomMessage
-        | _BashExecutionMessage
-        | _BranchSummaryMessage
-        | _CompactionSummaryMessage
-        | _HookMessage
-        | UnsetType
-        | None
-    ) = UNSET  # type: ignore[assignment]  # (another assistant record: a decoder's type)
+    message: (  # (another assistant record: a decoder's type)
+        _UserMessage | _BareAssistantMessage | _ToolResultMessage | _CountedOnly | UnsetType | None
+    ) = UNSET  # type: ignore[assignment]
 
 
 _line_decoder = msgspec.json.Decoder(_ListLine)
