@@ -16,8 +16,9 @@ the rules, the summary they fill and the decoding they rely on are read best sid
 from __future__ import annotations
 
 import math
+import sys
 from io import BytesIO
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 from msgspec import UNSET, Raw, UnsetType
@@ -74,6 +75,36 @@ class _BareAssistantMessage(_Message, tag="assistant"):
 
 class _ToolResultMessage(_Message, tag="toolResult"):
     usage: UsageHead | None = None
+
+
+# pi's usual lines, read leaner still (`pi-sessions list` tries these first; a file with any
+# other line is read again with the decoders above): a message's own time and a usage's total
+# are finite numbers, so the entry's time is never needed and the usage's parts never summed.
+_Finite = Annotated[float, msgspec.Meta(ge=-sys.float_info.max, le=sys.float_info.max)]
+
+
+class _LeanCost(msgspec.Struct, gc=False):
+    total: _Finite
+
+
+class _LeanUsage(msgspec.Struct, gc=False):
+    totalTokens: _Finite
+    cost: _LeanCost | None = None
+
+
+class _LeanUserMessage(_Message, tag="user"):
+    timestamp: _Finite
+    content: _Content = UNSET
+
+
+class _LeanAssistantMessage(_Message, tag="assistant"):
+    timestamp: _Finite
+    usage: _LeanUsage | None = None
+    content: str | list[_Bare] | UnsetType | None = UNSET
+
+
+class _LeanToolResultMessage(_Message, tag="toolResult"):
+    usage: _LeanUsage | None = None
 
 
 class _SystemMessage(_Message, tag="system"):
@@ -136,8 +167,34 @@ class _BareListLine(_ListLine):
     ) = UNSET  # type: ignore[assignment]
 
 
+class _LeanListLine(msgspec.Struct, gc=False):
+    """A usual line when no text is kept: the typed fields of `_ListLine` but the time."""
+
+    type: Any = None
+    id: Any = None
+    parentId: Any = None
+    name: Any = UNSET
+    message: (
+        _LeanUserMessage | _LeanAssistantMessage | _LeanToolResultMessage | _CountedOnly | UnsetType | None
+    ) = UNSET
+    usage: UsageHead | None = None
+
+
 _line_decoder = msgspec.json.Decoder(_ListLine)
 _bare_line_decoder = msgspec.json.Decoder(_BareListLine)
+_lean_line_decoder = msgspec.json.Decoder(_LeanListLine)
+
+# What each message record's class says its role is (the plain path's other roles: None).
+_USER, _ASSISTANT, _TOOL_RESULT = "user", "assistant", "toolResult"
+_ROLE_OF = {
+    _UserMessage: _USER,
+    _LeanUserMessage: _USER,
+    _AssistantMessage: _ASSISTANT,
+    _BareAssistantMessage: _ASSISTANT,
+    _LeanAssistantMessage: _ASSISTANT,
+    _ToolResultMessage: _TOOL_RESULT,
+    _LeanToolResultMessage: _TOOL_RESULT,
+}.get
 
 
 def _plain_usage(usage: Any) -> UsageHead | None:
@@ -394,16 +451,22 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
                 lines.pop()  # what follows the last newline
         else:
             lines = _line_views(data, start, stop)
+        values: list[Any]
         try:
-            decoder = _line_decoder if self.texts is not None else _bare_line_decoder
-            values = list(map(decoder.decode, lines))
+            if self.texts is not None:
+                values = list(map(_line_decoder.decode, lines))
+            else:
+                try:
+                    values = list(map(_lean_line_decoder.decode, lines))
+                except msgspec.ValidationError:  # (not only pi's usual lines: the full types)
+                    values = list(map(_bare_line_decoder.decode, lines))
         except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
             return False
         self.line_number += len(values)
         self._feed_many(values)
         return True
 
-    def _feed_many(self, values: list[_ListLine]) -> None:
+    def _feed_many(self, values: list[Any]) -> None:
         """`_feed` for a whole file's lines at once, with the hot state in locals: a cold
         listing spends most of its Python time here (hundreds of thousands of entries)."""
         tips, referenced = self.tips, self.referenced
@@ -412,6 +475,7 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
         last_activity = self.last_activity
         want_first = not self.first_message
         keep_texts = self.texts is not None
+        role_of = _ROLE_OF
         for value in values:
             # Tips (entries nobody names as parent) without keeping every id: an entry is a
             # tip until a child names it; a parent that was not a tip is remembered in case
@@ -434,8 +498,12 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
                 continue
             message_count += 1
             message: Any = value.message  # (told apart by class below: mypy cannot follow)
-            shape = message.__class__  # (the role, as the decoder or the plain path told it)
-            if shape is _BareAssistantMessage or shape is _ToolResultMessage or shape is _AssistantMessage:
+            role = role_of(message.__class__)  # (as the decoder or the plain path told it)
+            if role is None:
+                if message is None or message is UNSET:
+                    self._drop("a message entry has no message object")
+                continue
+            if role is not _USER:
                 usage = message.usage  # (the roles whose usage pi counts)
                 if usage is not None:
                     total = usage.totalTokens
@@ -448,16 +516,8 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
                         cost += spent
                     elif spent is not None:
                         cost += usage.cost_total()
-                if shape is _ToolResultMessage:
+                if role is _TOOL_RESULT:
                     continue
-                role = "assistant"
-            elif shape is _UserMessage:
-                role = "user"
-            elif message is None or message is UNSET:
-                self._drop("a message entry has no message object")
-                continue
-            else:
-                continue
             content = message.content
             if content is UNSET:
                 continue
@@ -481,7 +541,7 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
                 # Without the text: would pi's extraction throw? A string never does, an
                 # array only with a null block in it (never in a bare one); anything else does.
                 if content.__class__ is list:
-                    if shape is _BareAssistantMessage or None not in content:
+                    if None not in content:  # (never in a bare block list: quick)
                         continue
                 elif content.__class__ is str:
                     continue

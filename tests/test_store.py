@@ -136,6 +136,46 @@ def test_every_role_is_read_as_pi_reads_it(
     assert bool(summary.problems) is not pi_lists_it
 
 
+# pi's usual lines are read by the leanest decoder (`pi-sessions list`); a file with a line
+# that is not usual is read with the full types instead. Either way, and by the plain path
+# (a lone surrogate on each line), the figures are the same.
+UNUSUAL = {
+    "usual": {},
+    "usage without its total": {"usage": {"input": 10, "output": 5, "cost": {"total": 0.25}}},
+    "a total not a number": {"usage": {"input": 1, "output": 2, "totalTokens": "15"}},
+    "a cost without its total": {"usage": {"totalTokens": 15, "cost": {}}},
+    "an integer cost": {"usage": {"totalTokens": 15.5, "cost": {"total": 2}}},
+    "a huge total": {"usage": {"totalTokens": 10**400}},
+    "the time as a string": {"timestamp": "2025-03-01T10:00:09.000Z"},
+    "no time": {"timestamp": None},
+}
+
+
+@pytest.mark.parametrize("change", list(UNUSUAL.values()), ids=list(UNUSUAL))
+def test_usual_lines_or_not_every_decoder_gives_the_same_figures(
+    tmp_path: Path, change: dict[str, object]
+) -> None:
+    message = {**assistant("b", "a", "reply", 2)["message"], **change}
+    if message["timestamp"] is None:
+        del message["timestamp"]
+    rows = [header(), user("a", None, "question"), entry("message", "b", "a", 3, message=message)]
+    files = {
+        "list": write(tmp_path / "l" / "s.jsonl", *rows),
+        "browser": write(tmp_path / "b" / "s.jsonl", *rows),
+    }
+    files["plain"] = write(
+        tmp_path / "p" / "s.jsonl", rows[0], *[{**row, "odd": "\ud800"} for row in rows[1:]]
+    )
+    figures = []
+    for kind, path in files.items():
+        store = SessionStore(path.parent, use_cache=False, keep_text=kind == "browser")
+        store.scan()
+        [s] = store.listing().summaries
+        figures.append((s.tokens, s.cost, s.modified, s.message_count, s.first_message, s.problems))
+    assert figures[0] == figures[1] == figures[2]
+    assert figures[0][3:] == (2, "question", [])
+
+
 @pytest.mark.parametrize("big", [False, True], ids=["split", "viewed"])
 def test_a_line_holding_two_entries_is_one_malformed_line(
     tmp_path: Path, big: bool, monkeypatch: pytest.MonkeyPatch
