@@ -582,8 +582,10 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
             self._add_usage(usage)
 
     def _add_usage(self, usage: UsageHead) -> None:
-        self.tokens += usage.tokens()
-        self.cost += usage.cost_total()
+        total = usage.totalTokens  # (the usual, an integer a double holds, without the calls)
+        self.tokens += total if total.__class__ is int and -(2**53) < total < 2**53 else usage.tokens()
+        spent = usage.cost.total if usage.cost is not None else None
+        self.cost += spent if spent.__class__ is float and math.isfinite(spent) else usage.cost_total()
 
     def _feed_plain(self, value: Any) -> None:
         """A line the typed decoder refused (odd shapes, lone surrogates...): the same rules,
