@@ -366,11 +366,12 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
     texts: list[str] | None = None  # user/assistant texts, when kept for search
 
     # ---------------------------------------------------------------- reading
-    def feed_bytes(self, data: bytes) -> None:
-        """Consume `data`, the file's bytes from `self.offset` on."""
+    def feed_bytes(self, data: bytes, final: bool = True) -> None:
+        """Consume `data`, the file's bytes from `self.offset` on; not `final` (more of the
+        file follows: a piece of a big one), a last line without its newline is held back."""
         pos = 0
         if self.header is None:
-            pos = self._find_header(data)
+            pos = self._find_header(data, final)
             if self.header is None:
                 self._advance(data, pos)
                 return
@@ -380,7 +381,7 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
                 self._feed_slow(data[pos:end])
                 self.line_number += data.count(b"\n", pos, end)
             pos = end
-        if pos < len(data):
+        if pos < len(data) and final:
             # A last line without its newline: taken when complete, else held back.
             rest = data[pos:]
             if not rest.strip():
@@ -402,13 +403,15 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
             self.tail = (self.tail + data[max(0, pos - TAIL_BYTES) : pos])[-TAIL_BYTES:]
             self.offset += pos
 
-    def _find_header(self, data: bytes) -> int:
+    def _find_header(self, data: bytes, final: bool = True) -> int:
         """Skip blank and malformed lines up to the first parsed object, which must be a
         header; returns where the entries start (or where to wait for more bytes)."""
         pos = 0
         while pos < len(data):
             nl = data.find(b"\n", pos)
             complete = nl >= 0
+            if not complete and not final:
+                return pos  # (the rest of the line follows)
             line_end = nl if complete else len(data)
             next_pos = line_end + 1 if complete else len(data)
             line = data[pos:line_end]

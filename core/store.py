@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import partial
@@ -22,7 +22,7 @@ from operator import attrgetter, gt
 from pathlib import Path
 
 from .gcpause import paused_gc
-from .growth import Growth, ReadMark, Stamp, Verdict, read_growth, read_whole
+from .growth import Growth, Pieces, ReadMark, Stamp, Verdict, read_growth, read_whole
 from .index_cache import UNENCODABLE, IndexEntry, cache_file_path, default_cache_dir, load_index, save_index
 from .listing import NotASession, SessionSummary, SummaryBuilder
 from .locations import iter_session_files
@@ -83,23 +83,38 @@ _PATH = attrgetter("path")
 def read_file_state(path: str, keep_text: bool = False) -> tuple[IndexEntry | None, int]:
     """Read one file from the start: its index entry (None if it vanished) and bytes read."""
     try:
-        data, stamp = read_whole(path)
+        entry = read_whole(path, partial(_summarize, path, keep_text))
     except FileNotFoundError:
         return None, 0
     except OSError as e:
         return _unreadable(e), 0
-    return entry_from_bytes(path, data, stamp, keep_text), stamp.size
+    return entry, entry.size
+
+
+def _summarize(
+    path: str, keep_text: bool, pieces: Pieces | list[tuple[bytes, bool]], stamp: Callable[[], Stamp]
+) -> IndexEntry:
+    """The index entry of a file read in `pieces` (each with whether it is the last)."""
+    builder = SummaryBuilder(texts=[] if keep_text else None)
+    try:
+        for data, final in pieces:
+            before = builder.offset
+            builder.feed_bytes(data, final)
+            if isinstance(pieces, Pieces):
+                pieces.taken = builder.offset - before  # (the rest comes again, with what follows)
+    except NotASession as e:
+        seen = stamp()
+        return IndexEntry(seen.size, seen.mtime_ns, seen.inode, skipped=str(e))
+    return _entry_of(path, builder, stamp())
 
 
 def entry_from_bytes(path: str, data: bytes, stamp: Stamp, keep_text: bool = False) -> IndexEntry:
     """The index entry of a file whose bytes, all of them, are `data`."""
+    return _summarize(path, keep_text, [(data, True)], lambda: stamp)
+
+
+def _entry_of(path: str, builder: SummaryBuilder, stamp: Stamp) -> IndexEntry:
     entry = IndexEntry(stamp.size, stamp.mtime_ns, stamp.inode)
-    builder = SummaryBuilder(texts=[] if keep_text else None)
-    try:
-        builder.feed_bytes(data)
-    except NotASession as e:
-        entry.skipped = str(e)
-        return entry
     entry.builder = builder
     if builder.header is None:
         entry.skipped = "empty file (no session header yet)"

@@ -176,6 +176,34 @@ def test_usual_lines_or_not_every_decoder_gives_the_same_figures(
     assert figures[0][3:] == (2, "question", [])
 
 
+@pytest.mark.parametrize("piece", [7, 64, 300, 5000, 0], ids=[7, 64, 300, 5000, "ending-after-a-brace"])
+def test_a_big_file_read_in_pieces_is_summarized_as_read_whole(
+    tmp_path: Path, piece: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Pieces end anywhere: within the header, within a line (a long one spans several), right
+    # after a line's closing brace with garbage behind it (pi: one malformed line), before a
+    # last line still being written.
+    from pi_sessions.core import growth
+    from pi_sessions.core.store import read_file_state
+
+    usage = {"input": 1, "output": 2, "totalTokens": 3, "cost": {"total": 0.25}}
+    data = (
+        jsonl(header(cwd="/home/u/" + "p" * 400), user("a", None, "first " + "x" * 900))
+        + b'{"type":"message","id":"g","parentId":"a","message":{"role":"user","content":"no"}}garbage\n'
+        + jsonl(*[assistant(f"b{i}", "a", "y" * (i * 37), i, usage=usage) for i in range(30)])
+        + b'{"type":"message","id":"late","parentId":"b3","message":{"role":"user"'
+    )
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(data)
+    whole, read_whole = read_file_state(str(path))
+    monkeypatch.setattr(growth, "PIECE_BYTES", piece or data.index(b"}garbage") + 1)
+    pieces, read_pieces = read_file_state(str(path))
+    assert whole is not None and pieces is not None and whole.summary is not None
+    assert (pieces.summary, pieces.builder, read_pieces) == (whole.summary, whole.builder, read_whole)
+    assert (whole.summary.message_count, whole.summary.problems) == (31, ["1 malformed line(s) skipped"])
+    assert whole.builder is not None and whole.builder.offset < len(data)  # (the last line waits)
+
+
 @pytest.mark.parametrize("big", [False, True], ids=["split", "viewed"])
 def test_a_line_holding_two_entries_is_one_malformed_line(
     tmp_path: Path, big: bool, monkeypatch: pytest.MonkeyPatch
