@@ -14,9 +14,10 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TypeVar
 
 from .lines import HEAD_BYTES, TAIL_BYTES
 
@@ -165,6 +166,63 @@ def read_growth(path: str, marks: Sequence[ReadMark | None]) -> Growth:
         return look
     finally:
         os.close(fd)
+
+
+# A file bigger than this is read a piece at a time (`read_whole`): a fresh buffer for a whole
+# 90 MB file costs more in page faults than its pieces cost in calls (pieces of one size reuse
+# the same memory).
+PIECE_BYTES = 8 * 1024 * 1024
+
+T = TypeVar("T")
+
+
+def read_whole(path: str, take: Callable[[Pieces, Callable[[], Stamp]], T]) -> T:
+    """What `take` makes of all of `path`: given its bytes in pieces (each with whether it is
+    the last; a piece that ends within a line is followed by that line again, from where its
+    taker stopped: see `Pieces`) and how to know the file's stamp once they are read (smaller
+    if it shrank meanwhile). Raises OSError as `read_growth` does."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", path)
+        pieces = Pieces(fd, st.st_size)
+        return take(pieces, lambda: pieces.stamp(st))
+    finally:
+        os.close(fd)
+
+
+class Pieces:
+    """A file's bytes, up to the size `fstat` gave, as one piece or (past PIECE_BYTES) several;
+    the bytes of each the taker did not take (`taken`) start the next."""
+
+    def __init__(self, fd: int, size: int) -> None:
+        self.fd, self.size, self.read = fd, size, 0
+        self.taken = 0  # of the current piece, set by its taker before asking the next
+
+    def __iter__(self) -> Iterator[tuple[bytes, bool]]:
+        if self.size <= PIECE_BYTES:
+            data = _pread_all(self.fd, 0, self.size)
+            self.read = len(data)
+            yield data, True
+            return
+        rest = b""
+        while True:
+            want = min(max(PIECE_BYTES, len(rest)), self.size - self.read)  # (a long line: more)
+            piece = os.pread(self.fd, want, self.read) if want > 0 else b""
+            self.read += len(piece)
+            data = rest + piece if rest else piece
+            if not piece or self.read >= self.size:
+                yield data, True
+                return
+            self.taken = len(data)
+            yield data, False
+            rest = data[self.taken :]
+
+    def stamp(self, st: os.stat_result) -> Stamp:
+        if self.read < st.st_size:
+            return Stamp(st.st_ino, self.read, -1)  # it shrank while it was read
+        return Stamp(st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 def _pread_all(fd: int, start: int, end: int) -> bytes:

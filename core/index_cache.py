@@ -130,6 +130,12 @@ class IndexEntry(msgspec.Struct, array_like=True, gc=False, eq=False):
             builder = _decode_state(state)
         return builder.texts if builder is not None else None
 
+    def pack(self) -> None:
+        """Keep the running state encoded from now on (it is decoded again when needed): a
+        cold scan's second process and its first encode theirs while they read, not after."""
+        if self._state is None and self._builder is not None:
+            self._state, self._builder = msgspec.msgpack.encode(self._builder), None
+
     def encoded_builder(self) -> bytes | None:
         """`builder` as the cache file holds it (msgpack; nil for none; None: lost)."""
         if self._state is None:
@@ -178,17 +184,6 @@ class _LoadedFile(msgspec.Struct, kw_only=True):
     version: int
     root: str
     entries: dict[str, IndexEntry]
-
-
-class _SentEntry(msgspec.Struct, kw_only=True, array_like=True, gc=False):
-    """An IndexEntry sent by a helper process, its state inline."""
-
-    size: int
-    mtime_ns: int
-    inode: int
-    builder: msgspec.Raw = msgspec.Raw(_NIL)  # a SummaryBuilder (or nil), decoded when needed
-    summary: SessionSummary | None = None
-    skipped: str | None = None
 
 
 _builder_decoder = msgspec.msgpack.Decoder(SummaryBuilder | None)
@@ -295,8 +290,7 @@ def save_index(path: Path, root: str, entries: dict[str, IndexEntry]) -> str | N
             with os.fdopen(fd, "wb") as f:
                 f.write(MAGIC + len(head).to_bytes(8, "little"))
                 f.write(head)
-                for state in states:
-                    f.write(_state_bytes(state))
+                f.writelines(map(_state_bytes, states))
             os.replace(temp, path)
         except BaseException:
             with contextlib.suppress(OSError):
@@ -307,75 +301,63 @@ def save_index(path: Path, root: str, entries: dict[str, IndexEntry]) -> str | N
     return None
 
 
-class _Result(msgspec.Struct, array_like=True, gc=False):
-    """One file read by a helper process: its path, its entry (none: it vanished), bytes read."""
-
-    path: str
-    entry: _SentEntry | None
-    read: int
+# One file read by a helper process: its path, its entry (None: it vanished; the state inside
+# it encoded, see `IndexEntry.pack`) and the bytes read (-1: it could not be sent).
+_Result = tuple[str, IndexEntry | None, int]
+_results_decoder = msgspec.msgpack.Decoder(list[_Result])
 
 
 def encode_results(results: list[tuple[str, IndexEntry | None, int]]) -> bytes:
     """Files read in another process, for `decode_results` here (their states stay encoded)."""
-    rows = []
+    rows: list[_Result] = []
     for path, entry, read in results:
-        try:
-            rows.append(_Result(path, _sent(entry) if entry is not None else None, read))
-        except _UNENCODABLE:
-            rows.append(_Result(path, None, -1))  # (read again there: see decode_results)
+        if entry is not None:
+            try:
+                entry.pack()
+            except UNENCODABLE:
+                rows.append((path, None, -1))  # (read again there: see decode_results)
+                continue
+            if entry._builder is not None or isinstance(entry._state, _States):
+                state = entry.encoded_builder()
+                if state is None:
+                    rows.append((path, None, -1))
+                    continue
+                entry = IndexEntry.made(
+                    entry.size,
+                    entry.mtime_ns,
+                    entry.inode,
+                    summary=entry.summary,
+                    skipped=entry.skipped,
+                    state=state,
+                )
+        rows.append((path, entry, read))
     try:
         return msgspec.msgpack.encode(rows)
-    except _UNENCODABLE:
+    except UNENCODABLE:
         pass
     for i, row in enumerate(rows):
         try:
             msgspec.msgpack.encode(row)
-        except _UNENCODABLE:
-            rows[i] = _Result(row.path, None, -1)
+        except UNENCODABLE:
+            rows[i] = (row[0], None, -1)
     return msgspec.msgpack.encode(rows)
 
 
 def decode_results(
     data: bytes, reread: Callable[[str], tuple[IndexEntry | None, int]]
 ) -> list[tuple[str, IndexEntry | None, int]]:
-    """The files `encode_results` sent; one it could not encode is read again here (`reread`:
-    the store's reader, passed in since the store imports this module)."""
-    out: list[tuple[str, IndexEntry | None, int]] = []
-    for row in msgspec.msgpack.decode(data, type=list[_Result]):
-        if row.read < 0:
-            out.append((row.path, *reread(row.path)))
-        else:
-            out.append((row.path, _entry(row.entry) if row.entry is not None else None, row.read))
-    return out
+    """The files `encode_results` sent (decoded at C speed, straight into entries); one it
+    could not encode is read again here (`reread`: the store's reader, passed in since the
+    store imports this module)."""
+    rows = _results_decoder.decode(data)
+    for i, (path, _, read) in enumerate(rows):
+        if read < 0:
+            rows[i] = (path, *reread(path))
+    return rows
 
 
-def _sent(entry: IndexEntry) -> _SentEntry:
-    state = entry.encoded_builder()
-    if state is None:
-        raise ValueError("state lost")
-    return _SentEntry(
-        size=entry.size,
-        mtime_ns=entry.mtime_ns,
-        inode=entry.inode,
-        builder=msgspec.Raw(state),
-        summary=entry.summary,
-        skipped=entry.skipped,
-    )
-
-
-def _entry(sent: _SentEntry) -> IndexEntry:
-    state = bytes(sent.builder)
-    return IndexEntry.made(
-        sent.size,
-        sent.mtime_ns,
-        sent.inode,
-        summary=sent.summary,
-        skipped=sent.skipped,
-        state=None if state == _NIL else state,
-    )
-
-
-_UNENCODABLE = (msgspec.EncodeError, UnicodeEncodeError, OverflowError, ValueError, TypeError)
+# What msgspec raises for a value msgpack cannot hold (a lone surrogate, a 400-digit number).
+UNENCODABLE = (msgspec.EncodeError, UnicodeEncodeError, OverflowError, ValueError, TypeError)
 
 
 def _encode_index(root: str, entries: dict[str, IndexEntry]) -> tuple[bytes, list[bytes | _Span]]:
@@ -386,39 +368,42 @@ def _encode_index(root: str, entries: dict[str, IndexEntry]) -> tuple[bytes, lis
     stored: dict[str, _StoredEntry] = {}
     states: list[bytes | _Span] = []
     at = 0
-    for file, entry in entries.items():
+    for file, entry in entries.items():  # (once per session at every save: kept lean)
         state = entry._state
-        if isinstance(state, _States):
-            state = _Span(state, entry.state_at, entry.state_length)
-        elif state is None:
+        if state is None:
             try:
                 state = encode(entry._builder)
-            except _UNENCODABLE:
+            except UNENCODABLE:
                 continue
+        elif state.__class__ is _States:
+            state = _Span(state, entry.state_at, entry.state_length)
         summary = entry.summary
-        row = _StoredEntry(
+        if state == _NIL:
+            at_length = (-1, 0)
+        else:
+            length = len(state) if state.__class__ is bytes else state.length
+            at_length = (at, length)
+            states.append(state)
+            at += length
+        stored[file] = _StoredEntry(
             size=entry.size,
             mtime_ns=entry.mtime_ns,
             inode=entry.inode,
+            state_at=at_length[0],
+            state_length=at_length[1],
             # the path is the entry's key: not stored twice (a quarter of the head at 30k)
             summary=replace(summary, path="") if summary is not None else None,
             skipped=entry.skipped,
         )
-        length = len(state) if isinstance(state, bytes) else state.length
-        if state != _NIL:
-            row.state_at, row.state_length = at, length
-            states.append(state)
-            at += length
-        stored[file] = row
     try:
         head = encode(IndexFile(version=CACHE_VERSION, root=root, entries=stored))
-    except _UNENCODABLE:
+    except UNENCODABLE:
         keep = {}
         for file, row in stored.items():
             try:
                 encode(file)  # the key too: a file name that is not UTF-8
                 encode(row)
-            except _UNENCODABLE:
+            except UNENCODABLE:
                 continue  # (its state stays in the file, unused)
             keep[file] = row
         head = encode(IndexFile(version=CACHE_VERSION, root=root, entries=keep))

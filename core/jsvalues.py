@@ -22,7 +22,11 @@ _ISO_RE = re.compile(
     r"(?P<tz>Z|[+-]\d{2}:\d{2})?)?$"
 )
 
+# What toISOString writes (and so what pi writes): a date read back the general way gives the same.
+_PI_ISO_RE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})\.([0-9]{3})Z")
+
 _MAX_TIME_MS = 8.64e15
+_YEAR_10000_MS = 253402300800000  # 10000-01-01: below it and from 1970, gmtime and %Y write the year
 
 
 # JavaScript's String.prototype.trim() whitespace (differs from str.strip() at the edges).
@@ -68,6 +72,12 @@ def date_ms(value: Any) -> float | None:
     Strings in ECMAScript's ISO format are parsed exactly (a date-time without an offset is
     local time, a date alone is UTC); numbers are taken as milliseconds; `null` is 0.
     """
+    if value.__class__ is str and len(value) == 24 and (m := _PI_ISO_RE.fullmatch(value)):
+        # pi's own form (a header, an entry), parsed at once
+        year, month, day, hour, minute, second, millis = map(int, m.groups())
+        if 1 <= month <= 12 and 1 <= day <= 31 and hour < 24 and minute <= 59 and second <= 59:
+            days = _days_from_civil(year, month, 1) + day - 1
+            return float(((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millis)
     if value is None:
         return 0.0
     if isinstance(value, bool):
@@ -139,6 +149,9 @@ def iso_from_ms(ms: float | None) -> str | None:
 
 
 def _iso_extended(ms: int) -> str:
+    if 0 <= ms < _YEAR_10000_MS:  # (at C speed: half the time; a listing writes two per session)
+        seconds, milli = divmod(ms, 1000)
+        return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)) + f".{milli:03d}Z"
     days, rem = divmod(ms, 86_400_000)
     # civil_from_days
     z = days + 719468

@@ -16,7 +16,10 @@ the rules, the summary they fill and the decoding they rely on are read best sid
 from __future__ import annotations
 
 import math
-from typing import Any
+import sys
+from collections.abc import Iterable
+from io import BytesIO
+from typing import Annotated, Any
 
 import msgspec
 from msgspec import UNSET, Raw, UnsetType
@@ -36,26 +39,163 @@ class _Block(msgspec.Struct, gc=False):
     text: Raw = Raw(b"null")  # decoded only when the text is wanted (a first message, search)
 
 
-class _ListMessage(msgspec.Struct, gc=False):
-    role: Any = UNSET
+class _Bare(msgspec.Struct, gc=False):
+    """A block of which only its being there counts: an assistant's, when no text is kept (a
+    null block makes the line odd, so a list of these never holds one)."""
+
+
+# A string, or the blocks (a null block is None: pi's text extraction throws on it). Content
+# of another shape makes the line odd (read by the exact path).
+_Content = str | list[_Block | None] | UnsetType | None
+
+
+# The typed decoders tell the roles apart by their tag and decode of each only what the
+# listing reads: a tool result's content (most of a session's bytes) is skipped, and so are an
+# assistant's blocks when no text is kept. A role not listed, a missing or a repeated role makes
+# the line odd; the plain path (`_list_line_of`) makes the same records of it.
+class _Message(msgspec.Struct, gc=False, tag_field="role"):
+    pass
+
+
+class _UserMessage(_Message, tag="user"):
+    timestamp: Any = None
+    content: _Content = UNSET
+
+
+class _AssistantMessage(_Message, tag="assistant"):
     timestamp: Any = None
     usage: UsageHead | None = None
-    # A string, or the blocks (a null block is None: pi's text extraction throws on it).
-    # Content of another shape makes the line odd (read by the exact path).
-    content: str | list[_Block | None] | UnsetType | None = UNSET
+    content: _Content = UNSET
+
+
+class _BareAssistantMessage(_Message, tag="assistant"):
+    timestamp: Any = None
+    usage: UsageHead | None = None
+    content: str | list[_Bare] | UnsetType | None = UNSET
+
+
+class _ToolResultMessage(_Message, tag="toolResult"):
+    usage: UsageHead | None = None
+
+
+# pi's usual lines, read leaner still (`pi-sessions list` tries these first; a file with any
+# other line is read again with the decoders above): a message's own time and a usage's total
+# are finite numbers, so the entry's time is never needed and the usage's parts never summed.
+_Finite = Annotated[float, msgspec.Meta(ge=-sys.float_info.max, le=sys.float_info.max)]
+
+
+class _LeanCost(msgspec.Struct, gc=False):
+    total: _Finite
+
+
+class _LeanUsage(msgspec.Struct, gc=False):
+    totalTokens: _Finite
+    cost: _LeanCost | None = None
+
+
+class _LeanUserMessage(_Message, tag="user"):
+    timestamp: _Finite
+    content: _Content = UNSET
+
+
+class _LeanAssistantMessage(_Message, tag="assistant"):
+    timestamp: _Finite
+    usage: _LeanUsage | None = None
+    content: str | list[_Bare] | UnsetType | None = UNSET
+
+
+class _LeanToolResultMessage(_Message, tag="toolResult"):
+    usage: _LeanUsage | None = None
+
+
+class _SystemMessage(_Message, tag="system"):
+    pass
+
+
+class _CustomMessage(_Message, tag="custom"):
+    pass
+
+
+class _BashExecutionMessage(_Message, tag="bashExecution"):
+    pass
+
+
+class _BranchSummaryMessage(_Message, tag="branchSummary"):
+    pass
+
+
+class _CompactionSummaryMessage(_Message, tag="compactionSummary"):
+    pass
+
+
+class _HookMessage(_Message, tag="hookMessage"):  # (older files: pi reads it as custom)
+    pass
+
+
+# The roles whose messages the listing only counts.
+_CountedOnly = (
+    _SystemMessage
+    | _CustomMessage
+    | _BashExecutionMessage
+    | _BranchSummaryMessage
+    | _CompactionSummaryMessage
+    | _HookMessage
+)
+
+
+class _OtherMessage(msgspec.Struct, gc=False):
+    """A message the listing only counts, made by the plain path (another role, or not even
+    an object: pi reads `.role` of it, undefined)."""
 
 
 class _ListLine(msgspec.Struct, gc=False):
+    """One entry as the listing reads it (with its text kept: the browser's index)."""
+
     type: Any = None
     id: Any = None
     parentId: Any = None
     timestamp: Any = None
     name: Any = UNSET
-    message: _ListMessage | UnsetType | None = UNSET
+    message: _UserMessage | _AssistantMessage | _ToolResultMessage | _CountedOnly | UnsetType | None = UNSET
+    usage: UsageHead | None = None
+
+
+class _BareListLine(_ListLine):
+    """`_ListLine` when no text is kept (`pi-sessions list`)."""
+
+    message: (  # (another assistant record: a decoder's type)
+        _UserMessage | _BareAssistantMessage | _ToolResultMessage | _CountedOnly | UnsetType | None
+    ) = UNSET  # type: ignore[assignment]
+
+
+class _LeanListLine(msgspec.Struct, gc=False):
+    """A usual line when no text is kept: the typed fields of `_ListLine` but the time."""
+
+    type: Any = None
+    id: Any = None
+    parentId: Any = None
+    name: Any = UNSET
+    message: (
+        _LeanUserMessage | _LeanAssistantMessage | _LeanToolResultMessage | _CountedOnly | UnsetType | None
+    ) = UNSET
     usage: UsageHead | None = None
 
 
 _line_decoder = msgspec.json.Decoder(_ListLine)
+_bare_line_decoder = msgspec.json.Decoder(_BareListLine)
+_lean_line_decoder = msgspec.json.Decoder(_LeanListLine)
+
+# What each message record's class says its role is (the plain path's other roles: None).
+_USER, _ASSISTANT, _TOOL_RESULT = "user", "assistant", "toolResult"
+_ROLE_OF = {
+    _UserMessage: _USER,
+    _LeanUserMessage: _USER,
+    _AssistantMessage: _ASSISTANT,
+    _BareAssistantMessage: _ASSISTANT,
+    _LeanAssistantMessage: _ASSISTANT,
+    _ToolResultMessage: _TOOL_RESULT,
+    _LeanToolResultMessage: _TOOL_RESULT,
+}.get
 
 
 def _plain_usage(usage: Any) -> UsageHead | None:
@@ -77,14 +217,21 @@ def _list_line_of(value: dict[str, Any]) -> _ListLine:
     pi's listing would never look at them. The content stays the decoded value."""
     message = value.get("message", UNSET)
     if isinstance(message, dict):
-        message = _ListMessage(
-            role=message.get("role", UNSET),
-            timestamp=message.get("timestamp"),
-            usage=_plain_usage(message.get("usage")),
-            content=message.get("content", UNSET),
-        )
+        role = message.get("role")
+        if role == "user":
+            message = _UserMessage(timestamp=message.get("timestamp"), content=message.get("content", UNSET))
+        elif role == "assistant":
+            message = _AssistantMessage(
+                timestamp=message.get("timestamp"),
+                usage=_plain_usage(message.get("usage")),
+                content=message.get("content", UNSET),
+            )
+        elif role == "toolResult":
+            message = _ToolResultMessage(usage=_plain_usage(message.get("usage")))
+        else:
+            message = _OtherMessage()
     elif message is not None and message is not UNSET:
-        message = _ListMessage()  # a string, a number...: pi reads `.role` of it (undefined)
+        message = _OtherMessage()  # a string, a number...: pi reads `.role` of it (undefined)
     return _ListLine(
         type=value.get("type"),
         id=value.get("id"),
@@ -219,11 +366,12 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
     texts: list[str] | None = None  # user/assistant texts, when kept for search
 
     # ---------------------------------------------------------------- reading
-    def feed_bytes(self, data: bytes) -> None:
-        """Consume `data`, the file's bytes from `self.offset` on."""
+    def feed_bytes(self, data: bytes, final: bool = True) -> None:
+        """Consume `data`, the file's bytes from `self.offset` on; not `final` (more of the
+        file follows: a piece of a big one), a last line without its newline is held back."""
         pos = 0
         if self.header is None:
-            pos = self._find_header(data)
+            pos = self._find_header(data, final)
             if self.header is None:
                 self._advance(data, pos)
                 return
@@ -233,7 +381,7 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
                 self._feed_slow(data[pos:end])
                 self.line_number += data.count(b"\n", pos, end)
             pos = end
-        if pos < len(data):
+        if pos < len(data) and final:
             # A last line without its newline: taken when complete, else held back.
             rest = data[pos:]
             if not rest.strip():
@@ -255,13 +403,15 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
             self.tail = (self.tail + data[max(0, pos - TAIL_BYTES) : pos])[-TAIL_BYTES:]
             self.offset += pos
 
-    def _find_header(self, data: bytes) -> int:
+    def _find_header(self, data: bytes, final: bool = True) -> int:
         """Skip blank and malformed lines up to the first parsed object, which must be a
         header; returns where the entries start (or where to wait for more bytes)."""
         pos = 0
         while pos < len(data):
             nl = data.find(b"\n", pos)
             complete = nl >= 0
+            if not complete and not final:
+                return pos  # (the rest of the line follows)
             line_end = nl if complete else len(data)
             next_pos = line_end + 1 if complete else len(data)
             line = data[pos:line_end]
@@ -294,22 +444,38 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
     def _feed_fast(self, data: bytes, start: int, stop: int) -> bool:
         """All complete lines (`data[start:stop]`, `stop` after a newline) decoded at C speed;
         False when any line needs the exact path (a blank one, an odd shape...)."""
-        lines: list[bytes] | list[memoryview]
-        if stop - start <= SPLIT_BYTES:
-            lines = data.split(b"\n")
-            del lines[: data.count(b"\n", 0, start)]  # before `start` (the header)
-            lines.pop()  # what follows the last newline
-        else:
+        lines: Iterable[bytes] | list[bytes] | list[memoryview]
+        if stop - start > SPLIT_BYTES:
             lines = _line_views(data, start, stop)
+        else:
+            # Each line a copy, found with memchr (bytes.split looks at every byte: twice the
+            # time), decoded and dropped one by one (a list of them all first: 16% slower); a
+            # line keeps its newline, which the decoder reads as trailing space.
+            source = BytesIO(data)  # (shares `data`, no copy)
+            source.seek(start)
+            if stop < len(data):
+                lines = source.readlines()
+                lines.pop()  # what follows the last newline
+            else:
+                lines = source
+        values: list[Any]
         try:
-            values = list(map(_line_decoder.decode, lines))
+            if self.texts is not None:
+                values = list(map(_line_decoder.decode, lines))
+            else:
+                try:
+                    values = list(map(_lean_line_decoder.decode, lines))
+                except msgspec.ValidationError:  # (not only pi's usual lines: the full types)
+                    if isinstance(lines, BytesIO):
+                        lines.seek(start)
+                    values = list(map(_bare_line_decoder.decode, lines))
         except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
             return False
         self.line_number += len(values)
         self._feed_many(values)
         return True
 
-    def _feed_many(self, values: list[_ListLine]) -> None:
+    def _feed_many(self, values: list[Any]) -> None:
         """`_feed` for a whole file's lines at once, with the hot state in locals: a cold
         listing spends most of its Python time here (hundreds of thousands of entries)."""
         tips, referenced = self.tips, self.referenced
@@ -318,6 +484,7 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
         last_activity = self.last_activity
         want_first = not self.first_message
         keep_texts = self.texts is not None
+        role_of = _ROLE_OF
         for value in values:
             # Tips (entries nobody names as parent) without keeping every id: an entry is a
             # tip until a child names it; a parent that was not a tip is remembered in case
@@ -339,16 +506,17 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
                     self._feed_other(value)  # (nothing to do for the others: most entries)
                 continue
             message_count += 1
-            message = value.message
-            if message is None or message is UNSET:
-                self._drop("a message entry has no message object")
+            message: Any = value.message  # (told apart by class below: mypy cannot follow)
+            role = role_of(message.__class__)  # (as the decoder or the plain path told it)
+            if role is None:
+                if message is None or message is UNSET:
+                    self._drop("a message entry has no message object")
                 continue
-            role = message.role
-            if role == "assistant" or role == "toolResult":  # the roles whose usage pi counts
-                usage = message.usage
+            if role is not _USER:
+                usage = message.usage  # (the roles whose usage pi counts)
                 if usage is not None:
                     total = usage.totalTokens
-                    if total.__class__ is float or (total.__class__ is int and -(2**53) < total < 2**53):
+                    if (total.__class__ is int and -(2**53) < total < 2**53) or total.__class__ is float:
                         tokens += total
                     else:
                         tokens += usage.tokens()
@@ -357,10 +525,8 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
                         cost += spent
                     elif spent is not None:
                         cost += usage.cost_total()
-                if role != "assistant":
+                if role is _TOOL_RESULT:
                     continue
-            elif role != "user":
-                continue
             content = message.content
             if content is UNSET:
                 continue
@@ -382,8 +548,11 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
                 want_first = not self.first_message
             else:
                 # Without the text: would pi's extraction throw? A string never does, an
-                # array only with a null block in it; anything else does.
-                if isinstance(content, str) or (isinstance(content, list) and None not in content):
+                # array only with a null block in it (never in a bare one); anything else does.
+                if content.__class__ is list:
+                    if None not in content:  # (never in a bare block list: quick)
+                        continue
+                elif content.__class__ is str:
                     continue
                 self._text(content)
         self.tokens += tokens
@@ -416,8 +585,10 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
             self._add_usage(usage)
 
     def _add_usage(self, usage: UsageHead) -> None:
-        self.tokens += usage.tokens()
-        self.cost += usage.cost_total()
+        total = usage.totalTokens  # (the usual, an integer a double holds, without the calls)
+        self.tokens += total if total.__class__ is int and -(2**53) < total < 2**53 else usage.tokens()
+        spent = usage.cost.total if usage.cost is not None else None
+        self.cost += spent if spent.__class__ is float and math.isfinite(spent) else usage.cost_total()
 
     def _feed_plain(self, value: Any) -> None:
         """A line the typed decoder refused (odd shapes, lone surrogates...): the same rules,

@@ -10,9 +10,10 @@ threads, one at a time (`lock`). Nothing in the sessions folder is ever written.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import partial
@@ -21,8 +22,8 @@ from operator import attrgetter, gt
 from pathlib import Path
 
 from .gcpause import paused_gc
-from .growth import Growth, ReadMark, Stamp, Verdict, read_growth
-from .index_cache import IndexEntry, cache_file_path, default_cache_dir, load_index, save_index
+from .growth import Growth, Pieces, ReadMark, Stamp, Verdict, read_growth, read_whole
+from .index_cache import UNENCODABLE, IndexEntry, cache_file_path, default_cache_dir, load_index, save_index
 from .listing import NotASession, SessionSummary, SummaryBuilder
 from .locations import iter_session_files
 
@@ -76,28 +77,44 @@ _MTIME = attrgetter("mtime_ns")
 _MODIFIED = attrgetter("modified_ms")
 _TIMES = attrgetter("modified_ms", "mtime_ns")
 _SUMMARY = attrgetter("summary")
+_PATH = attrgetter("path")
 
 
 def read_file_state(path: str, keep_text: bool = False) -> tuple[IndexEntry | None, int]:
     """Read one file from the start: its index entry (None if it vanished) and bytes read."""
     try:
-        growth = read_growth(path, [None])
+        entry = read_whole(path, partial(_summarize, path, keep_text))
     except FileNotFoundError:
         return None, 0
     except OSError as e:
         return _unreadable(e), 0
-    return entry_from_bytes(path, growth.data, growth.stamp, keep_text), growth.size
+    return entry, entry.size
+
+
+def _summarize(
+    path: str, keep_text: bool, pieces: Pieces | list[tuple[bytes, bool]], stamp: Callable[[], Stamp]
+) -> IndexEntry:
+    """The index entry of a file read in `pieces` (each with whether it is the last)."""
+    builder = SummaryBuilder(texts=[] if keep_text else None)
+    try:
+        for data, final in pieces:
+            before = builder.offset
+            builder.feed_bytes(data, final)
+            if isinstance(pieces, Pieces):
+                pieces.taken = builder.offset - before  # (the rest comes again, with what follows)
+    except NotASession as e:
+        seen = stamp()
+        return IndexEntry(seen.size, seen.mtime_ns, seen.inode, skipped=str(e))
+    return _entry_of(path, builder, stamp())
 
 
 def entry_from_bytes(path: str, data: bytes, stamp: Stamp, keep_text: bool = False) -> IndexEntry:
     """The index entry of a file whose bytes, all of them, are `data`."""
+    return _summarize(path, keep_text, [(data, True)], lambda: stamp)
+
+
+def _entry_of(path: str, builder: SummaryBuilder, stamp: Stamp) -> IndexEntry:
     entry = IndexEntry(stamp.size, stamp.mtime_ns, stamp.inode)
-    builder = SummaryBuilder(texts=[] if keep_text else None)
-    try:
-        builder.feed_bytes(data)
-    except NotASession as e:
-        entry.skipped = str(e)
-        return entry
     entry.builder = builder
     if builder.header is None:
         entry.skipped = "empty file (no session header yet)"
@@ -137,9 +154,19 @@ def _unreadable(error: OSError) -> IndexEntry:
     return IndexEntry(0, 0, 0, skipped=f"cannot read: {error.strerror or error}")
 
 
-def _read_many(paths: Sequence[str], keep_text: bool = False) -> list[tuple[str, IndexEntry | None, int]]:
+def _read_many(
+    paths: Sequence[str], keep_text: bool = False, pack: bool = False
+) -> list[tuple[str, IndexEntry | None, int]]:
+    """Each file read from the start; with `pack`, each entry's state encoded at once (the
+    two processes of a cold scan do that while they share the work, not one of them after)."""
     with paused_gc():
-        return [(p, *read_file_state(p, keep_text)) for p in paths]
+        read = [(p, *read_file_state(p, keep_text)) for p in paths]
+        if pack:
+            for _, entry, _ in read:
+                if entry is not None:
+                    with contextlib.suppress(*UNENCODABLE):
+                        entry.pack()  # (else encoded when saved, and left out then)
+        return read
 
 
 class SessionStore:
@@ -180,11 +207,17 @@ class SessionStore:
         """Write the index atomically; returns a problem description instead of raising."""
         if not self.use_cache:
             return None
-        # In the listing's order: the next warm start then finds its sessions sorted already.
-        entries = self.entries
+        # In the listing's order: the next warm start then finds its sessions sorted already,
+        # and so does the next listing of this store (`pi-sessions list` sorted twice).
         with self.lock:
-            ordered = {s.path: entries[s.path] for s in self.listing().summaries if s.path in entries}
+            entries = self.entries
+            paths = list(map(_PATH, self.listing().summaries))
+            try:
+                ordered = dict(zip(paths, map(entries.__getitem__, paths), strict=True))
+            except KeyError:  # (a summary under another name than its file's: never, but not fatal)
+                ordered = {p: entries[p] for p in paths if p in entries}
             ordered.update(entries)  # (the rest, files that are not sessions, after them)
+            self.entries = ordered
         return save_index(self.cache_path, self.root, ordered)
 
     # ------------------------------------------------------------------ scanning
@@ -318,7 +351,7 @@ class SessionStore:
 
         # fork is cheap but unsafe with other threads running (the app's workers): spawn then.
         method = "fork" if threading.active_count() == 1 and hasattr(os, "fork") else "spawn"
-        work = partial(_read_many, keep_text=self.keep_text)
+        work = partial(_read_many, keep_text=self.keep_text, pack=True)
         decode = partial(decode_results, reread=partial(read_file_state, keep_text=self.keep_text))
         return share_work(_pieces(paths, sizes), work, encode_results, decode, method)
 

@@ -518,6 +518,32 @@ def test_dates_are_written_as_javascript_writes_them(ms: float, text: str) -> No
     assert iso_from_ms(ms) == text
 
 
+def test_pi_own_date_form_is_read_and_written_as_the_general_way_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """pi's own form (toISOString's) is read, and dates from 1970 to 9999 written, the quick
+    way: every figure, also an impossible one (a 30th of February, hour 24), as the general
+    way (checked against JavaScript above) gives it."""
+    import random
+    import re
+
+    from pi_sessions.core import jsvalues
+
+    rng = random.Random(14)
+    texts = ["2024-02-29T23:59:59.999Z", "1970-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z"]
+    texts += [
+        "{:04d}-{:02d}-{:02d}T{:02d}:{:02d}:{:02d}.{:03d}Z".format(
+            *(rng.randrange(0, top) for top in (10000, 14, 33, 26, 61, 61, 1000))
+        )
+        for _ in range(3000)
+    ]
+    times = [0, 253402300799999, *(rng.randrange(0, 253402300800000) for _ in range(3000))]
+    quick = [date_ms(t) for t in texts], [iso_from_ms(t) for t in times]
+    monkeypatch.setattr(jsvalues, "_PI_ISO_RE", re.compile("(?!)"))  # (never matches)
+    monkeypatch.setattr(jsvalues, "_YEAR_10000_MS", 0)
+    assert quick == ([date_ms(t) for t in texts], [iso_from_ms(t) for t in times])
+
+
 def test_timestamps_kept_apart_read_back_exactly_and_sort_siblings(tmp_path: Path) -> None:
     # pi's own form is kept in the session's column, any other stays on the record: both
     # read back as written, and siblings sort by them alike, on open and when appended.

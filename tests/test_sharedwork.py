@@ -87,6 +87,10 @@ def test_a_cold_scan_in_two_processes_lists_what_one_process_lists(
             user("a", None, f"question {i}"),
             *[assistant(f"b{k}", "a", "x" * (100 * i), k) for k in range(i % 5)],
         )
+    # A first message msgpack cannot hold (a lone surrogate): whoever read it, it is read again
+    # here, the helper cannot send it.
+    for i in range(24, 28):
+        write(tmp_path / "--p0--" / f"s{i}.jsonl", header(id=f"s{i}"), user("a", None, f"odd \ud800 {i}"))
     monkeypatch.setattr(store_module, "PARALLEL_MIN_BYTES", 0)
     alone = SessionStore(tmp_path, use_cache=False)
     alone.scan(workers=1)

@@ -105,6 +105,105 @@ def test_one_rule_set_whatever_the_line_or_the_reader(
     assert (summary.message_count, summary.first_message, summary.entry_count) == (2, "hello", 2)
 
 
+# Messages the typed decoders tell apart by their role (or refuse: a role they do not know,
+# none, two) and what pi 1.6.0's listAll() did with each (checked with the real pi). Written
+# as raw JSON: a repeated key cannot come from a dict (JavaScript keeps the last one).
+ROLES = [
+    ('{"role":"toolResult","content":null}', True),  # (a tool result's content is never read)
+    ('{"role":"weird","content":null}', True),
+    ('{"content":null}', True),
+    ('{"role":"assistant","content":[5,"s"]}', True),
+    ('{"role":"hookMessage","content":null}', True),
+    ('{"role":"toolResult","role":"user","content":null}', False),
+    ('{"role":"user","content":null,"role":"toolResult"}', True),
+]
+
+
+@pytest.mark.parametrize("keep_text", [False, True], ids=["list", "browser"])
+@pytest.mark.parametrize(("message", "pi_lists_it"), ROLES)
+def test_every_role_is_read_as_pi_reads_it(
+    tmp_path: Path, message: str, pi_lists_it: bool, keep_text: bool
+) -> None:
+    second = b'{"type":"message","id":"b","parentId":"a","timestamp":"2025-03-01T10:00:02.000Z","message":'
+    (tmp_path / "s.jsonl").write_bytes(
+        jsonl(header(), user("a", None, "hello")) + second + message.encode() + b"}\n"
+    )
+    store = SessionStore(tmp_path, use_cache=False, keep_text=keep_text)
+    store.scan()
+    [summary] = store.listing().summaries
+    assert summary.pi_lists_it is pi_lists_it, summary.problems
+    assert (summary.message_count, summary.first_message, summary.entry_count) == (2, "hello", 2)
+    assert bool(summary.problems) is not pi_lists_it
+
+
+# pi's usual lines are read by the leanest decoder (`pi-sessions list`); a file with a line
+# that is not usual is read with the full types instead. Either way, and by the plain path
+# (a lone surrogate on each line), the figures are the same.
+UNUSUAL = {
+    "usual": {},
+    "usage without its total": {"usage": {"input": 10, "output": 5, "cost": {"total": 0.25}}},
+    "a total not a number": {"usage": {"input": 1, "output": 2, "totalTokens": "15"}},
+    "a cost without its total": {"usage": {"totalTokens": 15, "cost": {}}},
+    "an integer cost": {"usage": {"totalTokens": 15.5, "cost": {"total": 2}}},
+    "a huge total": {"usage": {"totalTokens": 10**400}},
+    "the time as a string": {"timestamp": "2025-03-01T10:00:09.000Z"},
+    "no time": {"timestamp": None},
+}
+
+
+@pytest.mark.parametrize("change", list(UNUSUAL.values()), ids=list(UNUSUAL))
+def test_usual_lines_or_not_every_decoder_gives_the_same_figures(
+    tmp_path: Path, change: dict[str, object]
+) -> None:
+    message = {**assistant("b", "a", "reply", 2)["message"], **change}
+    if message["timestamp"] is None:
+        del message["timestamp"]
+    rows = [header(), user("a", None, "question"), entry("message", "b", "a", 3, message=message)]
+    files = {
+        "list": write(tmp_path / "l" / "s.jsonl", *rows),
+        "browser": write(tmp_path / "b" / "s.jsonl", *rows),
+    }
+    files["plain"] = write(
+        tmp_path / "p" / "s.jsonl", rows[0], *[{**row, "odd": "\ud800"} for row in rows[1:]]
+    )
+    figures = []
+    for kind, path in files.items():
+        store = SessionStore(path.parent, use_cache=False, keep_text=kind == "browser")
+        store.scan()
+        [s] = store.listing().summaries
+        figures.append((s.tokens, s.cost, s.modified, s.message_count, s.first_message, s.problems))
+    assert figures[0] == figures[1] == figures[2]
+    assert figures[0][3:] == (2, "question", [])
+
+
+@pytest.mark.parametrize("piece", [7, 64, 300, 5000, 0], ids=[7, 64, 300, 5000, "ending-after-a-brace"])
+def test_a_big_file_read_in_pieces_is_summarized_as_read_whole(
+    tmp_path: Path, piece: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Pieces end anywhere: within the header, within a line (a long one spans several), right
+    # after a line's closing brace with garbage behind it (pi: one malformed line), before a
+    # last line still being written.
+    from pi_sessions.core import growth
+    from pi_sessions.core.store import read_file_state
+
+    usage = {"input": 1, "output": 2, "totalTokens": 3, "cost": {"total": 0.25}}
+    data = (
+        jsonl(header(cwd="/home/u/" + "p" * 400), user("a", None, "first " + "x" * 900))
+        + b'{"type":"message","id":"g","parentId":"a","message":{"role":"user","content":"no"}}garbage\n'
+        + jsonl(*[assistant(f"b{i}", "a", "y" * (i * 37), i, usage=usage) for i in range(30)])
+        + b'{"type":"message","id":"late","parentId":"b3","message":{"role":"user"'
+    )
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(data)
+    whole, read_whole = read_file_state(str(path))
+    monkeypatch.setattr(growth, "PIECE_BYTES", piece or data.index(b"}garbage") + 1)
+    pieces, read_pieces = read_file_state(str(path))
+    assert whole is not None and pieces is not None and whole.summary is not None
+    assert (pieces.summary, pieces.builder, read_pieces) == (whole.summary, whole.builder, read_whole)
+    assert (whole.summary.message_count, whole.summary.problems) == (31, ["1 malformed line(s) skipped"])
+    assert whole.builder is not None and whole.builder.offset < len(data)  # (the last line waits)
+
+
 @pytest.mark.parametrize("big", [False, True], ids=["split", "viewed"])
 def test_a_line_holding_two_entries_is_one_malformed_line(
     tmp_path: Path, big: bool, monkeypatch: pytest.MonkeyPatch
