@@ -49,6 +49,17 @@ def _backdate_folders(root: Path) -> None:
         os.utime(folder, (LONG_AGO, LONG_AGO))
 
 
+async def _oldest_resumed(root: Path, cache: Path) -> list[Path]:
+    """100 sessions listed once; then the oldest, far below the first screen, grew (`pi
+    --resume`): no folder changed, it is the newest now."""
+    paths = _sessions(root, 100)
+    await _first_run(root, cache)
+    with open(paths[0], "ab") as f:
+        f.write(jsonl(user("b", "a", "resumed", 10_000)))
+    _backdate_folders(root)
+    return paths
+
+
 def _new_session(root: Path, n: int = 10_000) -> Path:
     return write(
         root / FOLDER / "new.jsonl",
@@ -117,11 +128,7 @@ async def test_an_old_session_resumed_since_is_opened_once_the_listing_is_checke
     first screen comes from the cache; once every file is checked, it is the newest, and it
     is opened since the user has not moved yet."""
     root, cache = tmp_path / "sessions", tmp_path / "cache"
-    paths = _sessions(root, 100)
-    await _first_run(root, cache)
-    with open(paths[0], "ab") as f:
-        f.write(jsonl(user("b", "a", "resumed", 10_000)))
-    _backdate_folders(root)
+    paths = await _oldest_resumed(root, cache)
     async with make_app(root, cache).run_test(size=(160, 48)) as pilot:
         screen = await _lands_on(pilot, paths[0])
         assert screen.sidebar.shown_summaries()[0].message_count == 2
@@ -131,11 +138,7 @@ async def test_once_the_user_moved_the_checked_listing_leaves_the_cursor_where_i
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root, cache = tmp_path / "sessions", tmp_path / "cache"
-    paths = _sessions(root, 100)
-    await _first_run(root, cache)
-    with open(paths[0], "ab") as f:
-        f.write(jsonl(user("b", "a", "resumed", 10_000)))
-    _backdate_folders(root)
+    paths = await _oldest_resumed(root, cache)
     check = _held_scans(monkeypatch)
     async with make_app(root, cache).run_test(size=(160, 48)) as pilot:
         screen = await loaded(pilot)
@@ -224,11 +227,7 @@ async def test_a_screen_opened_before_the_first_frame_does_not_hold_back_the_che
     first frame; covered by a full screen (the labels, asked for before that frame), the main
     screen draws none until it is back: the check starts anyway."""
     root, cache = tmp_path / "sessions", tmp_path / "cache"
-    paths = _sessions(root, 100)
-    await _first_run(root, cache)
-    with open(paths[0], "ab") as f:
-        f.write(jsonl(user("b", "a", "resumed", 10_000)))
-    _backdate_folders(root)
+    paths = await _oldest_resumed(root, cache)
     mount = main_screen.MainScreen.on_mount
 
     def on_mount(self: main_screen.MainScreen) -> None:

@@ -147,10 +147,6 @@ class SessionList(RowList):
                 return index
         return None
 
-    def paths_from(self, top: int, count: int) -> list[str]:
-        """The sessions of rows `top` to `top + count` (what a view there shows)."""
-        return [row.summary.path for row in self.rows[top : top + count] if isinstance(row, SessionRow)]
-
     def current(self) -> SessionSummary | None:
         if 0 <= self.cursor < len(self.rows):
             row = self.rows[self.cursor]
