@@ -25,7 +25,7 @@ import time
 from collections.abc import Coroutine, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult, SuspendNotSupported
 from textual.screen import Screen
 from textual.worker import Worker, WorkerCancelled, WorkerState, get_current_worker
@@ -282,10 +282,15 @@ class MainScreen(PacedScreen[None]):
         self.set_timer(WATCH_AFTER_SECONDS, self.watch_sessions)
 
     def on_key(self) -> None:
-        self._user_acted = True  # (a key or a click: the first screen is the user's from then on)
+        self._user_acted = True  # (a key, a click, a scroll: the first screen is the user's now)
 
-    def on_mouse_down(self) -> None:
-        self._user_acted = True
+    def _forward_event(self, event: events.Event) -> None:
+        # Every mouse event comes through here on its way to its widget (which may stop it
+        # before it would reach the screen: a scroll does). (Textual is pinned: the app hands
+        # a screen its input events in `_forward_event`.)
+        if isinstance(event, (events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)):
+            self._user_acted = True
+        super()._forward_event(event)
 
     @work(thread=True, exclusive=True, group="index", exit_on_error=False)
     def build_search_index(self) -> None:

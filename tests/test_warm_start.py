@@ -134,8 +134,9 @@ async def test_an_old_session_resumed_since_is_opened_once_the_listing_is_checke
         assert screen.sidebar.shown_summaries()[0].message_count == 2
 
 
+@pytest.mark.parametrize("how", ["keys", "click"])
 async def test_once_the_user_moved_the_checked_listing_leaves_the_cursor_where_it_is(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
 ) -> None:
     root, cache = tmp_path / "sessions", tmp_path / "cache"
     paths = await _oldest_resumed(root, cache)
@@ -143,12 +144,16 @@ async def test_once_the_user_moved_the_checked_listing_leaves_the_cursor_where_i
     async with make_app(root, cache).run_test(size=(160, 48)) as pilot:
         screen = await loaded(pilot)
         assert _at(screen) == str(paths[99])  # the cache's newest: the check has not run
-        await pilot.press("down")
-        await until(pilot, lambda: _at(screen) == str(paths[98]), "the user's move")
+        if how == "keys":
+            await pilot.press("down", "up")  # (and back: the user chose it now)
+        else:  # a click on the row under the cursor
+            session_list = screen.sidebar.session_list
+            assert await pilot.click(session_list, offset=(5, session_list.cursor))
+        await until(pilot, lambda: _at(screen) == str(paths[99]), "the user's moves")
         check.set()
         await until(pilot, lambda: _top(screen) == str(paths[0]), "the resumed session on top")
         await pilot.pause()
-        assert _at(screen) == str(paths[98])
+        assert _at(screen) == str(paths[99])
 
 
 async def test_while_a_long_scan_reads_no_session_of_the_cache_is_listed(
