@@ -25,7 +25,7 @@ import time
 from collections.abc import Coroutine, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult, SuspendNotSupported
 from textual.screen import Screen
 from textual.worker import Worker, WorkerCancelled, WorkerState, get_current_worker
@@ -34,6 +34,7 @@ from ..core.activity import Activity
 from ..core.context import project
 from ..core.gcpause import COLLECTIONS, paused_gc
 from ..core.glyphs import Glyphs
+from ..core.groups import SessionRow
 from ..core.listing import SessionSummary
 from ..core.live import context_change, nothing_to_show
 from ..core.locations import SessionsRoot
@@ -68,6 +69,7 @@ T = TypeVar("T")
 QUICK_SCAN_BYTES = 4 * 1024 * 1024  # up to this much to read, the first listing is done inline
 WATCH_AFTER_SECONDS = 0.5  # the watch starts this long after the first listing
 FIRST_SESSION_WAIT = 0.3  # the first frame waits this long at most for the first session
+FIRST_ROWS = 60  # rows of the sidebar checked on disk before a first screen from the cache, at least
 PANES = ("sidebar", "tree", "context")
 
 
@@ -104,6 +106,8 @@ class MainScreen(PacedScreen[None]):
         self.file_tracker: FileTracker | None = None  # the open session's, kept across entries
         self.follow = False
         self.scanned = False
+        self._first_opened: str | None = None  # the session the first screen opened by itself
+        self._user_acted = False  # a key pressed or a click since the start
         self.last_context_ms = 0.0
 
     # ------------------------------------------------------------------ the panes
@@ -197,18 +201,23 @@ class MainScreen(PacedScreen[None]):
             self.scan_sessions()
 
     def _list_from_cache(self) -> bool:
-        """The first listing as the index cache has it, if the sessions it shows first are as
-        the cache says on disk: the first frame then waits for no look at the other files (a
-        stat each, 65 ms at 30,000 sessions). They are checked right after it (`check_listing`);
-        a session that changed meanwhile is then corrected, as a live change would be."""
+        """The first listing as the index cache has it, if no session was created, deleted or
+        renamed since and the sessions it shows first are as the cache says on disk: the first
+        frame then waits for no look at the other files (a stat each, 65 ms at 30,000
+        sessions). They are checked right after it (`check_listing`); a session that changed
+        meanwhile is then corrected, as a live change would be (one that became the newest is
+        then opened, if the user has not moved yet: `_listing_checked`). Nothing is listed
+        unless the cache is taken: the scan's listing puts the cursor on its own top row."""
         if self.open_path or not self.store.load_cached():
             return False  # (a session to open: its row may be anywhere in the list)
         listing = self.store.listing()
         if not listing.summaries:
             return False
-        self.sidebar.set_summaries(listing.summaries)
-        if self.store.stale(self.sidebar.session_list.paths_from(0, self.app.size.height)):
-            return False  # (the caller's scan reads what changed and lists again)
+        rows = self.sidebar.rows_for(listing.summaries)
+        shown = max(self.app.size.height, FIRST_ROWS)  # (the size may not be known yet)
+        if self.store.stale([row.summary.path for row in rows[:shown] if isinstance(row, SessionRow)]):
+            return False  # (the caller's scan reads what changed and lists it)
+        self.sidebar.set_summaries(listing.summaries, rows=rows)
         self._scan_done(listing.summaries, listing.skipped, None, checked=False, listed=True)
         return True
 
@@ -264,8 +273,24 @@ class MainScreen(PacedScreen[None]):
 
     def _listing_checked(self, listing: Listing | None) -> None:
         if listing is not None:
+            current = self.sidebar.session_list.current()
             self._scan_done(listing.summaries, listing.skipped, None)
+            if not self._user_acted and current is not None and current.path == self._first_opened:
+                # The user has not moved yet: the first screen opens the newest session, as a
+                # full scan's first listing would have (e.g. an old session resumed since).
+                self._open_initial()
         self.set_timer(WATCH_AFTER_SECONDS, self.watch_sessions)
+
+    def on_key(self) -> None:
+        self._user_acted = True  # (a key, a click, a scroll: the first screen is the user's now)
+
+    def _forward_event(self, event: events.Event) -> None:
+        # Every mouse event comes through here on its way to its widget (which may stop it
+        # before it would reach the screen: a scroll does). (Textual is pinned: the app hands
+        # a screen its input events in `_forward_event`.)
+        if isinstance(event, (events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)):
+            self._user_acted = True
+        super()._forward_event(event)
 
     @work(thread=True, exclusive=True, group="index", exit_on_error=False)
     def build_search_index(self) -> None:
@@ -360,8 +385,13 @@ class MainScreen(PacedScreen[None]):
             self.open_session(path)
             self.focus_pane("tree")
             return
-        current = self.sidebar.session_list.current()
-        if current is not None:
+        session_list = self.sidebar.session_list
+        first = next((i for i in range(session_list.row_count) if session_list.is_selectable(i)), None)
+        if first is not None:
+            session_list.move_cursor(first, notify=False)
+        current = session_list.current()
+        if current is not None and current.path != self._first_opened:
+            self._first_opened = current.path
             self.hold_frames(FIRST_SESSION_WAIT)
             self.open_session(current.path)
 

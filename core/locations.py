@@ -89,6 +89,25 @@ def iter_session_files(root: str) -> Iterator[str]:
                     yield item.path
 
 
+def folders_changed_since(root: str, mtime_ns: int) -> bool:
+    """Whether a file may have been created, deleted or renamed in `root` or a folder one
+    below it (where `iter_session_files` looks) at `mtime_ns` or later: a folder's mtime
+    changes then (a file only appended to keeps it). A stat per folder; a folder that cannot
+    be looked at counts as changed."""
+    try:
+        if os.stat(root).st_mtime_ns >= mtime_ns:
+            return True
+    except OSError:
+        return True
+    for entry in _scan(root):  # (a session file directly in root: root's mtime covers it)
+        try:
+            if entry.is_dir() and entry.stat().st_mtime_ns >= mtime_ns:
+                return True
+        except OSError:
+            return True
+    return False
+
+
 def _scan(folder: str) -> list[os.DirEntry[str]]:
     try:
         with os.scandir(folder) as entries:

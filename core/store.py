@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -25,10 +26,12 @@ from .gcpause import paused_gc
 from .growth import Growth, Pieces, ReadMark, Stamp, Verdict, read_growth, read_whole
 from .index_cache import UNENCODABLE, IndexEntry, cache_file_path, default_cache_dir, load_index, save_index
 from .listing import NotASession, SessionSummary, SummaryBuilder
-from .locations import iter_session_files
+from .locations import folders_changed_since, iter_session_files
 
 # Below this many bytes to read, a second process costs more than it saves.
 PARALLEL_MIN_BYTES = 48 * 1024 * 1024
+# A file's and a folder's times come from the kernel's coarse clock, up to a tick behind ours.
+CLOCK_SLACK_NS = 50_000_000
 
 
 class FileChange(StrEnum):
@@ -53,6 +56,7 @@ class ScanReport:
     grown: int = 0
     read: int = 0
     vanished: int = 0
+    restamped: int = 0  # (of `unchanged`) a new size or mtime, nothing more to list: saved
     bytes_read: int = 0
     cache_loaded: bool = False
     cache_problem: str | None = None
@@ -189,6 +193,10 @@ class SessionStore:
         # A cache loaded by a scan that gave up (read_limit), with what the load reported:
         # the scan that follows starts from it instead of reading and decoding it again.
         self._loaded: tuple[dict[str, IndexEntry], bool, str | None] | None = None
+        # The time the cache loaded by `load_cached` says its scan started (its mtime), and
+        # whether `stale` found a folder changed since (the scan then says it looked again).
+        self._cached_at: int | None = None
+        self._folders_newer = False
 
     # ------------------------------------------------------------------ the cache file
     @property
@@ -203,8 +211,9 @@ class SessionStore:
         report.cache_loaded = entries is not None
         return entries or {}
 
-    def save_cache(self) -> str | None:
-        """Write the index atomically; returns a problem description instead of raising."""
+    def save_cache(self, scanned_at: int | None = None) -> str | None:
+        """Write the index atomically; returns a problem description instead of raising.
+        `scanned_at`: when the scan it holds started (see `_stamp_cache`)."""
         if not self.use_cache:
             return None
         # In the listing's order: the next warm start then finds its sessions sorted already,
@@ -218,7 +227,17 @@ class SessionStore:
                 ordered = {p: entries[p] for p in paths if p in entries}
             ordered.update(entries)  # (the rest, files that are not sessions, after them)
             self.entries = ordered
-        return save_index(self.cache_path, self.root, ordered)
+        problem = save_index(self.cache_path, self.root, ordered)
+        if problem is None and scanned_at is not None:
+            self._stamp_cache(scanned_at)
+        return problem
+
+    def _stamp_cache(self, scanned_at: int) -> None:
+        """The cache file's mtime is when the scan it holds started (a little before): a
+        folder changed since then has a newer mtime (`stale`), whatever the scan saw of it."""
+        stamp = scanned_at - CLOCK_SLACK_NS
+        with contextlib.suppress(OSError):  # (then a folder looks newer: the next start scans)
+            os.utime(self.cache_path, ns=(stamp, stamp))
 
     # ------------------------------------------------------------------ scanning
     def load_cached(self) -> bool:
@@ -228,6 +247,10 @@ class SessionStore:
         with self.lock:
             if self.entries or not self.use_cache:
                 return False
+            try:  # (before the load: a cache written meanwhile only looks older than it is)
+                cached_at = os.stat(self.cache_path).st_mtime_ns
+            except OSError:
+                return False
             report = ScanReport()
             with paused_gc():
                 entries = self._load_cache(report)
@@ -235,10 +258,18 @@ class SessionStore:
                 return False
             self.entries = entries
             self._loaded = (entries, True, None)  # (the scan that follows saves only what changed)
+            self._cached_at = cached_at
             return True
 
     def stale(self, paths: Sequence[str]) -> bool:
-        """Whether any of `paths` is not on disk as its entry says (changed, gone, or unknown)."""
+        """Whether the entries `load_cached` took may not be the disk's for `paths` and what
+        lists above them: a session created, deleted or renamed since the cache's scan (its
+        folder is newer than the cache: a stat per folder), or one of `paths` not on disk as
+        its entry says (changed, gone, or unknown). (A session elsewhere that only grew is
+        not seen: the scan that must follow finds it.)"""
+        if self._cached_at is not None and folders_changed_since(self.root, self._cached_at):
+            self._folders_newer = True
+            return True
         entries = self.entries
         for path in paths:
             entry = entries.get(path)
@@ -261,6 +292,7 @@ class SessionStore:
 
     def _scan(self, workers: int | None, save: bool, read_limit: int | None) -> ScanReport | None:
         report = ScanReport()
+        started = time.time_ns()
         with paused_gc():
             if self._loaded is not None:  # (loaded by `load_cached`, or by a scan that gave up)
                 cached, report.cache_loaded, report.cache_problem = self._loaded
@@ -314,8 +346,9 @@ class SessionStore:
                 report.bytes_read += read
                 if change is FileChange.GREW:
                     report.grown += 1
-                elif change is FileChange.UNCHANGED:
+                elif change is FileChange.UNCHANGED:  # (its stamp changed: the cache must say so)
                     report.unchanged += 1
+                    report.restamped += 1
                 else:
                     report.read += 1
             for path, entry, read in self._read_all(to_read, stats, workers):
@@ -331,10 +364,15 @@ class SessionStore:
         for path, entry in self.entries.items():
             if entry.summary is None and entry.builder is not None and entry.builder.header is not None:
                 entry.summary = entry.builder.summary(path, entry.size, entry.mtime_ns, entry.inode)
-        if save and (report.read or report.grown or report.vanished or not report.cache_loaded):
-            problem = self.save_cache()
+        folders_newer, self._folders_newer, self._cached_at = self._folders_newer, False, None
+        if not save:
+            return report
+        if report.read or report.grown or report.vanished or report.restamped or not report.cache_loaded:
+            problem = self.save_cache(started)
             if problem:
                 report.cache_problem = problem
+        elif folders_newer:  # (a folder changed, not its sessions: else every start would scan)
+            self._stamp_cache(started)
         return report
 
     def _read_all(

@@ -300,6 +300,7 @@ def test_a_listing_taken_from_the_cache_first_is_checked_by_the_scan_that_follow
     the cache only then."""
     root, cache = tmp_path / "sessions", tmp_path / "cache"
     files = make_tree(root)
+    _backdate_folders(root)  # (else they may look newer than the cache: see the next test)
     SessionStore(root, cache_dir=cache).scan()
     (cache_file,) = cache.iterdir()
     written = cache_file.stat().st_mtime_ns
@@ -325,6 +326,62 @@ def test_a_listing_taken_from_the_cache_first_is_checked_by_the_scan_that_follow
     assert cache_file.stat().st_mtime_ns != written
 
     assert not SessionStore(tmp_path / "empty", cache_dir=tmp_path / "no-cache").load_cached()
+
+
+LONG_AGO = 1_600_000_000
+
+
+def _backdate_folders(root: Path, when: int = LONG_AGO) -> None:
+    """The root and its folders as if nothing was created in them since `when`."""
+    for folder in (root, *(p for p in root.iterdir() if p.is_dir())):
+        os.utime(folder, (when, when))
+
+
+def test_a_session_created_or_deleted_since_the_cache_makes_it_stale(tmp_path: Path) -> None:
+    """`stale` sees a folder changed since the cache's scan started: a file created, deleted
+    or renamed there (the sessions it lists first may then be others). A change that leaves
+    nothing to list (a file that is no session came and went) is recorded by the scan that
+    follows: the next start trusts the cache again."""
+    root, cache = tmp_path / "sessions", tmp_path / "cache"
+    files = make_tree(root)
+    SessionStore(root, cache_dir=cache).scan()
+    (cache_file,) = cache.iterdir()
+    shown = [str(files["new"]), str(files["old"])]
+
+    def stale() -> bool:
+        store = SessionStore(root, cache_dir=cache)
+        assert store.load_cached()
+        return store.stale(shown)
+
+    def scan() -> ScanReport:
+        store = SessionStore(root, cache_dir=cache)
+        assert store.load_cached() and store.stale(shown)
+        report = store.scan()
+        assert report is not None
+        return report
+
+    # (times set by hand: the kernel's clock is coarse, the slack around it not the point here)
+    os.utime(cache_file, (LONG_AGO + 100, LONG_AGO + 100))  # the cache's scan
+    _backdate_folders(root)  # the folders, older
+    assert not stale()
+    write(root / "--home-u-c--" / "newest.jsonl", header(id="c", cwd="/home/u/c"))
+    _backdate_folders(root, LONG_AGO + 200)  # (a new folder: the root changed, after the cache)
+    assert stale()
+    assert scan().read == 1
+    assert not stale()  # (the cache written by that scan, since)
+
+    os.utime(cache_file, (LONG_AGO + 300, LONG_AGO + 300))
+    scratch = root / "--home-u-a--" / "scratch.txt"
+    scratch.write_text("x")
+    scratch.unlink()
+    _backdate_folders(root, LONG_AGO + 400)
+    assert stale()
+    report = scan()
+    assert report.read == report.grown == report.vanished == 0
+    assert not stale()  # the cache says when its scan looked, though nothing in it changed
+
+    files["old"].unlink()
+    assert stale()
 
 
 def test_rewritten_prefix_is_read_again(tmp_path: Path) -> None:

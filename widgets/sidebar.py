@@ -147,10 +147,6 @@ class SessionList(RowList):
                 return index
         return None
 
-    def paths_from(self, top: int, count: int) -> list[str]:
-        """The sessions of rows `top` to `top + count` (what a view there shows)."""
-        return [row.summary.path for row in self.rows[top : top + count] if isinstance(row, SessionRow)]
-
     def current(self) -> SessionSummary | None:
         if 0 <= self.cursor < len(self.rows):
             row = self.rows[self.cursor]
@@ -332,25 +328,46 @@ class SessionSidebar(Vertical):
         self.session_list.refresh()
 
     # ------------------------------------------------------------------ data in
-    def set_summaries(self, summaries: Sequence[SessionSummary], *, keep_current: bool = True) -> None:
+    def set_summaries(
+        self,
+        summaries: Sequence[SessionSummary],
+        *,
+        keep_current: bool = True,
+        rows: list[SidebarRow] | None = None,
+    ) -> None:
+        """List `summaries` (`rows`: `rows_for(summaries)`, made already)."""
         self.summaries = list(summaries)
-        folders = {s.cwd for s in self.summaries}  # (a few hundred for 30,000 sessions)
-        if self.current_cwd and not any(_same_dir(cwd, self.current_cwd) for cwd in folders):
-            self.only_current = False
-        self.rebuild(keep_current=keep_current)
+        if self.only_current and not self._lists_current_cwd(self.summaries):
+            self.only_current = False  # (its watch lists them again)
+            rows = None
+        self.rebuild(keep_current=keep_current, rows=rows)
+
+    def rows_for(self, summaries: Sequence[SessionSummary]) -> list[SidebarRow]:
+        """The rows `set_summaries(summaries)` would list, the list shown left as it is."""
+        only_current = self.only_current and self._lists_current_cwd(summaries)
+        return self._build_rows(summaries, only_current)
+
+    def _lists_current_cwd(self, summaries: Sequence[SessionSummary]) -> bool:
+        folders = {s.cwd for s in summaries}  # (a few hundred for 30,000 sessions)
+        return not self.current_cwd or any(_same_dir(cwd, self.current_cwd) for cwd in folders)
 
     @property
     def scope(self) -> Scope:
         return "deep" if self.deep else "default"
 
-    def rebuild(self, *, keep_current: bool = True) -> None:
-        self.full_rows = rows = build_rows(
-            self.summaries,
+    def _build_rows(self, summaries: Sequence[SessionSummary], only_current: bool) -> list[SidebarRow]:
+        return build_rows(
+            summaries,
             current_cwd=self.current_cwd,
-            only_current=self.only_current,
+            only_current=only_current,
             named_only=self.named_only,
             order=self.order,
         )
+
+    def rebuild(self, *, keep_current: bool = True, rows: list[SidebarRow] | None = None) -> None:
+        if rows is None:
+            rows = self._build_rows(self.summaries, self.only_current)
+        self.full_rows = rows
         self.result_rows = ResultRows(rows)
         self._show_rows(keep_current=keep_current)
 
