@@ -207,6 +207,11 @@ class BodyCache:
             self._items.move_to_end(index)
             return item[0]
 
+    def indexes(self) -> frozenset[int]:
+        """The indexes of the bodies held now."""
+        with self._lock:
+            return frozenset(self._items)
+
     def put(self, index: int, value: dict[str, Any], size: int) -> None:
         with self._lock:
             old = self._items.pop(index, None)

@@ -317,25 +317,42 @@ def decode_entries(lines: list[bytes], offset: int, number: int) -> list[EntryRe
             record.offset, record.length, record.line = position, length, line
             m = record.message
             if m.__class__ is message_head:
+                role = m.role
                 usage = m.usage
-                if m.role == "assistant":
-                    record.reported = _reported(m, usage)
                 if usage is not None:
-                    if m.role in USAGE_ROLES:
-                        record.tokens, record.cost = _usage_numbers(usage)
-                    m.usage = None
+                    if role in USAGE_ROLES:
+                        # What `_usage_numbers` and `_reported` give for the usage pi writes
+                        # (a positive int of tokens, a finite cost), without two calls per reply.
+                        total, cost = usage.totalTokens, usage.cost
+                        spent = cost.total if cost is not None else None
+                        if (
+                            total.__class__ is int
+                            and 0 < total < 9007199254740992  # 2**53
+                            and spent.__class__ is float
+                            and spent - spent == 0.0
+                        ):
+                            record.tokens, record.cost = float(total), spent
+                            if role == "assistant":
+                                stop = m.stopReason
+                                aborted = stop.__class__ is str_ and stop in ("aborted", "error")
+                                record.reported = None if aborted else total
+                        else:
+                            record.tokens, record.cost = _usage_numbers(usage)
+                            if role == "assistant":
+                                record.reported = _reported(m, usage)
+                elif role == "assistant":
+                    record.reported = None  # (what `_reported` gives for a reply without usage)
                 content = m.content
                 if content is not unset:
                     size = len(content)
                     record.content_kind = kind_of(memoryview(content)[0], other) if size else other
                     record.content_size = size
-                    m.content = unset
                 # Heads repeat (a role, a model, a stop reason): one head for each that holds
                 # only strings and nulls (numbers would compare equal across types), shared
                 # by the records that have it (100,000 heads took 8 MiB). Only such heads are
                 # kept, and a decoded value equal to a string or null is one: a head found
-                # needs no look at its classes.
-                key = (m.role, m.provider, m.model, m.stopReason, m.toolName, m.customType)
+                # needs no look at its classes (nor its usage and content dropped: it goes).
+                key = (role, m.provider, m.model, m.stopReason, m.toolName, m.customType)
                 try:
                     head = heads.get(key)
                 except TypeError:  # a list or an object among them
@@ -343,6 +360,7 @@ def decode_entries(lines: list[bytes], offset: int, number: int) -> list[EntryRe
                 if head is not None:
                     record.message = head
                 else:
+                    m.usage, m.content = None, unset
                     _intern_head(m)
                     if key[0].__class__ is str_ and all(v.__class__ in plain for v in key):
                         heads[key] = m

@@ -17,7 +17,8 @@ import contextlib
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, compress, count
+from operator import attrgetter
 from typing import Any
 
 from msgspec import UNSET
@@ -81,6 +82,8 @@ def _duplicate_id(rid: str, first_line: int, line: int) -> Problem:
         ProblemKind.DUPLICATE_ID, f"id {rid} also used on line {first_line}; the later entry wins", line, rid
     )
 
+
+_index_of = attrgetter("index")
 
 # Totals are remembered at path positions p with p & TOTALS_EVERY == TOTALS_EVERY (every 64th).
 TOTALS_EVERY = 63
@@ -572,31 +575,48 @@ class Session:
     def entry_message_runs(self, records: Sequence[EntryRecord]) -> Iterator[list[Any]]:
         """The `message` of each of `records` (message entries), in order, a read at a time
         as `entry_dict_runs` gives bodies; uncached, only the messages are decoded."""
-        if self._migration is not None or self._bodies_kept:
+        if self._migration is not None:
             for bodies in self.entry_dict_runs(records):
                 yield [body.get("message") for body in bodies]
             return
-        yield from read_message_runs(self.source, records)
+        for run, cached in self._split_at_cached(records):
+            if cached is not None:
+                yield [cached.get("message")]
+            else:
+                yield from read_message_runs(self.source, run)
 
     def entry_dict_runs(self, records: Sequence[EntryRecord]) -> Iterator[list[dict[str, Any]]]:
         """`entry_dicts`, a read at a time: lists that together hold the bodies of `records`,
         in order (for callers that take a run in one step)."""
-        if not self._bodies_kept:  # nothing cached (a command line run): no look per entry
-            yield from read_body_runs(self.source, records, self._migration)
-            return
-        run: list[EntryRecord] = []
-        for record in records:
-            current = record.index < len(self.records) and self.records[record.index] is record
-            cached = self._bodies.get(record.index) if current else None
-            if cached is None:
-                run.append(record)
-                continue
-            if run:
+        for run, cached in self._split_at_cached(records):
+            if cached is not None:
+                yield [cached]
+            else:
                 yield from read_body_runs(self.source, run, self._migration)
-                run = []
-            yield [cached]
-        if run:
-            yield from read_body_runs(self.source, run, self._migration)
+
+    def _split_at_cached(
+        self, records: Sequence[EntryRecord]
+    ) -> Iterator[tuple[Sequence[EntryRecord], dict[str, Any] | None]]:
+        """`records` in order, as (a run of them whose bodies are not cached, None) and
+        ((), the cached body of one). The cache holds a few hundred bodies at most: they are
+        found among the records without a Python step per record (a context of 100,000
+        entries whose last few bodies were read)."""
+        kept = self._bodies.indexes() if self._bodies_kept else None
+        start = 0
+        if kept:
+            own = self.records
+            for at in compress(count(), map(kept.__contains__, map(_index_of, records))):
+                record = records[at]
+                current = record.index < len(own) and own[record.index] is record
+                cached = self._bodies.get(record.index) if current else None
+                if cached is None:
+                    continue
+                if at > start:
+                    yield records[start:at], None
+                yield (), cached
+                start = at + 1
+        if start < len(records):
+            yield (records[start:] if start else records), None
 
     # ------------------------------------------------------------------ queries
     def get(self, entry_id: str) -> EntryRecord:

@@ -39,6 +39,17 @@ def test_messages_of_a_path_with_other_lines_between_them(tmp_path: Path) -> Non
     assert [m for run in session.entry_message_runs(records) for m in run] == one_by_one(session, records)
 
 
+def test_bodies_read_before_are_handed_from_the_cache_among_the_others(tmp_path: Path) -> None:
+    session = Session.open(write(tmp_path / "s.jsonl", header(), *chain(300)))
+    records = session.path_to("e299")
+    kept = {i: session.entry_dict(records[i]) for i in (0, 1, 150, 298, 299)}  # (now cached)
+    bodies = list(session.entry_dicts(records))
+    assert all(bodies[i] is body for i, body in kept.items())
+    messages = [m for run in session.entry_message_runs(records) for m in run]
+    assert messages == [b["message"] for b in bodies] == one_by_one(session, records)
+    assert all(messages[i] is body["message"] for i, body in kept.items())
+
+
 @pytest.mark.parametrize("read", ["messages", "bodies"])
 def test_a_line_rewritten_in_place_is_refused(tmp_path: Path, read: str) -> None:
     path = write(tmp_path / "s.jsonl", header(), *chain(50))
