@@ -24,7 +24,9 @@ from .problems import Problem, ProblemKind
 if TYPE_CHECKING:
     import json
 
-CHUNK_SIZE = 4 * 1024 * 1024
+# A read's bytes and its lines live until its records are decoded: at the peak of opening a
+# 100,000-entry session, reads of 1 MiB left 7 MiB less behind than reads of 4 MiB.
+CHUNK_SIZE = 1024 * 1024
 # What is kept of a file read so far to tell, later, a file that only grew from one that was
 # rewritten: its first bytes and the last bytes before where reading stopped.
 HEAD_BYTES = 256

@@ -22,6 +22,7 @@ import msgspec
 
 from .records import EntryRecord, MessageHead
 from .session import Session, SessionDelta
+from .tree import NO_CHILD
 
 
 class ViewFilter(StrEnum):
@@ -244,7 +245,8 @@ def outline_rows(
     active = _active_flags(session, leaf)
     any_active = leaf is not None and leaf in session.by_id
     by_id = session.by_id
-    children = session.tree.children
+    tree = session.tree
+    records, only_child, forks = tree.records, tree.only_child, tree.forks
     labels = session.labels
     rows: list[OutlineRow] = []
     append = rows.append
@@ -271,14 +273,15 @@ def outline_rows(
         stack.append((roots[i], 0, (), multiple_roots, i == len(roots) - 1))
     while stack:
         node, depth, guides, branch_start, last_branch = stack.pop()
+        record = by_id[node]
         while True:
-            record = by_id[node]
-            kids = children.get(node)  # the one child's id, or a list (see core/tree.py)
-            if kids is None:
-                count = 0
-            elif kids.__class__ is str_:
+            at = only_child[record.index]  # the one child's index, or none, or forks (core/tree.py)
+            if at >= 0:
                 count = 1
+            elif at == NO_CHILD:
+                count = 0
             else:
+                kids = forks[node]
                 count = len(kids)
             is_folded = count > 0 and node in folded
             if plain and not is_folded and node not in always:
@@ -314,9 +317,10 @@ def outline_rows(
                 break
             if count == 1:
                 # A chain continues at the same level; a hidden branch start passes its connector on.
-                node = kids if kids.__class__ is str_ else kids[0]  # type: ignore[index]
+                record = records[at] if at >= 0 else by_id[kids[0]]
+                node = record.id
                 continue
-            kid_list = ordered(list(kids))  # type: ignore[arg-type]
+            kid_list = ordered(list(kids))
             for i in range(len(kid_list) - 1, -1, -1):
                 last = i == len(kid_list) - 1
                 stack.append((kid_list[i], depth + 1, (*guides, not last), True, last))

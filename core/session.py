@@ -129,7 +129,7 @@ class Session:
         # STAMP_WIDTH * its record index, instead of as a str of its own (100,000 took 7.6 MiB);
         # every other record has a blank slot and keeps its timestamp.
         self.stamps = bytearray()
-        self.tree = SessionTree(self.by_id, self.stamps)
+        self.tree = SessionTree(self.by_id, self.records, self.stamps)
         self.labels: dict[Any, Any] = {}
         self.edit_counts: dict[str, int] = {}  # entry id -> context edits that target it
         self.label_timestamps: dict[Any, Any] = {}

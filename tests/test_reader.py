@@ -193,6 +193,37 @@ def test_parent_cycle_is_detected_and_broken(tmp_path: Path) -> None:
     assert [r.id for r in session.path_to("a")] == ["a"]
 
 
+def test_children_kept_through_forks_cuts_and_appends_read_as_a_fresh_read_does(tmp_path: Path) -> None:
+    def message(entry_id: str, parent: str | None, n: int) -> dict:
+        return entry("message", entry_id, parent, n, message={"role": "user", "content": entry_id})
+
+    lines = [
+        user("r", None, "root", 0),
+        message("a", "r", 5),
+        message("x", "y", 1),  # a cycle: cut at x (a parent's only child goes)
+        message("y", "x", 2),
+        message("b", "a", 6),
+        message("c", "r", 3),  # r forks, its children sorted by time: c before a
+        message("o", "gone", 4),  # an orphan root
+        message("z", "x", 7),
+    ]
+    appended = [message("d", "b", 8), message("e", "r", 9), message("f", "y", 10), message("g", "o", 11)]
+    path = write(tmp_path / "s.jsonl", header(), *lines)
+    session = Session.open(path)
+    for line in appended:  # one at a time: each taken in by the tree without a build
+        with open(path, "ab") as f:
+            f.write(jsonl(line))
+        assert not session.refresh().tree_rebuilt
+    fresh = Session.open(path)
+    for read in (session, fresh):
+        children = {"r": ["c", "a", "e"], "y": ["f"], "x": ["y", "z"], "a": ["b"], "b": ["d"], "o": ["g"]}
+        assert read.children_lists() == children
+        assert list(read.children_lists()) == ["r", "y", "x", "a", "b", "o"]  # by each's first child
+        assert read.preorder() == ["r", "c", "a", "b", "d", "e", "x", "y", "f", "z", "o", "g"]
+        assert read.count_below(["r"]) == 6 and read.child_count("y") == 1 and read.child_count("f") == 0
+    assert session.roots == fresh.roots == ["r", "x", "o"]
+
+
 def test_self_parent_is_a_root(tmp_path: Path) -> None:
     session = Session.open(
         write(
