@@ -213,11 +213,11 @@ class Pieces:
         buffer = bytearray(PIECE_BYTES)
         kept = 0  # bytes at the buffer's start carried over from the last piece
         while True:
-            want = min(max(PIECE_BYTES, kept), self.size - self.read)  # (a long line: more)
-            end = kept + want
-            if len(buffer) < end:
-                buffer.extend(bytes(end - len(buffer)))
-            got = os.preadv(self.fd, [memoryview(buffer)[kept:end]], self.read) if want > 0 else 0
+            room = max(PIECE_BYTES, 2 * kept)  # (a long line: room for as much again)
+            if len(buffer) < room:
+                buffer.extend(bytes(room - len(buffer)))
+            end = min(len(buffer), kept + self.size - self.read)
+            got = os.preadv(self.fd, [memoryview(buffer)[kept:end]], self.read) if end > kept else 0
             self.read += got
             if len(buffer) > kept + got:  # (the last piece, or a short read)
                 try:
