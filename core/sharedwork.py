@@ -42,7 +42,29 @@ def share_work(
     `decode` are module-level functions (a spawned helper imports them)."""
     if method == "fork" and len(pieces) * _NUMBER <= 65536:
         return _forked(pieces, work, encode, decode)
-    return _spawned(pieces, work, encode, decode, method)
+    import multiprocessing  # (a helper started afresh: through multiprocessing, a shared counter)
+
+    try:
+        context: Any = multiprocessing.get_context(method)  # (typeshed's BaseContext lacks Process)
+        counter = context.Value("i", 0)
+        receiver, sender = context.Pipe(duplex=False)
+        helper = context.Process(target=_help, args=(pieces, work, encode, counter, sender), daemon=True)
+        helper.start()
+    except (OSError, ValueError):
+        return [r for piece in pieces for r in work(piece)]
+    sender.close()  # (the helper holds its own end: its end closing is the end of its results)
+    taken, results = _work_through(pieces, work, lambda: _count(counter))
+    done = set(taken)
+    try:
+        helped, made = _split_message(receiver.recv_bytes())
+        results.extend(decode(made))
+        done.update(helped)
+    except (EOFError, OSError, ValueError):
+        pass  # the helper failed: what it took is done below
+    finally:
+        receiver.close()
+        helper.join()
+    return _the_rest(pieces, work, results, done)
 
 
 def _work_through(
@@ -142,38 +164,6 @@ def _taker(queue: int) -> Callable[[], int]:
 
 
 # ---------------------------------------------------------------------- spawn: multiprocessing
-def _spawned(
-    pieces: Sequence[P],
-    work: Callable[[P], list[R]],
-    encode: Callable[[list[R]], bytes],
-    decode: Callable[[bytes], list[R]],
-    method: str,
-) -> list[R]:
-    import multiprocessing
-
-    try:
-        context: Any = multiprocessing.get_context(method)  # (typeshed's BaseContext lacks Process)
-        counter = context.Value("i", 0)
-        receiver, sender = context.Pipe(duplex=False)
-        helper = context.Process(target=_help, args=(pieces, work, encode, counter, sender), daemon=True)
-        helper.start()
-    except (OSError, ValueError):
-        return [r for piece in pieces for r in work(piece)]
-    sender.close()  # (the helper holds its own end: its end closing is the end of its results)
-    taken, results = _work_through(pieces, work, lambda: _count(counter))
-    done = set(taken)
-    try:
-        helped, made = _split_message(receiver.recv_bytes())
-        results.extend(decode(made))
-        done.update(helped)
-    except (EOFError, OSError, ValueError):
-        pass  # the helper failed: what it took is done below
-    finally:
-        receiver.close()
-        helper.join()
-    return _the_rest(pieces, work, results, done)
-
-
 def _count(counter: Synchronized[int]) -> int:
     with counter.get_lock():
         index = counter.value
