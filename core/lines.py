@@ -130,7 +130,7 @@ def _std_decoder() -> json.JSONDecoder:
     return _std_decoders[0]
 
 
-def decode_json(data: bytes | memoryview) -> Any:
+def decode_json(data: bytes | bytearray | memoryview) -> Any:
     """Any JSON value, with JavaScript's leniency; raises LineDecodeError."""
     try:
         return msgspec.json.decode(data)
@@ -141,7 +141,7 @@ def decode_json(data: bytes | memoryview) -> Any:
     return _decode_slow(data)
 
 
-def _decode_slow(data: bytes | memoryview) -> Any:
+def _decode_slow(data: bytes | bytearray | memoryview) -> Any:
     raw = bytes(data)
     try:
         text = raw.decode("utf-8")

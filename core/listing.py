@@ -248,7 +248,7 @@ def _list_line_of(value: dict[str, Any]) -> _ListLine:
 SPLIT_BYTES = 4 * 1024 * 1024
 
 
-def _line_views(data: bytes, start: int, stop: int) -> list[memoryview]:
+def _line_views(data: bytes | bytearray, start: int, stop: int) -> list[memoryview]:
     """The lines of `data[start:stop]` (`stop` after a newline) without copying them: a big
     file is mostly long lines (tool outputs), found newline to newline (memchr)."""
     view = memoryview(data)
@@ -272,7 +272,7 @@ class _Odd:
         self.value = value
 
 
-def _decode_list_line(data: bytes | memoryview) -> _ListLine | _Odd:
+def _decode_list_line(data: bytes | bytearray | memoryview) -> _ListLine | _Odd:
     try:
         return _line_decoder.decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
@@ -305,25 +305,28 @@ class SessionSummary(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     pi_lists_it: bool = True
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "path": self.path,
-            "id": self.id,
-            "cwd": self.cwd,
-            "name": self.name,
-            "parentSessionPath": self.parent_session_path,
-            "created": self.created,
-            "modified": self.modified,
-            "messageCount": self.message_count,
-            "firstMessage": self.first_message,
-            "size": self.size,
-            "entryCount": self.entry_count,
-            "branchCount": self.tip_count,
-            "hasCompaction": self.has_compaction,
-            "tokens": self.tokens,
-            "cost": round(self.cost, 6),
-            "problems": self.problems,
-            "piListsIt": self.pi_lists_it,
-        }
+        return msgspec.to_builtins(self._json_row())  # type: ignore[no-any-return]
+
+    def _json_row(self) -> _JsonSummary:
+        return _JsonSummary(
+            self.path,
+            self.id,
+            self.cwd,
+            self.name,
+            self.parent_session_path,
+            self.created,
+            self.modified,
+            self.message_count,
+            self.first_message,
+            self.size,
+            self.entry_count,
+            self.tip_count,
+            self.has_compaction,
+            self.tokens,
+            round(self.cost, 6),
+            self.problems,
+            self.pi_lists_it,
+        )
 
     @property
     def title(self) -> str:
@@ -333,6 +336,43 @@ class SessionSummary(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     @property
     def is_fork(self) -> bool:
         return isinstance(self.parent_session_path, str) and bool(self.parent_session_path)
+
+
+class _JsonSummary(msgspec.Struct, rename="camel", gc=False):
+    """A summary as `list --json` writes it (the fields in this order, named as pi's are)."""
+
+    path: str
+    id: Any
+    cwd: str
+    name: str | None
+    parent_session_path: Any
+    created: str | None
+    modified: str | None
+    message_count: int
+    first_message: str
+    size: int
+    entry_count: int
+    branch_count: int
+    has_compaction: bool
+    tokens: float
+    cost: float
+    problems: list[str]
+    pi_lists_it: bool
+
+
+_json_encoder = msgspec.json.Encoder()
+
+
+def json_lines(summaries: Iterable[SessionSummary]) -> bytes:
+    """Each summary's `to_json` as one JSON line, in one call (twice as fast at 10,000 sessions
+    as a dict and a call each); a value msgspec cannot write takes `encode_json`'s way."""
+    rows = [summary._json_row() for summary in summaries]
+    try:
+        return _json_encoder.encode_lines(rows)
+    except (msgspec.EncodeError, UnicodeEncodeError, OverflowError, TypeError, ValueError):
+        from .jsonout import encode_json
+
+        return b"".join(encode_json(msgspec.to_builtins(row)) + b"\n" for row in rows)
 
 
 class NotASession(Exception):
@@ -366,7 +406,7 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
     texts: list[str] | None = None  # user/assistant texts, when kept for search
 
     # ---------------------------------------------------------------- reading
-    def feed_bytes(self, data: bytes, final: bool = True) -> None:
+    def feed_bytes(self, data: bytes | bytearray, final: bool = True) -> None:
         """Consume `data`, the file's bytes from `self.offset` on; not `final` (more of the
         file follows: a piece of a big one), a last line without its newline is held back."""
         pos = 0
@@ -378,7 +418,7 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
         end = data.rfind(b"\n") + 1
         if end > pos:
             if not self._feed_fast(data, pos, end):
-                self._feed_slow(data[pos:end])
+                self._feed_slow(bytes(data[pos:end]))
                 self.line_number += data.count(b"\n", pos, end)
             pos = end
         if pos < len(data) and final:
@@ -396,14 +436,14 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
                     pos = len(data)
         self._advance(data, pos)
 
-    def _advance(self, data: bytes, pos: int) -> None:
+    def _advance(self, data: bytes | bytearray, pos: int) -> None:
         if pos:
             if len(self.head) < HEAD_BYTES:
                 self.head += data[: min(pos, HEAD_BYTES - len(self.head))]
             self.tail = (self.tail + data[max(0, pos - TAIL_BYTES) : pos])[-TAIL_BYTES:]
             self.offset += pos
 
-    def _find_header(self, data: bytes, final: bool = True) -> int:
+    def _find_header(self, data: bytes | bytearray, final: bool = True) -> int:
         """Skip blank and malformed lines up to the first parsed object, which must be a
         header; returns where the entries start (or where to wait for more bytes)."""
         pos = 0
@@ -441,11 +481,11 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
             return next_pos
         return pos
 
-    def _feed_fast(self, data: bytes, start: int, stop: int) -> bool:
+    def _feed_fast(self, data: bytes | bytearray, start: int, stop: int) -> bool:
         """All complete lines (`data[start:stop]`, `stop` after a newline) decoded at C speed;
         False when any line needs the exact path (a blank one, an odd shape...)."""
         lines: Iterable[bytes] | list[bytes] | list[memoryview]
-        if stop - start > SPLIT_BYTES:
+        if stop - start > SPLIT_BYTES or data.__class__ is not bytes:  # (BytesIO would copy it)
             lines = _line_views(data, start, stop)
         else:
             # Each line a copy, found with memchr (bytes.split looks at every byte: twice the

@@ -756,3 +756,31 @@ def test_lines_the_fast_decoder_refuses_are_summarized_the_same(
         3,
     )
     assert (listed[0]["name"], listed[0]["branchCount"], listed[0]["hasCompaction"]) == ("Named", 2, True)
+
+
+def test_copies_of_a_session_are_listed_by_file_name_however_they_came() -> None:
+    # Copies tie on both times: pi orders them by file name, descending; a listing already in
+    # that order (the index cache keeps it) stays as it is, one out of it is sorted.
+    import random
+
+    from pi_sessions.core.listing import SessionSummary
+    from pi_sessions.core.store import sort_newest_first
+
+    def summary(folder: str, name: str, modified: float, mtime: int) -> SessionSummary:
+        return SessionSummary(path=f"/s/{folder}/{name}.jsonl", modified_ms=modified, mtime_ns=mtime)
+
+    rows = [summary(f, n, m, t) for f in "ab" for n in "xyz" for m, t in ((2.0, 5), (2.0, 7), (1.0, 9))]
+    expected = sorted(rows, key=lambda s: (s.modified_ms, s.mtime_ns, os.path.basename(s.path)), reverse=True)
+    for seed in range(20):
+        shuffled = rows[:]
+        random.Random(seed).shuffle(shuffled)
+        sort_newest_first(shuffled)
+        names = [(s.modified_ms, s.mtime_ns, os.path.basename(s.path)) for s in shuffled]
+        assert names == [(s.modified_ms, s.mtime_ns, os.path.basename(s.path)) for s in expected]
+        again = shuffled[:]
+        sort_newest_first(again)
+        assert again == shuffled  # (in order: the same list, ties in the same order)
+    swapped = expected[:]
+    swapped[0], swapped[2] = swapped[2], swapped[0]  # z before x, in one tie: out of order
+    sort_newest_first(swapped)
+    assert [os.path.basename(s.path) for s in swapped[:4]] == ["z.jsonl", "z.jsonl", "y.jsonl", "y.jsonl"]

@@ -22,10 +22,10 @@ def run(ns: argparse.Namespace) -> int:
 
 
 def cmd_list(session_dir: str | None, cwd: str | None, as_json: bool, use_cache: bool = True) -> int:
-    from ...core.jsonout import encode_json
+    from ...core.listing import json_lines
     from ...core.locations import resolve_sessions_root
     from ...core.store import list_sessions
-    from .output import text, warn, write_lines
+    from .output import text, warn, write_bytes
 
     root = resolve_sessions_root(session_dir)
     listing = list_sessions(root.path, use_cache=use_cache)
@@ -34,7 +34,7 @@ def cmd_list(session_dir: str | None, cwd: str | None, as_json: bool, use_cache:
         wanted = os.path.abspath(os.path.expanduser(cwd))
         rows = [s for s in rows if s.cwd and os.path.abspath(s.cwd) == wanted]
     if as_json:
-        write_lines([encode_json(summary.to_json()) for summary in rows])
+        write_bytes(json_lines(rows))
         return 0
     if not rows:
         text(f"no sessions in {root.describe()}")

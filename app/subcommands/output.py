@@ -54,6 +54,11 @@ def write_line_around(head: bytes, fd: int, size: int, tail: bytes) -> None:
     out.write(tail + b"\n")
 
 
+def write_bytes(data: bytes) -> None:
+    """Encoded lines, each with its newline already, as they are."""
+    sys.stdout.buffer.write(data)
+
+
 def write_lines(many: list[bytes]) -> None:
     """Encoded lines, in one write."""
     if many:
