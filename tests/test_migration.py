@@ -95,14 +95,16 @@ def test_v1_malformed_lines_shift_nothing_but_extra_headers_count(tmp_path: Path
     assert session.get(ids[2]).firstKeptEntryId == ids[1]  # parsed index 2 = "b": the bad line is not counted
 
 
+V2_HEADER = {
+    "type": "session",
+    "version": 2,
+    "id": "v2",
+    "timestamp": "2025-01-01T00:00:00.000Z",
+    "cwd": "/x",
+}
+
+
 def test_v2_hook_message_becomes_custom(tmp_path: Path) -> None:
-    header = {
-        "type": "session",
-        "version": 2,
-        "id": "v2",
-        "timestamp": "2025-01-01T00:00:00.000Z",
-        "cwd": "/x",
-    }
     hook = {
         "type": "message",
         "id": "h1",
@@ -110,7 +112,7 @@ def test_v2_hook_message_becomes_custom(tmp_path: Path) -> None:
         "timestamp": "2025-01-01T00:00:01.000Z",
         "message": {"role": "hookMessage", "content": "from a hook", "customType": "x"},
     }
-    session = Session.open(write(tmp_path / "v2.jsonl", header, hook))
+    session = Session.open(write(tmp_path / "v2.jsonl", V2_HEADER, hook))
     assert session.entry_ids() == ["h1"]  # v2 ids are kept
     assert session.get("h1").role == "custom"
     assert project(session, "h1").messages(session)[0]["role"] == "custom"
@@ -119,13 +121,6 @@ def test_v2_hook_message_becomes_custom(tmp_path: Path) -> None:
 def test_v2_every_hook_message_becomes_custom_and_nothing_else_does(tmp_path: Path) -> None:
     """Message heads alike are shared in memory: migrating one must not change another
     entry's, nor leave the second of two alike unmigrated."""
-    header = {
-        "type": "session",
-        "version": 2,
-        "id": "v2",
-        "timestamp": "2025-01-01T00:00:00.000Z",
-        "cwd": "/x",
-    }
 
     def message(entry_id: str, parent: str | None, role: str) -> dict[str, object]:
         return {
@@ -141,7 +136,7 @@ def test_v2_every_hook_message_becomes_custom_and_nothing_else_does(tmp_path: Pa
         message("h2", "h1", "hookMessage"),
         message("u1", "h2", "user"),
     ]
-    session = Session.open(write(tmp_path / "v2.jsonl", header, *lines))
+    session = Session.open(write(tmp_path / "v2.jsonl", V2_HEADER, *lines))
     assert [session.get(i).role for i in ("h1", "h2", "u1")] == ["custom", "custom", "user"]
     roles = [m["role"] for m in project(session, "u1").messages(session)]
     assert roles == ["custom", "custom", "user"]
