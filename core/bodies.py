@@ -60,7 +60,7 @@ def read_message_runs(source: ByteSource, records: Sequence[EntryRecord]) -> Ite
         lines = None
         if gapless:
             try:
-                lines = _message_line_decoder.decode_lines(data)
+                lines = message_line_decoder.decode_lines(data)
             except (msgspec.DecodeError, RecursionError):
                 lines = None
         if (
@@ -105,15 +105,16 @@ def _read_runs(
         reader.close()
 
 
-class _MessageLine(msgspec.Struct):
-    """What `read_message_runs` decodes of a line (the rest is skipped over)."""
+class MessageLine(msgspec.Struct):
+    """What is decoded of a line when only its message is wanted (the rest is skipped over):
+    `read_message_runs`, and the helper of core/early_messages.py."""
 
     type: Any = None
     id: Any = None
     message: Any = None
 
 
-_message_line_decoder = msgspec.json.Decoder(_MessageLine)
+message_line_decoder = msgspec.json.Decoder(MessageLine)
 _message_of = attrgetter("message")
 
 

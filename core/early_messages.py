@@ -24,6 +24,7 @@ from typing import Any
 
 import msgspec
 
+from .bodies import MessageLine, message_line_decoder
 from .jsonout import encode_json_items
 from .records import EntryRecord
 
@@ -101,15 +102,6 @@ class EarlyMessages:
         _close_all(self.encoded, self.ids)
 
 
-class _Line(msgspec.Struct):
-    """What the helper decodes of a line (the rest is skipped over)."""
-
-    type: Any = None
-    id: Any = None
-    message: Any = None
-
-
-_decoder = msgspec.json.Decoder(_Line)
 _type_of, _id_of, _message_of = attrgetter("type"), attrgetter("id"), attrgetter("message")
 
 
@@ -136,7 +128,7 @@ def _encode_file(path: str, encoded: int, ids_file: int) -> None:
 def _encode_lines(lines: bytes, encoded: int, ids: list[Any], nothing_yet: bool) -> bool:
     """Encode the messages of `lines` (whole JSON lines) into `encoded`; whether still
     nothing is written."""
-    messages = _sent_as_they_are(_decoder.decode_lines(lines), ids)
+    messages = _sent_as_they_are(message_line_decoder.decode_lines(lines), ids)
     if not messages:
         return nothing_yet
     data = encode_json_items(messages)
@@ -144,7 +136,7 @@ def _encode_lines(lines: bytes, encoded: int, ids: list[Any], nothing_yet: bool)
     return False
 
 
-def _sent_as_they_are(lines: list[_Line], ids: list[Any]) -> list[Any]:
+def _sent_as_they_are(lines: list[MessageLine], ids: list[Any]) -> list[Any]:
     """The messages of `lines` that pi's projection sends unchanged (a message entry whose
     message is an object with a content), their ids added to `ids`. A run of only such lines
     without a Python step per line, else line by line."""
