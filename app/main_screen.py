@@ -34,7 +34,7 @@ from ..core.activity import Activity
 from ..core.context import project
 from ..core.gcpause import COLLECTIONS, paused_gc
 from ..core.glyphs import Glyphs
-from ..core.groups import SessionRow
+from ..core.groups import SessionRow, SidebarRow
 from ..core.listing import SessionSummary
 from ..core.live import context_change, nothing_to_show
 from ..core.locations import SessionsRoot
@@ -217,8 +217,7 @@ class MainScreen(PacedScreen[None]):
         shown = max(self.app.size.height, FIRST_ROWS)  # (the size may not be known yet)
         if self.store.stale([row.summary.path for row in rows[:shown] if isinstance(row, SessionRow)]):
             return False  # (the caller's scan reads what changed and lists it)
-        self.sidebar.set_summaries(listing.summaries, rows=rows)
-        self._scan_done(listing.summaries, listing.skipped, None, checked=False, listed=True)
+        self._scan_done(listing.summaries, listing.skipped, None, checked=False, rows=rows)
         return True
 
     def focus_pane(self, pane: str) -> None:
@@ -263,18 +262,20 @@ class MainScreen(PacedScreen[None]):
         what changed is listed again. The watch starts once this is done: it compares every
         file with what the store holds."""
         listing: Listing | None = None
+        problem: str | None = None
         try:
             report = self.store.scan()
-            if report is not None and (report.read or report.grown or report.vanished):
-                listing = self.store.listing()
+            # (listed again also to say that the index could not be saved, as a scan would)
+            if report is not None and (report.listing_changed or report.cache_problem):
+                listing, problem = self.store.listing(), report.cache_problem
         finally:  # (the watch starts even if the check failed: it is then reported)
             if not get_current_worker().is_cancelled:
-                self.app.call_from_thread(self._listing_checked, listing)
+                self.app.call_from_thread(self._listing_checked, listing, problem)
 
-    def _listing_checked(self, listing: Listing | None) -> None:
+    def _listing_checked(self, listing: Listing | None, cache_problem: str | None) -> None:
         if listing is not None:
             current = self.sidebar.session_list.current()
-            self._scan_done(listing.summaries, listing.skipped, None)
+            self._scan_done(listing.summaries, listing.skipped, cache_problem)
             if not self._user_acted and current is not None and current.path == self._first_opened:
                 # The user has not moved yet: the first screen opens the newest session, as a
                 # full scan's first listing would have (e.g. an old session resumed since).
@@ -317,18 +318,17 @@ class MainScreen(PacedScreen[None]):
         cache_problem: str | None,
         *,
         checked: bool = True,
-        listed: bool = False,
+        rows: list[SidebarRow] | None = None,
     ) -> None:
-        """A listing to show (`checked`: its files were compared with the disk; `listed`: the
-        sidebar has it already)."""
+        """A listing to show (`checked`: its files were compared with the disk; `rows`: the
+        sidebar's rows of it, made already)."""
         if self._search is not None:
             self._search.reset()
         first_scan = not self.scanned
         self.scanned = True
         dot = f" {self.glyphs.dot} "
         self.sidebar.set_status("")
-        if not listed:
-            self.sidebar.set_summaries(summaries)
+        self.sidebar.set_summaries(summaries, rows=rows)
         if not summaries:
             self._show_empty_state()
         else:

@@ -61,6 +61,11 @@ class ScanReport:
     cache_loaded: bool = False
     cache_problem: str | None = None
 
+    @property
+    def listing_changed(self) -> bool:
+        """Whether a session was read, grew or vanished: what was listed before is not current."""
+        return bool(self.read or self.grown or self.vanished)
+
 
 def sort_newest_first(summaries: list[SessionSummary]) -> None:
     """pi's order: `modified` newest first; ties by file mtime, then file name, both descending.
@@ -382,7 +387,7 @@ class SessionStore:
         folders_newer, self._folders_newer, self._cached_at = self._folders_newer, False, None
         if not save:
             return report
-        if report.read or report.grown or report.vanished or report.restamped or not report.cache_loaded:
+        if report.listing_changed or report.restamped or not report.cache_loaded:
             problem = self.save_cache(started)
             if problem:
                 report.cache_problem = problem

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from pi_sessions.app import main_screen
 from pi_sessions.app.labels_screen import LabelsScreen
+from pi_sessions.core import store as store_module
 from pi_sessions.core.store import SessionStore
 from textual.pilot import Pilot
 
@@ -132,6 +133,19 @@ async def test_an_old_session_resumed_since_is_opened_once_the_listing_is_checke
     async with make_app(root, cache).run_test(size=(160, 48)) as pilot:
         screen = await _lands_on(pilot, paths[0])
         assert screen.sidebar.shown_summaries()[0].message_count == 2
+
+
+async def test_an_index_the_check_cannot_save_is_said_in_the_status_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check after the first screen saves what changed, as a scan would: when it cannot
+    (a full disk, a read-only cache folder), the status line says so."""
+    root, cache = tmp_path / "sessions", tmp_path / "cache"
+    await _oldest_resumed(root, cache)
+    monkeypatch.setattr(store_module, "save_index", lambda *args: "cannot write the cache in here: disk full")
+    async with make_app(root, cache).run_test(size=(160, 48)) as pilot:
+        screen = await loaded(pilot)
+        await until(pilot, lambda: "disk full" in static_text(screen, "#status"), "the problem said")
 
 
 @pytest.mark.parametrize("how", ["keys", "click"])
