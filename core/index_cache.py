@@ -88,20 +88,6 @@ class IndexEntry(msgspec.Struct, array_like=True, gc=False, eq=False):
     _builder: Any = None  # SummaryBuilder | None
     _state: Any = None  # `builder`, encoded: bytes, or the `_States` that hold it (None: decoded)
 
-    @classmethod
-    def made(
-        cls,
-        size: int,
-        mtime_ns: int,
-        inode: int,
-        *,
-        builder: SummaryBuilder | None = None,
-        summary: SessionSummary | None = None,
-        skipped: str | None = None,
-        state: bytes | None = None,  # `builder`, encoded
-    ) -> IndexEntry:
-        return cls(size, mtime_ns, inode, summary=summary, skipped=skipped, _builder=builder, _state=state)
-
     def _encoded(self) -> bytes | None:
         state = self._state
         if isinstance(state, _States):
@@ -135,12 +121,6 @@ class IndexEntry(msgspec.Struct, array_like=True, gc=False, eq=False):
         cold scan's second process and its first encode theirs while they read, not after."""
         if self._state is None and self._builder is not None:
             self._state, self._builder = msgspec.msgpack.encode(self._builder), None
-
-    def encoded_builder(self) -> bytes | None:
-        """`builder` as the cache file holds it (msgpack; nil for none; None: lost)."""
-        if self._state is None:
-            return msgspec.msgpack.encode(self._builder)
-        return self._encoded()
 
     def matches(self, st: os.stat_result) -> bool:
         """The file is as it was when this entry was read (same inode, size and mtime)."""
@@ -327,20 +307,7 @@ def encode_results(results: list[tuple[str, IndexEntry | None, int]]) -> bytes:
             except UNENCODABLE:
                 rows.append((path, None, -1))  # (read again there: see decode_results)
                 continue
-            if entry._builder is not None or isinstance(entry._state, _States):
-                state = entry.encoded_builder()
-                if state is None:
-                    rows.append((path, None, -1))
-                    continue
-                entry = IndexEntry.made(
-                    entry.size,
-                    entry.mtime_ns,
-                    entry.inode,
-                    summary=entry.summary,
-                    skipped=entry.skipped,
-                    state=state,
-                )
-        rows.append((path, entry, read))
+        rows.append((path, entry, read))  # (read just now, packed: its state is bytes)
     try:
         return msgspec.msgpack.encode(rows)
     except UNENCODABLE:
