@@ -42,3 +42,15 @@ class UsageHead(msgspec.Struct, gc=False):
         if self.cost is not None and is_finite_number(self.cost.total):
             return js_number(self.cost.total)
         return 0.0
+
+
+def usage_numbers(usage: UsageHead) -> tuple[float, float]:
+    """(tokens, cost) of a usage, as `UsageHead.tokens()` and `cost_total()` give them."""
+    total = usage.totalTokens
+    exact = total.__class__ is int and -(2**53) < total < 2**53
+    tokens = float(total) if exact else usage.tokens()
+    cost = usage.cost
+    spent = cost.total if cost is not None else None
+    if spent.__class__ is float and spent - spent == 0.0:  # finite
+        return tokens, spent
+    return tokens, usage.cost_total()

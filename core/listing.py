@@ -24,7 +24,7 @@ from typing import Annotated, Any
 import msgspec
 from msgspec import UNSET, Raw, UnsetType
 
-from .heads import CostHead, UsageHead, session_name_of
+from .heads import CostHead, UsageHead, session_name_of, usage_numbers
 from .jsvalues import NotAnArray, date_ms, iso_from_ms, js_number, js_string, js_truthy, text_of_blocks
 from .lines import HEAD_BYTES, TAIL_BYTES, BytesSource, LineDecodeError, decode_json, read_lines
 from .problems import ProblemKind
@@ -554,14 +554,16 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
                 continue
             if role is not _USER:
                 usage = message.usage  # (the roles whose usage pi counts)
-                if usage is not None:
+                if usage is not None:  # (usage_numbers, inlined: a call per reply was measurable)
                     total = usage.totalTokens
-                    if (total.__class__ is int and -(2**53) < total < 2**53) or total.__class__ is float:
+                    if (total.__class__ is int and -(2**53) < total < 2**53) or (
+                        total.__class__ is float and total - total == 0.0  # (finite)
+                    ):
                         tokens += total
                     else:
                         tokens += usage.tokens()
                     spent = usage.cost.total if usage.cost is not None else None
-                    if spent.__class__ is float:
+                    if spent.__class__ is float and spent - spent == 0.0:
                         cost += spent
                     elif spent is not None:
                         cost += usage.cost_total()
@@ -625,10 +627,9 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
             self._add_usage(usage)
 
     def _add_usage(self, usage: UsageHead) -> None:
-        total = usage.totalTokens  # (the usual, an integer a double holds, without the calls)
-        self.tokens += total if total.__class__ is int and -(2**53) < total < 2**53 else usage.tokens()
-        spent = usage.cost.total if usage.cost is not None else None
-        self.cost += spent if spent.__class__ is float and math.isfinite(spent) else usage.cost_total()
+        tokens, cost = usage_numbers(usage)
+        self.tokens += tokens
+        self.cost += cost
 
     def _feed_plain(self, value: Any) -> None:
         """A line the typed decoder refused (odd shapes, lone surrogates...): the same rules,

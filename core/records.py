@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Union
 import msgspec
 from msgspec import UNSET, Raw, UnsetType
 
-from .heads import CostHead, UsageHead, session_name_of
+from .heads import CostHead, UsageHead, session_name_of, usage_numbers
 from .jsvalues import js_truthy
 from .lines import LineDecodeError, decode_json
 from .problems import ProblemKind
@@ -321,7 +321,7 @@ def decode_entries(lines: list[bytes], offset: int, number: int) -> list[EntryRe
                 usage = m.usage
                 if usage is not None:
                     if role in USAGE_ROLES:
-                        # What `_usage_numbers` and `_reported` give for the usage pi writes
+                        # What `usage_numbers` and `_reported` give for the usage pi writes
                         # (a positive int of tokens, a finite cost), without two calls per reply.
                         total, cost = usage.totalTokens, usage.cost
                         spent = cost.total if cost is not None else None
@@ -337,7 +337,7 @@ def decode_entries(lines: list[bytes], offset: int, number: int) -> list[EntryRe
                                 aborted = stop.__class__ is str_ and stop in ("aborted", "error")
                                 record.reported = None if aborted else total
                         else:
-                            record.tokens, record.cost = _usage_numbers(usage)
+                            record.tokens, record.cost = usage_numbers(usage)
                             if role == "assistant":
                                 record.reported = _reported(m, usage)
                 elif role == "assistant":
@@ -411,7 +411,7 @@ def _finish(record: EntryRecord, as_written: bool = True) -> None:
             record.reported = _reported(m, usage)
         if usage is not None:
             if kind == "message" and m.role in USAGE_ROLES:
-                record.tokens, record.cost = _usage_numbers(usage)
+                record.tokens, record.cost = usage_numbers(usage)
             m.usage = None
         content = m.content
         if content is not UNSET:
@@ -422,7 +422,7 @@ def _finish(record: EntryRecord, as_written: bool = True) -> None:
     usage = record.usage
     if usage is not None:
         if kind in ("usage", "compaction", "branch_summary"):
-            record.tokens, record.cost = _usage_numbers(usage)
+            record.tokens, record.cost = usage_numbers(usage)
         record.usage = None  # the two numbers are all we keep
     if record.replacement is not UNSET:
         record.replacement_kind = _raw_kind(record.replacement)
@@ -446,18 +446,6 @@ def _reported(head: MessageHead, usage: UsageHead | None) -> Any:
     if total.__class__ is int and 0 < total < 2**53:
         return total
     return UNSET
-
-
-def _usage_numbers(usage: UsageHead) -> tuple[float, float]:
-    """(tokens, cost) of a usage, as `UsageHead.tokens()` and `cost_total()` give them."""
-    total = usage.totalTokens
-    exact = total.__class__ is int and -(2**53) < total < 2**53
-    tokens = float(total) if exact else usage.tokens()
-    cost = usage.cost
-    spent = cost.total if cost is not None else None
-    if spent.__class__ is float and spent - spent == 0.0:  # finite
-        return tokens, spent
-    return tokens, usage.cost_total()
 
 
 def _js_type(value: Any) -> str:

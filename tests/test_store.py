@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from pi_sessions.app.subcommands.listing import cmd_list
 from pi_sessions.core.locations import resolve_sessions_root
+from pi_sessions.core.session import Session
 from pi_sessions.core.store import FileChange, ScanReport, SessionStore
 
 from .helpers import assistant, entry, header, jsonl, user, write
@@ -784,3 +785,26 @@ def test_copies_of_a_session_are_listed_by_file_name_however_they_came() -> None
     swapped[0], swapped[2] = swapped[2], swapped[0]  # z before x, in one tie: out of order
     sort_newest_first(swapped)
     assert [os.path.basename(s.path) for s in swapped[:4]] == ["z.jsonl", "z.jsonl", "y.jsonl", "y.jsonl"]
+
+
+def test_a_reply_whose_usage_total_is_not_finite_counts_as_the_session_counts_it(tmp_path: Path) -> None:
+    """JSON can hold 1e400 (no double: infinity once parsed): the listing falls back to the
+    usage's parts, as the session's own totals do, instead of listing infinite tokens."""
+    head = json.dumps(header())
+    reply = (
+        '{"type":"message","id":"a","parentId":null,"timestamp":"2025-01-01T00:00:01.000Z",'
+        '"message":{"role":"assistant","content":[{"type":"text","text":"hi"}],"timestamp":1,'
+        '"usage":{"input":5,"output":2,"totalTokens":1e400,"cost":{"total":1e400}}}}'
+    )
+    path = tmp_path / "--x--" / "s.jsonl"
+    path.parent.mkdir()
+    path.write_text(f"{head}\n{reply}\n")
+    store = SessionStore(tmp_path, use_cache=False)
+    store.scan()
+    [s] = store.listing().summaries
+    session = Session.open(path)
+    assert (s.tokens, s.cost) == (
+        sum(r.tokens for r in session.records),
+        sum(r.cost for r in session.records),
+    )
+    assert (s.tokens, s.cost) == (7, 0)
