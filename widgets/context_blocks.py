@@ -112,25 +112,20 @@ class FullBlock(Block, gc=False):
     prompt: SystemPrompt | None = None
 
 
-BlockKey = int | tuple[int, int, bool, int]
+BlockKey = tuple[int, int, bool, int]  # (record index, message index, first, edit index)
 
 
 class BlockCache:
     """Message blocks kept across projections of one session. The common block (an entry's
     one unedited message) is kept in a list by record index: a dict of every entry of a
-    100,000-entry path took 5 MiB, the list takes 0.8; the rare ones by their full key."""
+    100,000-entry path took 5 MiB, the list takes 0.8; the rare ones by their full key
+    (`other`)."""
 
-    __slots__ = ("_by_index", "_other")
+    __slots__ = ("_by_index", "other")
 
     def __init__(self) -> None:
         self._by_index: list[Block | None] = []
-        self._other: dict[tuple[int, int, bool, int], Block] = {}
-
-    def get(self, key: BlockKey) -> Block | None:
-        if isinstance(key, int):
-            by_index = self._by_index
-            return by_index[key] if key < len(by_index) else None
-        return self._other.get(key)
+        self.other: dict[BlockKey, Block] = {}
 
     def by_index(self, size: int) -> list[Block | None]:
         """The list of common blocks by record index, `size` long at least (filled in place)."""
@@ -138,15 +133,6 @@ class BlockCache:
         if size > len(by_index):
             by_index.extend([None] * (size - len(by_index)))
         return by_index
-
-    def __setitem__(self, key: BlockKey, block: Block) -> None:
-        if isinstance(key, int):
-            by_index = self._by_index
-            if key >= len(by_index):
-                by_index.extend([None] * (key + 1 - len(by_index)))
-            by_index[key] = block
-        else:
-            self._other[key] = block
 
 
 def build_blocks(
@@ -183,7 +169,7 @@ def build_blocks(
                 pending.append(out)
     edits = projection.edits
     append = blocks.append
-    get = cache.get
+    other = cache.other
     size = len(session.records)
     by_index = cache.by_index(size)
     context, counts = projection.context, projection.counts
@@ -215,7 +201,7 @@ def build_blocks(
             fate = next((f for f in projection.fates if f.record is record), None)
         for k in range(count):
             key = (record.index, k, first, edit.index if edit is not None else -1)
-            block = get(key)
+            block = other.get(key)
             if block is None:
                 block = FullBlock(
                     BlockKind.MESSAGE,
@@ -226,7 +212,7 @@ def build_blocks(
                     edit=edit,
                     estimate=_estimate(record),
                 )
-                cache[key] = block
+                other[key] = block
             append(block)
     for excluded in pending:
         append(FullBlock(BlockKind.EXCLUDED, excluded.record, fate=excluded, estimate=2))
