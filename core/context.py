@@ -685,16 +685,21 @@ def sent_as_they_are(records: Sequence[EntryRecord]) -> bool:
 
 
 def run_messages(
-    session: Session, run: Sequence[EntryRecord], bodies: list[dict[str, Any]], first: EntryRecord | None
+    session: Session,
+    run: Sequence[EntryRecord],
+    bodies: list[dict[str, Any]],
+    first: EntryRecord | None,
+    edits: dict[Any, EntryRecord],
 ) -> list[Any]:
-    """`entry_messages` of each of `run` (context entries without an edit; `bodies` their
-    `entry_dict`s; `first`: the context's first entry), in order; for a run `sent_as_they_are`
-    without a Python step per entry."""
-    if sent_as_they_are(run):
+    """`entry_messages` of each of `run` (context entries; `bodies` their `entry_dict`s;
+    `first`: the context's first entry; `edits`: the projection's), in order; without edits,
+    for a run `sent_as_they_are` without a Python step per entry."""
+    if not edits and sent_as_they_are(run):
         return list(map(dict.get, bodies, repeat("message")))
     out: list[Any] = []
     for record, body in zip(run, bodies, strict=True):
-        out += entry_messages(session, record, record is first, None, entry=body)
+        edit = edits.get(record.id) if edits else None
+        out += entry_messages(session, record, record is first, edit, entry=body)
     return out
 
 

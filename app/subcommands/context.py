@@ -44,7 +44,7 @@ class _MessageCache:
         """The projection's messages, encoded, in order, in comma-joined groups (none empty);
         the bodies they need read in one pass over the file."""
         from ...core.context import entry_messages
-        from ...core.jsonout import encode_json, encode_json_items
+        from ...core.jsonout import encode_json
 
         session, cache, keep, edits = self.session, self.cache, self.keep, projection.edits
         context, counts = projection.context, projection.counts
@@ -61,23 +61,12 @@ class _MessageCache:
             ]
         else:
             todo = [r for r, n in zip(context, counts, strict=True) if n]
-        if not keep and not edits:
-            yield from _encoded_runs(session, todo, context[0] if counts and counts[0] else None)
+        if not keep:
+            yield from _encoded_runs(session, todo, context[0] if counts and counts[0] else None, edits)
             return
         bodies = session.entry_dicts(todo)
-        pending: list[Any] = []  # messages not encoded yet (one leaf: encoded many at a time)
-        pending_bytes = 0  # the size of their lines
         for index, (record, count) in enumerate(zip(context, counts, strict=True)):
             if not count:
-                continue
-            if not keep:
-                edit = edits.get(record.id) if edits else None
-                pending += entry_messages(session, record, index == 0, edit, entry=next(bodies))
-                pending_bytes += record.length
-                if len(pending) >= ENCODE_MANY or pending_bytes >= WRITE_BYTES:
-                    if group := encode_json_items(pending):
-                        yield group
-                    pending, pending_bytes = [], 0
                 continue
             found = cache.get(key(index, record))
             if found is None:
@@ -86,17 +75,17 @@ class _MessageCache:
                 found = cache[key(index, record)] = [encode_json(m) for m in messages]
             if found:
                 yield b",".join(found)
-        if pending and (group := encode_json_items(pending)):
-            yield group
 
 
-def _encoded_runs(session: Session, todo: list[EntryRecord], first: EntryRecord | None) -> Iterator[bytes]:
-    """One leaf without context edits: the messages of `todo` (its context entries that send
-    any, `first` the context's first entry), encoded a read of bodies at a time."""
+def _encoded_runs(
+    session: Session, todo: list[EntryRecord], first: EntryRecord | None, edits: dict[Any, EntryRecord]
+) -> Iterator[bytes]:
+    """One leaf: the messages of `todo` (its context entries that send any, `first` the
+    context's first entry, `edits` the projection's), encoded a read of bodies at a time."""
     from ...core.context import run_messages, sent_as_they_are
     from ...core.jsonout import encode_json_items
 
-    if sent_as_they_are(todo):  # (a conversation: only the messages of its lines are decoded)
+    if not edits and sent_as_they_are(todo):  # (a conversation: only its lines' messages decoded)
         for messages in session.entry_message_runs(todo):
             if group := encode_json_items(messages):
                 yield group
@@ -105,13 +94,11 @@ def _encoded_runs(session: Session, todo: list[EntryRecord], first: EntryRecord 
     for bodies in session.entry_dict_runs(todo):
         run = todo[at : at + len(bodies)]
         at += len(bodies)
-        if group := encode_json_items(run_messages(session, run, bodies, first)):
+        if group := encode_json_items(run_messages(session, run, bodies, first, edits)):
             yield group
 
 
-# Messages encoded in one call (for one leaf: at most so many, or from so many bytes of lines),
-# and the bytes joined before a write.
-ENCODE_MANY = 2048
+# The bytes joined before a write.
 WRITE_BYTES = 1 << 20
 
 
