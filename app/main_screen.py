@@ -386,7 +386,7 @@ class MainScreen(PacedScreen[None]):
             self.focus_pane("tree")
             return
         session_list = self.sidebar.session_list
-        first = next((i for i in range(session_list.row_count) if session_list.is_selectable(i)), None)
+        first = session_list.first_selectable()
         if first is not None:
             session_list.move_cursor(first, notify=False)
         current = session_list.current()

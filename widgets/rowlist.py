@@ -184,6 +184,10 @@ class RowList(ScrollView, can_focus=True):
         self.vertical_scrollbar.position = new
         super().watch_scroll_y(old, new)
 
+    def first_selectable(self) -> int | None:
+        """The first row the cursor may rest on (None: no such row)."""
+        return next((i for i in range(self.row_count) if self.is_selectable(i)), None)
+
     def _step(self, start: int, step: int) -> int:
         index = start
         while 0 <= index < self.row_count:

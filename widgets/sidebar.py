@@ -101,8 +101,8 @@ class SessionList(RowList):
                 self.move_cursor(index, notify=False)
                 return
         if self.cursor < 0 or self.cursor >= len(rows) or not self.is_selectable(self.cursor):
-            first = next((i for i in range(len(rows)) if self.is_selectable(i)), -1)
-            self.cursor = first
+            first = self.first_selectable()
+            self.cursor = -1 if first is None else first
             self.scroll_to_cursor()
         self.refresh()
 
