@@ -88,8 +88,8 @@ class IndexEntry(msgspec.Struct, array_like=True, gc=False, eq=False):
     _builder: Any = None  # SummaryBuilder | None
     _state: Any = None  # `builder`, encoded: bytes, or the `_States` that hold it (None: decoded)
 
-    def _encoded(self) -> bytes | None:
-        state = self._state
+    def _encoded(self, state: Any) -> bytes | None:
+        """`state` (this entry's `_state`, read once by the caller), as bytes."""
         if isinstance(state, _States):
             return state.read(self.state_at, self.state_length)
         return state  # type: ignore[no-any-return]
@@ -98,7 +98,7 @@ class IndexEntry(msgspec.Struct, array_like=True, gc=False, eq=False):
     def builder(self) -> SummaryBuilder | None:
         """The running state (None: none, or its cache file lost it: the file is read again)."""
         if self._state is not None:
-            self._builder = _decode_state(self._encoded())
+            self._builder = _decode_state(self._encoded(self._state))
             self._state = None  # it may change from now on: encoded again when saved
         return self._builder  # type: ignore[no-any-return]
 
@@ -110,10 +110,8 @@ class IndexEntry(msgspec.Struct, array_like=True, gc=False, eq=False):
     def texts(self) -> list[str] | None:
         """The builder's texts, without keeping a builder decoded for them."""
         state, builder = self._state, self._builder  # (read once: the store may change them meanwhile)
-        if isinstance(state, _States):
-            builder = _decode_state(state.read(self.state_at, self.state_length))
-        elif state is not None:
-            builder = _decode_state(state)
+        if state is not None:
+            builder = _decode_state(self._encoded(state))
         return builder.texts if builder is not None else None
 
     def pack(self) -> None:
