@@ -69,6 +69,12 @@ class RowFilter:
             self.hidden_types, self.hide_tool_results, self.user_only, self.labelled_only, frozenset(ids)
         )
 
+    @property
+    def by_type_only(self) -> bool:
+        """Whether `shows` goes by an entry's type alone (hidden types, tool results), which
+        `outline_rows` then checks inline: a field added to `shows` must be added here."""
+        return not self.user_only and not self.labelled_only
+
     def shows(self, record: EntryRecord, labels: Collection[Any]) -> bool:
         if record.id in self.always:
             return True
@@ -253,7 +259,7 @@ def outline_rows(
     shows = view.shows if view is not None else None
     # The usual views (hidden types, tool results perhaps) are checked inline below: a call
     # per entry is a fifth of the rows of a long session. The others go through `shows`.
-    plain = view is not None and not view.user_only and not view.labelled_only
+    plain = view is not None and view.by_type_only
     always = view.always if view is not None else frozenset()
     hidden = view.hidden_types if view is not None else frozenset()
     hide_tools = view is not None and view.hide_tool_results
