@@ -24,19 +24,19 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
-from ..core.describe import entry_text
-from ..core.glyphs import Glyphs
-from ..core.jsvalues import js_string
-from ..core.listing import SessionSummary
-from ..core.locations import SessionsRoot, fork_folder
-from ..core.problems import SessionError
-from ..core.session import Session
-from ..core.text import one_line
+from ..core.common.glyphs import Glyphs
+from ..core.common.jsvalues import js_string
+from ..core.common.locations import SessionsRoot, fork_folder
+from ..core.common.problems import SessionError
+from ..core.common.text import one_line
+from ..core.listing.summary import SessionSummary
+from ..core.session.describe import entry_text
+from ..core.session.session import Session
 from .config import Settings
 
 if TYPE_CHECKING:
-    from ..core.append import PlannedAppend
-    from ..core.fork import ForkPlan
+    from ..core.writing.append import PlannedAppend
+    from ..core.writing.fork import ForkPlan
 
 # Each flow imports what it writes, runs or shows where it starts: none of it is needed for
 # the first screen (17 ms of every start when imported here).
@@ -142,7 +142,7 @@ class Actions:
         await self._run_resume(path, cwd, session_id)
 
     async def _resume_missing_cwd(self, path: str, cwd: str, session_id: str) -> None:
-        from ..core.fork import plan_fork
+        from ..core.writing.fork import plan_fork
         from .screens import MenuScreen
 
         host = self.host
@@ -172,7 +172,7 @@ class Actions:
             await self._write_and_open(plan, resume=True)
 
     async def _run_resume(self, path: str, cwd: str, session_id: str) -> None:
-        from ..core.resume import build_resume_command, shell_line
+        from ..core.writing.resume import build_resume_command, shell_line
         from .text_screen import TextScreen
 
         host = self.host
@@ -210,7 +210,7 @@ class Actions:
     # ------------------------------------------------------------------ fork and clone
     async def fork(self, *, leaf: str | None = None) -> None:
         """Preview the fork at the selected entry (or `leaf`), then write it where asked."""
-        from ..core.fork import fork_preview, plan_fork
+        from ..core.writing.fork import fork_preview, plan_fork
         from .screens import ForkScreen, PromptScreen
 
         host = self.host
@@ -249,7 +249,7 @@ class Actions:
             await self.fork(leaf=session.default_leaf)
 
     async def _write_and_open(self, plan: ForkPlan, *, resume: bool) -> None:
-        from ..core.fork import write_fork
+        from ..core.writing.fork import write_fork
 
         host = self.host
         try:
@@ -302,7 +302,7 @@ class Actions:
 
     # ------------------------------------------------------------------ small edits
     async def rename(self) -> None:
-        from ..core.append import plan_session_name
+        from ..core.writing.append import plan_session_name
         from .screens import PromptScreen
 
         session = self.host.session
@@ -317,7 +317,7 @@ class Actions:
             await self._append(session, lambda: plan_session_name(session, value), what)
 
     async def label(self) -> None:
-        from ..core.append import plan_label
+        from ..core.writing.append import plan_label
         from .screens import PromptScreen
 
         session = self.host.session
@@ -335,7 +335,7 @@ class Actions:
     async def _append(self, session: Session, plan: Callable[[], PlannedAppend], what: str) -> None:
         """Plan one line from the session as read, write it off the loop; when pi appended in
         between, take that in (the way every change comes) and plan again."""
-        from ..core.append import FileChangedError, write_append
+        from ..core.writing.append import FileChangedError, write_append
 
         host = self.host
         path = session.path or ""
@@ -359,7 +359,7 @@ class Actions:
     # ------------------------------------------------------------------ delete
     async def delete(self) -> None:
         """Move the selected session's file to the trash, after asking."""
-        from ..core.trash import move_to_trash
+        from ..core.writing.trash import move_to_trash
         from .screens import ConfirmScreen
 
         host = self.host
@@ -410,7 +410,7 @@ class Actions:
 
     async def export_into(self, kind: str) -> None:
         """Ask which folder, then export `kind` ("context", "tree" or "html") there."""
-        from ..core.export import export_context, export_tree
+        from ..core.writing.export import export_context, export_tree
         from .screens import MenuScreen
 
         host = self.host
@@ -451,7 +451,7 @@ class Actions:
         self.host.set_status("exported: " + "  ".join(paths))
 
     async def _export_html(self, session: Session, folder: str) -> None:
-        from ..core.export import export_html_with_pi
+        from ..core.writing.export import export_html_with_pi
 
         host = self.host
         pi = pi_command()
@@ -470,7 +470,7 @@ class Actions:
     # ------------------------------------------------------------------ copy
     async def copy(self) -> None:
         """Copy the entry's text, the file's path, the session id or the resume command."""
-        from ..core.resume import build_resume_command, shell_line
+        from ..core.writing.resume import build_resume_command, shell_line
         from .screens import MenuScreen
 
         host = self.host
@@ -506,7 +506,7 @@ class Actions:
 
     async def copy_entry_text(self) -> None:
         """pi's copy in its tree (`app.message.copy`): the selected entry's text, no menu."""
-        from ..core.entry_copy import entry_copy_text
+        from ..core.session.entry_copy import entry_copy_text
 
         host = self.host
         session = host.session
@@ -527,7 +527,7 @@ class Actions:
         """Copy by the way that reaches the user's clipboard from here (core.clipboard decides),
         off the event loop (a clipboard tool may be slow); the notice says which way it went,
         and if none could, the text is shown to select by hand."""
-        from ..core.clipboard import CopyOutcome, copy_text, describe, plan_copy
+        from ..core.writing.clipboard import CopyOutcome, copy_text, describe, plan_copy
         from .text_screen import TextScreen
 
         host = self.host

@@ -1,14 +1,14 @@
 """The compaction audit (`A`): for each compaction on the path to the selected entry, the context
 before and after, the window it kept, what it summarized, and the files and commands of the
-summarized work that its summary never names (core/compaction_audit.py)."""
+summarized work that its summary never names (core/projection/compaction_audit.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..core.compaction_audit import CompactionAudit, audit_compactions
-from ..core.glyphs import Glyphs
-from ..core.text import one_line
+from ..core.common.glyphs import Glyphs
+from ..core.common.text import one_line
+from ..core.projection.compaction_audit import CompactionAudit, audit_compactions
 from ..widgets.keys import bindings
 from .report_screen import ReportLine, ReportScreen
 

@@ -87,7 +87,7 @@ def console_main() -> None:
 
 
 def _run_subcommand(name: str, args: list[str]) -> int:
-    from ..core.problems import SessionError
+    from ..core.common.problems import SessionError
 
     try:
         from . import subcommands
@@ -109,7 +109,7 @@ def _run_subcommand(name: str, args: list[str]) -> int:
 
 
 def _run_tui(ns: argparse.Namespace) -> int:
-    from ..core.gcpause import COLLECTIONS
+    from ..core.common.gcpause import COLLECTIONS
 
     # Start-up makes hundreds of thousands of objects (modules, classes, styles), few of them
     # garbage: cyclic collections walking them cost ~30 ms before the first frame. Held until
@@ -152,7 +152,7 @@ def _browse(ns: argparse.Namespace) -> int:
     if not settings.animations:
         os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
 
-    from ..core.locations import SessionsRoot, resolve_sessions_root
+    from ..core.common.locations import SessionsRoot, resolve_sessions_root
 
     open_path: str | None = None
     if ns.demo:

@@ -1,5 +1,5 @@
 """The comparison view: the marked entry (A) and the selected one (B) side by side, as
-core/compare.py compares them, with jumps to the split point, to either leaf and to every
+core/projection/compare.py compares them, with jumps to the split point, to either leaf and to every
 entry it lists. Dismissed with the entry to go to (None: stay where the tree is).
 
 The comparison (two projections and their rows: over a second at 100,000 entries) is made in
@@ -18,10 +18,10 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from ..core.compare import Comparison, compare
-from ..core.problems import SessionError
-from ..core.session import Session
-from ..core.text import one_line
+from ..core.common.problems import SessionError
+from ..core.common.text import one_line
+from ..core.projection.compare import Comparison, compare
+from ..core.session.session import Session
 from ..widgets.compare_view import CompareList, CompareRow, comparison_rows
 from ..widgets.glyphs import glyphs_of
 from ..widgets.keys import bindings

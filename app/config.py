@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
-from ..core.resume import DEFAULT_TEMPLATE
+from ..core.writing.resume import DEFAULT_TEMPLATE
 
 ColorMode = Literal["auto", "truecolor", "256", "16", "none"]
 ThemeSetting = Literal["dark", "light", "system"]
@@ -231,7 +231,7 @@ def terminal_appearance(env: Mapping[str, str]) -> Literal["dark", "light"]:
 
 def pi_theme_setting(env: Mapping[str, str], cwd: str | None = None) -> tuple[str, str] | None:
     """pi's `theme` setting and the file it is in (the project's settings win), if any."""
-    from ..core.locations import agent_dir
+    from ..core.common.locations import agent_dir
 
     candidates = (
         os.path.join(cwd or os.getcwd(), ".pi", "settings.json"),
@@ -259,7 +259,7 @@ def _pi_theme_appearance(value: str, env: Mapping[str, str]) -> Literal["dark", 
         value = (light if terminal_appearance(env) == "light" else dark).strip()
     if value in ("dark", "light"):
         return value  # type: ignore[return-value]
-    from ..core.locations import agent_dir
+    from ..core.common.locations import agent_dir
 
     try:
         with open(os.path.join(agent_dir(env), "themes", f"{value}.json"), encoding="utf-8") as f:

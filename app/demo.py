@@ -8,7 +8,7 @@ import tempfile
 from importlib.resources import files
 from pathlib import Path
 
-from ..core.locations import SessionsRoot
+from ..core.common.locations import SessionsRoot
 
 PLACEHOLDER = "{{DEMO_ROOT}}"
 _made: list[Path] = []  # temporary copies made by this process, removed by remove_demos()

@@ -1,7 +1,7 @@
 """The files view: every file the tool calls on the path to an entry named, with what the model
-knew of each there (core/files.py), and the exact text the model saw of the file through its
-last read or edit (or any other touch), with a jump to the entry that holds it. Dismissed with
-the entry to go to (None: stay where the tree is).
+knew of each there (core/projection/file_knowledge.py), and the exact text the model saw
+of the file through its last read or edit (or any other touch), with a jump to the entry that
+holds it. Dismissed with the entry to go to (None: stay where the tree is).
 
 The path's tool calls are read back in a worker thread (the first time, a second for 100,000
 entries); the tracker the screen is handed remembers them for the next entry. The projection is
@@ -18,11 +18,11 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from ..core.context import Fate, Projection, project
-from ..core.files import FileKnowledge, FilesAtLeaf, FileTracker, Touch, seen_text
-from ..core.problems import SessionError
-from ..core.session import Session
-from ..core.text import one_line
+from ..core.common.problems import SessionError
+from ..core.common.text import one_line
+from ..core.projection.context import Fate, Projection, project
+from ..core.projection.file_knowledge import FileKnowledge, FilesAtLeaf, FileTracker, Touch, seen_text
+from ..core.session.session import Session
 from ..widgets.files_view import FileList, touch_fate, touch_line
 from ..widgets.glyphs import glyphs_of
 from ..widgets.keys import bindings

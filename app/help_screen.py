@@ -11,9 +11,9 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 
-from ..core.glyphs import ASCII, Glyphs
-from ..core.keys import KeySpec, Resolved, keys_label
-from ..core.timeline import ASCII_BARS, ASCII_MARK, BARS, MARK
+from ..core.common.glyphs import ASCII, Glyphs
+from ..core.common.keybindings import KeySpec, Resolved, keys_label
+from ..core.projection.timeline import ASCII_BARS, ASCII_MARK, BARS, MARK
 from ..widgets.glyphs import glyphs_of
 from ..widgets.keys import SECTIONS, SPECS, bindings
 from ..widgets.plain import PlainStatic, key_table

@@ -8,8 +8,15 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..core.keys import KeyLayer, Resolved, flatten_table, keys_label, read_pi_keybindings, resolve
-from ..core.locations import agent_dir
+from ..core.common.keybindings import (
+    KeyLayer,
+    Resolved,
+    flatten_table,
+    keys_label,
+    read_pi_keybindings,
+    resolve,
+)
+from ..core.common.locations import agent_dir
 from ..widgets.keys import PLACES, SPEC_BY_ID, SPECS
 
 

@@ -17,9 +17,9 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from ..core.labels import LabelIndex, LabelRow, filter_labels
-from ..core.listing import SessionSummary
-from ..core.matching import SearchCancelled
+from ..core.listing.summary import SessionSummary
+from ..core.search.labels import LabelIndex, LabelRow, filter_labels
+from ..core.search.matching import SearchCancelled
 from ..widgets.glyphs import glyphs_of
 from ..widgets.keys import bindings
 from ..widgets.label_list import LabelList

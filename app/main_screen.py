@@ -2,8 +2,8 @@
 
 Attributes go down, messages come up: the screen hands each pane what to show and listens to
 what the user did there. It owns the store, the watcher and the open session; it decides
-nothing itself. Core decides (core/live.py and core/outline.py for a change of the open
-session, core/sidebar_search.py for a search), the panes apply (widgets/), layout is
+nothing itself. Core decides (core/live/context_change.py and core/session/outline.py for a change of the open
+session, core/search/sidebar.py for a search), the panes apply (widgets/), layout is
 widgets/panes.py's, and what the user does with a session is app/actions.py's (this screen is
 its `ActionHost`). File work runs in worker threads; a worker that fails says so in the status
 line instead of taking the app down.
@@ -30,19 +30,19 @@ from textual.app import ComposeResult, SuspendNotSupported
 from textual.screen import Screen
 from textual.worker import Worker, WorkerCancelled, WorkerState, get_current_worker
 
-from ..core.activity import Activity
-from ..core.context import project
-from ..core.gcpause import COLLECTIONS, paused_gc
-from ..core.glyphs import Glyphs
-from ..core.groups import SessionRow, SidebarRow
-from ..core.listing import SessionSummary
-from ..core.live import context_change, nothing_to_show
-from ..core.locations import SessionsRoot
-from ..core.problems import SessionError
-from ..core.session import Session
-from ..core.store import Listing, SessionStore
-from ..core.text import one_line
-from ..core.watch import EventKind, SessionWatcher, StoreBatch, StoreEvent
+from ..core.common.gcpause import COLLECTIONS, paused_gc
+from ..core.common.glyphs import Glyphs
+from ..core.common.locations import SessionsRoot
+from ..core.common.problems import SessionError
+from ..core.common.text import one_line
+from ..core.listing.sidebar_rows import SessionRow, SidebarRow
+from ..core.listing.store import Listing, SessionStore
+from ..core.listing.summary import SessionSummary
+from ..core.live.activity import Activity
+from ..core.live.context_change import context_change, nothing_to_show
+from ..core.live.watch import EventKind, SessionWatcher, StoreBatch, StoreEvent
+from ..core.projection.context import project
+from ..core.session.session import Session
 from ..widgets.branch_tree import BranchTree
 from ..widgets.context_view import ContextView
 from ..widgets.glyphs import glyphs_of
@@ -58,10 +58,10 @@ from .frame_pacing import PacedScreen
 from .keymap import first_key
 
 if TYPE_CHECKING:  # (imported where used: the first screen needs none of these, 45 ms together)
-    from ..core.files import FileTracker
-    from ..core.labels import LabelIndex, LabelRow
-    from ..core.landing import Aim, Landing
-    from ..core.sidebar_search import SidebarSearch
+    from ..core.projection.file_knowledge import FileTracker
+    from ..core.search.labels import LabelIndex, LabelRow
+    from ..core.search.landing import Aim, Landing
+    from ..core.search.sidebar import SidebarSearch
     from .search_flow import SearchFlow
 
 T = TypeVar("T")
@@ -124,7 +124,7 @@ class MainScreen(PacedScreen[None]):
         """The sidebar search, made when a search first needs it (its modules were ~10 ms of
         the start); until then there is no index to reset or update."""
         if self._search is None:
-            from ..core.sidebar_search import SidebarSearch
+            from ..core.search.sidebar import SidebarSearch
 
             self._search = SidebarSearch(self.store.texts)
         return self._search
@@ -141,7 +141,7 @@ class MainScreen(PacedScreen[None]):
     def label_index(self) -> LabelIndex:
         """Every label of the listed sessions (made when the labels screen first opens)."""
         if self._label_index is None:
-            from ..core.labels import LabelIndex
+            from ..core.search.labels import LabelIndex
 
             self._label_index = LabelIndex()
         return self._label_index
@@ -515,7 +515,7 @@ class MainScreen(PacedScreen[None]):
         results = self.sidebar.matches
         if results is None or path not in results:
             return None
-        from ..core.landing import Aim
+        from ..core.search.landing import Aim
 
         return Aim(results.query, results.scope, results.hit(path), results.place(path))
 
@@ -533,7 +533,7 @@ class MainScreen(PacedScreen[None]):
             session = shown if shown is not None and aim is not None else Session.open(path)
             if aim is None:
                 return session, None
-            from ..core.landing import land
+            from ..core.search.landing import land
 
             return session, land(session, aim)
 
@@ -557,7 +557,7 @@ class MainScreen(PacedScreen[None]):
             if place.field:
                 self.set_status(f"the hit is in the session's {place.field}")
             return
-        from ..core.landing import place_words
+        from ..core.search.landing import place_words
 
         where = place_words(place) or "the entry"
         status = f"{place.field.replace('_', ' ') or 'hit'} of {place.entry_id}, {where}"
@@ -632,7 +632,7 @@ class MainScreen(PacedScreen[None]):
 
     def _hold_collections(self) -> None:
         """No cyclic collection until the frame showing this change is out (the app releases
-        them when it hands a frame over: core/gcpause.py), or a second has passed."""
+        them when it hands a frame over: core/common/gcpause.py), or a second has passed."""
         if not COLLECTIONS.held:
             COLLECTIONS.hold()
             self.set_timer(1.0, COLLECTIONS.release)
@@ -687,8 +687,8 @@ class MainScreen(PacedScreen[None]):
         if row is None:
             return
         self.sidebar.select_path(row.path)
-        from ..core.landing import Aim
-        from ..core.session_search import HitPlace
+        from ..core.search.in_session import HitPlace
+        from ..core.search.landing import Aim
 
         place = HitPlace(row.entry_id, "label", row.on_active_path, row.branch_from)
         labelled = tuple(r.entry_id for r in self.label_index.labels_of(row.path))
@@ -786,7 +786,7 @@ class MainScreen(PacedScreen[None]):
         session, entry = self.session, self.selected_entry()
         if session is None or entry is None:
             return
-        from ..core.files import FileTracker
+        from ..core.projection.file_knowledge import FileTracker
         from .files_screen import FilesScreen
 
         if self.file_tracker is None or self.file_tracker.session is not session:

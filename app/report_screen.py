@@ -16,9 +16,9 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.worker import get_current_worker
 
-from ..core.glyphs import Glyphs
-from ..core.problems import SessionError
-from ..core.session import Session
+from ..core.common.glyphs import Glyphs
+from ..core.common.problems import SessionError
+from ..core.session.session import Session
 from ..widgets.glyphs import glyphs_of
 from ..widgets.plain import PlainStatic
 from .keymap import hint

@@ -12,8 +12,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import OptionList
 
-from ..core.keys import Resolved
-from ..core.text import inline
+from ..core.common.keybindings import Resolved
+from ..core.common.text import inline
 from ..widgets.glyphs import glyphs_of
 from ..widgets.keys import bindings
 from ..widgets.plain import PlainInput, PlainStatic, menu

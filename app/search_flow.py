@@ -21,12 +21,12 @@ from typing import Protocol
 from textual.dom import DOMNode
 from textual.worker import get_current_worker
 
-from ..core.deep_search import DeepHit
-from ..core.groups import ResultRows, SessionRow, SidebarRow
-from ..core.listing import SessionSummary
-from ..core.matching import PatternTooSlow, SearchCancelled
-from ..core.session_search import HitPlace, Scope
-from ..core.sidebar_search import DeepProgress, SidebarResults, SidebarSearch
+from ..core.listing.sidebar_rows import ResultRows, SessionRow, SidebarRow
+from ..core.listing.summary import SessionSummary
+from ..core.search.deep import DeepHit
+from ..core.search.in_session import HitPlace, Scope
+from ..core.search.matching import PatternTooSlow, SearchCancelled
+from ..core.search.sidebar import DeepProgress, SidebarResults, SidebarSearch
 from ..widgets.sidebar import SessionSidebar
 
 HAND_OVER_SECONDS = 0.1  # a deep search's hits (and places) reach the loop about this often

@@ -1,15 +1,15 @@
 """The size doctor (`S`): what makes the session file big (bytes by message role, entry type,
-tool, branch, images; core/sizes.py), and what a clone of the active leaf or a fork at the
+tool, branch, images; core/projection/sizes.py), and what a clone of the active leaf or a fork at the
 selected entry would leave behind, with the keys that make one."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..core.glyphs import Glyphs
-from ..core.keys import Resolved, keys_label
-from ..core.sizes import ByteCount, SizeReport, fork_drops, size_report
-from ..core.text import human_bytes, one_line
+from ..core.common.glyphs import Glyphs
+from ..core.common.keybindings import Resolved, keys_label
+from ..core.common.text import human_bytes, one_line
+from ..core.projection.sizes import ByteCount, SizeReport, fork_drops, size_report
 from ..widgets.keys import bindings
 from .report_screen import ReportLine, ReportScreen
 from .screens import live_keys

@@ -14,11 +14,11 @@ from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.theme import Theme
 
-from ..core.gcpause import COLLECTIONS
-from ..core.glyphs import glyphs_for
-from ..core.keys import Resolved, key_label, keys_label
-from ..core.locations import SessionsRoot
-from ..core.text import one_line, visible
+from ..core.common.gcpause import COLLECTIONS
+from ..core.common.glyphs import glyphs_for
+from ..core.common.keybindings import Resolved, key_label, keys_label
+from ..core.common.locations import SessionsRoot
+from ..core.common.text import one_line, visible
 from ..widgets.keys import PALETTE, bindings
 from .config import Settings, config_path
 from .demo import demo_root, remove_demos
@@ -115,7 +115,7 @@ class PiSessionsApp(App[None]):
         self.glyphs = glyphs_for(settings.ascii)
 
     def _display(self, screen: Screen[Any], renderable: Any) -> None:
-        # A frame goes out: collections held while it was made may run now (core/gcpause.py).
+        # A frame goes out: collections held while it was made may run now (core/common/gcpause.py).
         # (Textual is pinned: `_display` is where its frames reach the driver.)
         super()._display(screen, renderable)
         COLLECTIONS.release()

@@ -1,4 +1,5 @@
-"""pi-sessions core: pure Python reading, tree, projection, listing and watching logic.
+"""pi-sessions core: pure Python, in wings that import only the wings below them.
 
-Nothing here imports textual or rich; widgets render what this package computes.
+writing > search | live > projection | listing > session > reading > common (pyproject's
+import contracts enforce the order, and that nothing here imports textual or rich).
 """

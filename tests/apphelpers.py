@@ -12,7 +12,7 @@ from typing import Any
 from pi_sessions.app.config import Settings
 from pi_sessions.app.main_screen import MainScreen
 from pi_sessions.app.tui import PiSessionsApp
-from pi_sessions.core.locations import SessionsRoot
+from pi_sessions.core.common.locations import SessionsRoot
 from textual.pilot import Pilot
 
 WAIT = 15.0  # only a hang reaches this

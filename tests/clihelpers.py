@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from pi_sessions.app.cli import main
 
-# Written here, not taken from core/text.py: the check must not trust the sanitiser it checks.
+# Written here, not taken from core/common/text.py: the check must not trust the sanitiser it checks.
 # C0 (newline aside: lines are split on it first), DEL, C1, lone surrogates, bidi controls,
 # zero-width and other invisible format characters, line and paragraph separators.
 RAW_CONTROL = re.compile(

@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pytest
 from pi_sessions.app.screens import ConfirmScreen, ForkScreen, MenuScreen, PromptScreen
-from pi_sessions.core import fork as fork_module
-from pi_sessions.core.append import append_label, append_session_name
-from pi_sessions.core.context import project
-from pi_sessions.core.export import export_context, export_tree
-from pi_sessions.core.fork import plan_fork, write_fork
-from pi_sessions.core.locations import encode_cwd_folder
-from pi_sessions.core.problems import SessionError
-from pi_sessions.core.session import Session
-from pi_sessions.core.trash import move_to_trash
+from pi_sessions.core.common.locations import encode_cwd_folder
+from pi_sessions.core.common.problems import SessionError
+from pi_sessions.core.projection.context import project
+from pi_sessions.core.session.session import Session
+from pi_sessions.core.writing import fork as fork_module
+from pi_sessions.core.writing.append import append_label, append_session_name
+from pi_sessions.core.writing.export import export_context, export_tree
+from pi_sessions.core.writing.fork import plan_fork, write_fork
+from pi_sessions.core.writing.trash import move_to_trash
 
 from .apphelpers import loaded, make_app, static_text, until
 from .conftest import expected_files, load_expected, session_path_for
@@ -170,9 +170,9 @@ def test_fork_into_a_read_only_folder_is_refused(tmp_path: Path) -> None:
 
 LABEL_IT = """
 import sys
-from pi_sessions.core.append import append_label
-from pi_sessions.core.problems import SessionError
-from pi_sessions.core.session import Session
+from pi_sessions.core.writing.append import append_label
+from pi_sessions.core.common.problems import SessionError
+from pi_sessions.core.session.session import Session
 try:
     append_label(Session.open(sys.argv[1]), "u1", "important")
 except SessionError as e:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from pi_sessions.core.text import age
+from pi_sessions.core.common.text import age
 
 # (milliseconds ago, what pi 1.6.0's formatSessionDate shows), computed by running pi's own
 # function (formatSessionDate, extracted from its dist/) against a fixed clock.

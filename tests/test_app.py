@@ -12,7 +12,7 @@ from pi_sessions.app.demo import prepare_demo
 from pi_sessions.app.help_screen import HelpScreen
 from pi_sessions.app.main_screen import MainScreen
 from pi_sessions.app.screens import ConfirmScreen, MenuScreen, RawJsonScreen
-from pi_sessions.core.groups import HIT_LINE, SessionRow
+from pi_sessions.core.listing.sidebar_rows import HIT_LINE, SessionRow
 from pi_sessions.widgets.plain import FitStatic
 
 from .apphelpers import (
@@ -876,7 +876,7 @@ async def test_ascii_mode_cuts_and_collapses_with_ascii(tmp_path: Path) -> None:
 
 
 def test_an_excerpt_marked_with_other_glyphs_keeps_its_highlights() -> None:
-    from pi_sessions.core.excerpt import cut_excerpt
+    from pi_sessions.core.search.excerpt import cut_excerpt
 
     flat = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi"
     excerpt = cut_excerpt(flat, flat.index("theta"), flat.index("theta") + 5, 20)

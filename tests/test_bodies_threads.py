@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from pi_sessions.core.lines import BytesSource
-from pi_sessions.core.session import Session
+from pi_sessions.core.reading.lines import BytesSource
+from pi_sessions.core.session.session import Session
 
 from .helpers import chain, header, write
 

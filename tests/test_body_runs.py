@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pi_sessions.core.context import project, sent_as_they_are
-from pi_sessions.core.problems import StaleFileError
-from pi_sessions.core.session import Session
+from pi_sessions.core.common.problems import StaleFileError
+from pi_sessions.core.projection.context import project, sent_as_they_are
+from pi_sessions.core.session.session import Session
 
 from .helpers import assistant, chain, entry, header, jsonl, user, write
 

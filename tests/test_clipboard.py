@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pi_sessions.core.clipboard import (
+from pi_sessions.core.writing.clipboard import (
     MAX_OSC52_ENCODED,
     CopyPlan,
     CopyRoute,

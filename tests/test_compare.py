@@ -6,10 +6,10 @@ import itertools
 from pathlib import Path
 
 import pytest
-from pi_sessions.core.compare import Relation, compare
-from pi_sessions.core.context import Reason
-from pi_sessions.core.problems import SessionError, UnknownEntryError
-from pi_sessions.core.session import Session
+from pi_sessions.core.common.problems import SessionError, UnknownEntryError
+from pi_sessions.core.projection.compare import Relation, compare
+from pi_sessions.core.projection.context import Reason
+from pi_sessions.core.session.session import Session
 
 from .conftest import expected_files, load_expected, session_path_for
 from .helpers import assistant, chain, entry, header, user, write

@@ -14,10 +14,10 @@ from pi_sessions.app import compare_screen
 from pi_sessions.app.compare_screen import CompareScreen
 from pi_sessions.app.files_screen import FilesScreen
 from pi_sessions.app.main_screen import MainScreen
-from pi_sessions.core.compare import compare
-from pi_sessions.core.files import FileTracker
-from pi_sessions.core.glyphs import ASCII, UNICODE
-from pi_sessions.core.text import human_count
+from pi_sessions.core.common.glyphs import ASCII, UNICODE
+from pi_sessions.core.common.text import human_count
+from pi_sessions.core.projection.compare import compare
+from pi_sessions.core.projection.file_knowledge import FileTracker
 from pi_sessions.widgets.plain import FitStatic
 
 from .apphelpers import WAIT, lines_of, loaded, make_app, until

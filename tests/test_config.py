@@ -118,7 +118,7 @@ def test_the_warning_is_printed_once_before_the_app_and_shown_in_it(
 
 async def test_the_app_shows_the_config_warning_in_its_status(tmp_path: Path) -> None:
     from pi_sessions.app.config import Settings
-    from pi_sessions.core.locations import SessionsRoot
+    from pi_sessions.core.common.locations import SessionsRoot
 
     root = tmp_path / "sessions"
     write(root / "--p--" / "s.jsonl", header(id="s1", cwd="/p"), user("u1", None, "hello"))
@@ -228,7 +228,7 @@ def test_no_mouse_reaches_the_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     runs: list[dict[str, Any]] = []
     monkeypatch.setattr(tui.PiSessionsApp, "run", lambda self, **kwargs: runs.append(kwargs))
     from pi_sessions.app.config import Settings
-    from pi_sessions.core.locations import SessionsRoot
+    from pi_sessions.core.common.locations import SessionsRoot
 
     root = SessionsRoot(str(tmp_path), "test", True)
     assert tui.run_app(Settings(mouse=False), root) == 0

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pi_sessions.core.context import Projection, Reason, extend_projection, project
-from pi_sessions.core.session import Session
-from pi_sessions.core.tokens import estimate_context
+from pi_sessions.core.projection.context import Projection, Reason, extend_projection, project
+from pi_sessions.core.projection.tokens import estimate_context
+from pi_sessions.core.session.session import Session
 
 from .helpers import assistant, entry, header, jsonl, system, user, write
 
@@ -244,7 +244,7 @@ def test_totals_per_session_and_per_path(tmp_path: Path) -> None:
 
 
 def test_context_edit_without_replacement_is_reported_and_ignored(tmp_path: Path) -> None:
-    from pi_sessions.core.problems import ProblemKind
+    from pi_sessions.core.common.problems import ProblemKind
 
     session = open_rows(
         tmp_path,
@@ -262,7 +262,7 @@ def test_context_edit_without_replacement_is_reported_and_ignored(tmp_path: Path
 def test_exclusion_counts_agree_with_the_reasons_on_the_whole_corpus() -> None:
     from collections import Counter
 
-    from pi_sessions.core.problems import SessionError
+    from pi_sessions.core.common.problems import SessionError
 
     from .conftest import FIXTURES
 

@@ -8,12 +8,15 @@ import random
 from pathlib import Path
 
 import pytest
-from pi_sessions.core.branch_costs import branch_totals
-from pi_sessions.core.compaction_audit import audit_compactions
-from pi_sessions.core.context import project
-from pi_sessions.core.groups import SessionRow, SortOrder, build_rows
-from pi_sessions.core.listing import SessionSummary
-from pi_sessions.core.models import (
+from pi_sessions.core.listing.sidebar_rows import SessionRow, SortOrder, build_rows
+from pi_sessions.core.listing.summary import SessionSummary
+from pi_sessions.core.projection.branch_costs import branch_totals
+from pi_sessions.core.projection.compaction_audit import audit_compactions
+from pi_sessions.core.projection.context import project
+from pi_sessions.core.projection.sizes import size_report
+from pi_sessions.core.projection.timeline import ASCII_BARS, BARS, context_timeline, sparkline
+from pi_sessions.core.projection.tokens import context_tokens
+from pi_sessions.core.projection.window import (
     DEFAULT_RESERVE_TOKENS,
     ContextGauge,
     ContextWindow,
@@ -24,10 +27,7 @@ from pi_sessions.core.models import (
     reserve_tokens,
     to_fixed,
 )
-from pi_sessions.core.session import Session
-from pi_sessions.core.sizes import size_report
-from pi_sessions.core.timeline import ASCII_BARS, BARS, context_timeline, sparkline
-from pi_sessions.core.tokens import context_tokens
+from pi_sessions.core.session.session import Session
 
 from .conftest import FIXTURES
 from .helpers import assistant, entry, header, jsonl, user, write
@@ -287,7 +287,7 @@ def test_images_are_counted(tmp_path: Path) -> None:
 def test_the_timeline_read_in_steps_is_the_timeline() -> None:
     """The browser reads a long path's replies a piece at a time: the pieces add up to the same
     timeline, and what a piece read is kept for the next move."""
-    from pi_sessions.core.timeline import timeline_steps
+    from pi_sessions.core.projection.timeline import timeline_steps
 
     session = Session.open(TWO_COMPACTIONS)
     whole = session.path_to(session.default_leaf)
@@ -301,7 +301,7 @@ def test_the_timeline_read_in_steps_is_the_timeline() -> None:
 
 
 def test_a_fork_drops_what_the_size_doctor_says() -> None:
-    from pi_sessions.core.sizes import fork_drops
+    from pi_sessions.core.projection.sizes import fork_drops
 
     session = Session.open(DEMO)
     for leaf in session.by_id:

@@ -15,17 +15,17 @@ from pi_sessions.app.config import Settings
 from pi_sessions.app.screens import ForkScreen
 from pi_sessions.app.size_screen import SizeDoctorScreen
 from pi_sessions.app.tui import PiSessionsApp
-from pi_sessions.core.branch_costs import branch_totals
-from pi_sessions.core.compaction_audit import audit_compactions
-from pi_sessions.core.context import project
-from pi_sessions.core.export import context_markdown
-from pi_sessions.core.groups import SessionRow, SortOrder
-from pi_sessions.core.locations import SessionsRoot
-from pi_sessions.core.models import format_tokens
-from pi_sessions.core.session import Session
-from pi_sessions.core.sizes import size_report
-from pi_sessions.core.text import human_bytes, short_cost
-from pi_sessions.core.timeline import ASCII_MARK, MARK, context_timeline
+from pi_sessions.core.common.locations import SessionsRoot
+from pi_sessions.core.common.text import human_bytes, short_cost
+from pi_sessions.core.listing.sidebar_rows import SessionRow, SortOrder
+from pi_sessions.core.projection.branch_costs import branch_totals
+from pi_sessions.core.projection.compaction_audit import audit_compactions
+from pi_sessions.core.projection.context import project
+from pi_sessions.core.projection.sizes import size_report
+from pi_sessions.core.projection.timeline import ASCII_MARK, MARK, context_timeline
+from pi_sessions.core.projection.window import format_tokens
+from pi_sessions.core.session.session import Session
+from pi_sessions.core.writing.export import context_markdown
 from pi_sessions.widgets import branch_tree, sparkline
 from pi_sessions.widgets.context_header import ContextHeader
 from pi_sessions.widgets.plain import FitStatic

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 from pi_sessions.app.subcommands.output import write_line_around
-from pi_sessions.core import early_messages
-from pi_sessions.core.early_messages import EarlyMessages
-from pi_sessions.core.session import Session
+from pi_sessions.core.reading import early_messages
+from pi_sessions.core.reading.early_messages import EarlyMessages
+from pi_sessions.core.session.session import Session
 
 from .clihelpers import cli
 from .helpers import assistant, chain, entry, header, jsonl, system, user, write

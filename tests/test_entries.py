@@ -7,8 +7,8 @@ import json
 from collections import Counter
 
 import pytest
-from pi_sessions.core import entries as E
-from pi_sessions.core.entries import parse_entry, parse_header, parse_message
+from pi_sessions.core.reading import entries as E
+from pi_sessions.core.reading.entries import parse_entry, parse_header, parse_message
 
 from .clihelpers import cli
 from .conftest import FIXTURES

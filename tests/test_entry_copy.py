@@ -1,12 +1,12 @@
-"""What ctrl+x in the tree copies (core/entry_copy.py): pi's `getEntryCopyText`, checked
+"""What ctrl+x in the tree copies (core/session/entry_copy.py): pi's `getEntryCopyText`, checked
 against pi 1.6.0's tree selector on this very file."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from pi_sessions.core.entry_copy import entry_copy_text
-from pi_sessions.core.session import Session
+from pi_sessions.core.session.entry_copy import entry_copy_text
+from pi_sessions.core.session.session import Session
 
 from .helpers import assistant, entry, header, user, write
 

@@ -5,10 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pi_sessions.core.bashpaths import Access, named_paths
-from pi_sessions.core.files import FileState, FileTracker, files_at, normalise_path, seen_text
-from pi_sessions.core.problems import UnknownEntryError
-from pi_sessions.core.session import Session
+from pi_sessions.core.common.problems import UnknownEntryError
+from pi_sessions.core.projection.bashpaths import Access, named_paths
+from pi_sessions.core.projection.file_knowledge import (
+    FileState,
+    FileTracker,
+    files_at,
+    normalise_path,
+    seen_text,
+)
+from pi_sessions.core.session.session import Session
 
 from .helpers import assistant, header, user, write
 from .toolhelpers import call, compaction, context_edit, tool_result, tool_use, user_bash

@@ -7,7 +7,7 @@ import weakref
 from collections.abc import Iterator
 
 import pytest
-from pi_sessions.core.gcpause import CollectionHold, paused_gc
+from pi_sessions.core.common.gcpause import CollectionHold, paused_gc
 
 
 @pytest.fixture(autouse=True)

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
-from pi_sessions.core.growth import ReadMark, Verdict, mark_of, read_growth
+from pi_sessions.core.reading.growth import ReadMark, Verdict, mark_of, read_growth
 
 LINES = b"".join(b'{"n": %d, "pad": "%s"}\n' % (i, b"x" * 40) for i in range(20))
 

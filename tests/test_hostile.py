@@ -11,14 +11,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from pi_sessions.core import fork as fork_module
-from pi_sessions.core.append import append_label, append_session_name
-from pi_sessions.core.context import extend_projection, project
-from pi_sessions.core.fork import plan_fork, write_fork
-from pi_sessions.core.problems import ProblemKind, SessionError, StaleFileError
-from pi_sessions.core.session import Session
-from pi_sessions.core.store import SessionStore, read_file_state
-from pi_sessions.core.watch import EventKind, SessionWatcher
+from pi_sessions.core.common.problems import ProblemKind, SessionError, StaleFileError
+from pi_sessions.core.listing.store import SessionStore, read_file_state
+from pi_sessions.core.live.watch import EventKind, SessionWatcher
+from pi_sessions.core.projection.context import extend_projection, project
+from pi_sessions.core.session.session import Session
+from pi_sessions.core.writing import fork as fork_module
+from pi_sessions.core.writing.append import append_label, append_session_name
+from pi_sessions.core.writing.fork import plan_fork, write_fork
 
 from .helpers import assistant, chain, entry, header, jsonl, user, write
 

@@ -26,10 +26,10 @@ from pi_sessions.app.screens import (
     PromptScreen,
     RawJsonScreen,
 )
-from pi_sessions.core.glyphs import ASCII
-from pi_sessions.core.outline import ViewFilter
-from pi_sessions.core.store import SessionStore, list_sessions
-from pi_sessions.core.text import inline, is_inert, one_line, visible, without_controls
+from pi_sessions.core.common.glyphs import ASCII
+from pi_sessions.core.common.text import inline, is_inert, one_line, visible, without_controls
+from pi_sessions.core.listing.store import SessionStore, list_sessions
+from pi_sessions.core.session.outline import ViewFilter
 from pi_sessions.widgets.plain import PlainInput
 
 from .apphelpers import loaded, make_app, until
@@ -425,7 +425,7 @@ def test_a_symlink_loop_is_skipped_with_its_reason_and_hides_no_other_session(tm
 
 def test_a_key_holding_a_lone_surrogate_is_shown_not_raised(tmp_path: Path) -> None:
     # Found by the fuzz test: JSON allows "\ud800" in a key; kept like any other extra field.
-    from pi_sessions.core.entries import MessageEntry, UnknownMessage, parse_entry, parse_message
+    from pi_sessions.core.reading.entries import MessageEntry, UnknownMessage, parse_entry, parse_message
 
     entry = parse_entry({"type": "message", "id": "a", "t\ud800": 1, "message": 3})
     assert isinstance(entry, MessageEntry) and entry.extras() == {"t\ud800": 1}

@@ -1,4 +1,4 @@
-"""Key bindings as data (core/keys.py): pi's key syntax in Textual's names, the user's
+"""Key bindings as data (core/common/keybindings.py): pi's key syntax in Textual's names, the user's
 overrides merged over the defaults, and every problem with them reported once, clearly."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from pi_sessions.core.keys import (
+from pi_sessions.core.common.keybindings import (
     SYMBOL_NAMES,
     UNBOUND,
     BadKey,

@@ -16,10 +16,10 @@ from pi_sessions.app.files_screen import FilesScreen
 from pi_sessions.app.help_screen import GLYPH_MEANINGS, NOT_MARKS, HelpScreen
 from pi_sessions.app.screens import ConfirmScreen, ForkScreen, MenuScreen, PromptScreen, RawJsonScreen
 from pi_sessions.app.text_screen import TextScreen
-from pi_sessions.core.glyphs import ASCII, UNICODE, Glyphs
-from pi_sessions.core.groups import SessionRow, SortOrder
-from pi_sessions.core.keys import UNBOUND, key_label
-from pi_sessions.core.outline import ViewFilter
+from pi_sessions.core.common.glyphs import ASCII, UNICODE, Glyphs
+from pi_sessions.core.common.keybindings import UNBOUND, key_label
+from pi_sessions.core.listing.sidebar_rows import SessionRow, SortOrder
+from pi_sessions.core.session.outline import ViewFilter
 from pi_sessions.widgets.branch_tree import BranchTree
 from pi_sessions.widgets.context_view import ContextBody
 from pi_sessions.widgets.key_footer import KeyFooter

@@ -10,7 +10,7 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
-from pi_sessions.core.listing import SummaryBuilder
+from pi_sessions.core.listing.summary import SummaryBuilder
 
 from .helpers import header, user
 

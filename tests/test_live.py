@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from pi_sessions.app.main_screen import MainScreen
-from pi_sessions.core import watch
-from pi_sessions.core.context import project
-from pi_sessions.core.outline import ViewFilter, outline_rows, row_filter
-from pi_sessions.core.session import Session
+from pi_sessions.core.live import watch
+from pi_sessions.core.projection.context import project
+from pi_sessions.core.session.outline import ViewFilter, outline_rows, row_filter
+from pi_sessions.core.session.session import Session
 from pi_sessions.widgets.context_blocks import build_blocks
 from textual.pilot import Pilot
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pi_sessions.core.context import project
-from pi_sessions.core.session import Session
+from pi_sessions.core.projection.context import project
+from pi_sessions.core.session.session import Session
 
 from .helpers import write
 

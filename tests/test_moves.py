@@ -8,9 +8,9 @@ from array import array
 from pathlib import Path
 
 import pytest
-from pi_sessions.core.context import Projection, _project, project
-from pi_sessions.core.problems import SessionError
-from pi_sessions.core.session import Session
+from pi_sessions.core.common.problems import SessionError
+from pi_sessions.core.projection.context import Projection, _project, project
+from pi_sessions.core.session.session import Session
 
 from .conftest import FIXTURES, SHARED_FIXTURES
 

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from pi_sessions.app.main_screen import MainScreen
-from pi_sessions.core.context import _project
-from pi_sessions.core.session import Session
+from pi_sessions.core.projection.context import _project
+from pi_sessions.core.session.session import Session
 from pi_sessions.widgets.context_blocks import build_blocks
 
 from .apphelpers import lines_of, loaded, make_app, settled

@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pi_sessions.core.context import project
-from pi_sessions.core.fork import plan_fork
-from pi_sessions.core.problems import SessionError
-from pi_sessions.core.session import Session
-from pi_sessions.core.store import read_file_state
+from pi_sessions.core.common.problems import SessionError
+from pi_sessions.core.listing.store import read_file_state
+from pi_sessions.core.projection.context import project
+from pi_sessions.core.session.session import Session
+from pi_sessions.core.writing.fork import plan_fork
 
 from .conftest import FIXTURES, expected_files, load_expected, session_path_for
 

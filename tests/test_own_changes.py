@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 from pi_sessions.app.main_screen import MainScreen
 from pi_sessions.app.screens import ConfirmScreen, ForkScreen, PromptScreen
-from pi_sessions.core.activity import LIVE_SECONDS
-from pi_sessions.core.append import FileChangedError, plan_label, write_append
-from pi_sessions.core.context import project
-from pi_sessions.core.groups import GroupRow, SessionRow
-from pi_sessions.core.outline import outline_rows, row_filter
-from pi_sessions.core.session import Session
+from pi_sessions.core.listing.sidebar_rows import GroupRow, SessionRow
+from pi_sessions.core.live.activity import LIVE_SECONDS
+from pi_sessions.core.projection.context import project
+from pi_sessions.core.session.outline import outline_rows, row_filter
+from pi_sessions.core.session.session import Session
+from pi_sessions.core.writing.append import FileChangedError, plan_label, write_append
 from pi_sessions.widgets import sidebar
 from pi_sessions.widgets.context_blocks import build_blocks
 from textual.pilot import Pilot

@@ -16,8 +16,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_core_never_imports_textual_rich_or_pydantic() -> None:
     # (pydantic and its schemas cost ~100 ms of the browser's start; core's models are plain classes)
-    modules = [f"pi_sessions.core.{m.name}" for m in pkgutil.iter_modules(pi_sessions.core.__path__)]
-    assert len(modules) >= 8
+    modules = [m.name for m in pkgutil.walk_packages(pi_sessions.core.__path__, "pi_sessions.core.")]
+    assert len(modules) >= 60
     code = (
         "import importlib, sys\n"
         f"for name in {modules!r}:\n"
@@ -40,7 +40,10 @@ def test_wheel_ships_one_namespace_and_the_stylesheet(tmp_path: Path) -> None:
     [wheel] = wheel_dir.glob("pi_sessions-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert "pi_sessions/styles.tcss" in names
-    assert "pi_sessions/core/session.py" in names and "pi_sessions/app/cli.py" in names
+    assert "pi_sessions/app/cli.py" in names
+    # every module of every wing ships (a new wing not listed in pyproject's packages would not)
+    sources = {f"pi_sessions/{p.relative_to(ROOT).as_posix()}" for p in (ROOT / "core").rglob("*.py")}
+    assert sources - set(names) == set()
     tops = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
     assert tops == {"pi_sessions"}, tops
     assert not any(n.startswith("pi_sessions/tests/") for n in names)
@@ -50,3 +53,13 @@ def test_installed_package_finds_its_stylesheet() -> None:
     from importlib.resources import files
 
     assert (files("pi_sessions") / "styles.tcss").is_file()
+
+
+def test_core_holds_wings_only_each_with_a_one_line_purpose() -> None:
+    loose = sorted(p.name for p in (ROOT / "core").glob("*.py") if p.name != "__init__.py")
+    assert loose == [], f"modules directly in core/: {loose}"
+    wings = sorted(p for p in (ROOT / "core").iterdir() if (p / "__init__.py").is_file())
+    assert len(wings) >= 8
+    for wing in wings:
+        purpose = (wing / "__init__.py").read_text().strip()
+        assert purpose.startswith('"""') and purpose.endswith('"""') and "\n" not in purpose, wing.name

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 from pi_sessions.app.screens import ForkScreen, MenuScreen, RawJsonScreen
-from pi_sessions.core import session_search
-from pi_sessions.core.jsvalues import date_ms
-from pi_sessions.core.session import Session
+from pi_sessions.core.common.jsvalues import date_ms
+from pi_sessions.core.search import in_session as session_search
+from pi_sessions.core.session.session import Session
 
 from .apphelpers import WAIT, lines_of, loaded, main, make_app, screen_text, settled, static_text, until
 from .helpers import assistant, chain, entry, header, jsonl, user, write

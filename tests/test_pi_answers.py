@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pi_sessions.core.context import project
-from pi_sessions.core.fork import plan_fork, write_fork
-from pi_sessions.core.session import Session
+from pi_sessions.core.projection.context import project
+from pi_sessions.core.session.session import Session
+from pi_sessions.core.writing.fork import plan_fork, write_fork
 
 from .helpers import assistant, entry, header, user, write
 

@@ -6,12 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
-from pi_sessions.core.context import project
-from pi_sessions.core.jsvalues import date_ms, iso_from_ms, js_string
-from pi_sessions.core.lines import CHUNK_SIZE, BytesSource, read_lines
-from pi_sessions.core.problems import ProblemKind, SessionError, UnknownEntryError
-from pi_sessions.core.records import decode_record
-from pi_sessions.core.session import Session
+from pi_sessions.core.common.jsvalues import date_ms, iso_from_ms, js_string
+from pi_sessions.core.common.problems import ProblemKind, SessionError, UnknownEntryError
+from pi_sessions.core.projection.context import project
+from pi_sessions.core.reading.lines import CHUNK_SIZE, BytesSource, read_lines
+from pi_sessions.core.reading.records import decode_record
+from pi_sessions.core.session.session import Session
 
 from .helpers import assistant, chain, entry, header, jsonl, ts, user, write
 
@@ -558,7 +558,7 @@ def test_pi_own_date_form_is_read_and_written_as_the_general_way_does(
     import random
     import re
 
-    from pi_sessions.core import jsvalues
+    from pi_sessions.core.common import jsvalues
 
     rng = random.Random(14)
     texts = ["2024-02-29T23:59:59.999Z", "1970-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z"]

@@ -14,13 +14,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from pi_sessions.core import searchtext as searchtext_module
-from pi_sessions.core.excerpt import cell_width
-from pi_sessions.core.fuzzy import fuzzy_match
-from pi_sessions.core.jsregex import translate_js_regex
-from pi_sessions.core.listing import SessionSummary
-from pi_sessions.core.query import parse_duration
-from pi_sessions.core.search import (
+from pi_sessions.core.listing.summary import SessionSummary
+from pi_sessions.core.search import texts as searchtext_module
+from pi_sessions.core.search.excerpt import cell_width
+from pi_sessions.core.search.fuzzy import fuzzy_match
+from pi_sessions.core.search.jsregex import translate_js_regex
+from pi_sessions.core.search.picker import (
     TIER_WEIGHT,
     Excerpt,
     ParsedQuery,
@@ -34,6 +33,7 @@ from pi_sessions.core.search import (
     filter_sessions,
     parse_query,
 )
+from pi_sessions.core.search.query import parse_duration
 
 
 def session(

@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pi_sessions.core import sidebar_search
-from pi_sessions.core.groups import HIT_LINE, SessionRow
-from pi_sessions.core.matching import PatternTooSlow
-from pi_sessions.core.search import SearchIndex
-from pi_sessions.core.sidebar_search import SidebarSearch
+from pi_sessions.core.listing.sidebar_rows import HIT_LINE, SessionRow
+from pi_sessions.core.search import sidebar as sidebar_search
+from pi_sessions.core.search.matching import PatternTooSlow
+from pi_sessions.core.search.picker import SearchIndex
+from pi_sessions.core.search.sidebar import SidebarSearch
 from textual.pilot import Pilot
 
 from .apphelpers import lines_of, loaded, make_app, settled, static_text, until

@@ -7,17 +7,24 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pi_sessions.core import labels as labels_module
-from pi_sessions.core import sidebar_search
-from pi_sessions.core.groups import HIT_LINE, GroupRow, ResultRows, SessionRow, build_rows, filter_rows
-from pi_sessions.core.labels import LabelIndex
-from pi_sessions.core.landing import Aim, land, place_words
-from pi_sessions.core.listing import SessionSummary
-from pi_sessions.core.query import parse_query
-from pi_sessions.core.session import Session
-from pi_sessions.core.session_search import HitPlace
-from pi_sessions.core.sidebar_search import SidebarSearch, describe_window
-from pi_sessions.core.store import SessionStore
+from pi_sessions.core.listing.sidebar_rows import (
+    HIT_LINE,
+    GroupRow,
+    ResultRows,
+    SessionRow,
+    build_rows,
+    filter_rows,
+)
+from pi_sessions.core.listing.store import SessionStore
+from pi_sessions.core.listing.summary import SessionSummary
+from pi_sessions.core.search import labels as labels_module
+from pi_sessions.core.search import sidebar as sidebar_search
+from pi_sessions.core.search.in_session import HitPlace
+from pi_sessions.core.search.labels import LabelIndex
+from pi_sessions.core.search.landing import Aim, land, place_words
+from pi_sessions.core.search.query import parse_query
+from pi_sessions.core.search.sidebar import SidebarSearch, describe_window
+from pi_sessions.core.session.session import Session
 
 from .helpers import entry, header, user, write
 from .test_session_search import branched

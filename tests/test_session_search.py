@@ -8,13 +8,10 @@ import random
 from pathlib import Path
 
 import pytest
-from pi_sessions.core import bytefilter as bytefilter_module
-from pi_sessions.core.deep_search import deep_search
-from pi_sessions.core.labels import all_labels, filter_labels, session_labels
-from pi_sessions.core.query import parse_query
-from pi_sessions.core.search import PatternTooSlow, SearchCancelled, SearchIndex, SessionText
-from pi_sessions.core.session import Session
-from pi_sessions.core.session_search import (
+from pi_sessions.core.listing.store import SessionStore, list_sessions
+from pi_sessions.core.search import bytefilter as bytefilter_module
+from pi_sessions.core.search.deep import deep_search
+from pi_sessions.core.search.in_session import (
     HitPlace,
     TreePlaces,
     deep_text,
@@ -23,7 +20,10 @@ from pi_sessions.core.session_search import (
     message_text,
     tree_matches,
 )
-from pi_sessions.core.store import SessionStore, list_sessions
+from pi_sessions.core.search.labels import all_labels, filter_labels, session_labels
+from pi_sessions.core.search.picker import PatternTooSlow, SearchCancelled, SearchIndex, SessionText
+from pi_sessions.core.search.query import parse_query
+from pi_sessions.core.session.session import Session
 
 from .conftest import FIXTURES
 from .helpers import assistant, entry, header, user, write

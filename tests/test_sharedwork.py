@@ -14,9 +14,9 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from pi_sessions.core import store as store_module
-from pi_sessions.core.sharedwork import share_work
-from pi_sessions.core.store import SessionStore
+from pi_sessions.core.listing import store as store_module
+from pi_sessions.core.listing.sharedwork import share_work
+from pi_sessions.core.listing.store import SessionStore
 
 from .helpers import assistant, header, user, write
 
@@ -104,7 +104,7 @@ def test_a_cold_scan_in_two_processes_lists_what_one_process_lists(
 
 HELPER_STILL_BUSY = """
 import os, threading, time
-from pi_sessions.core.sharedwork import share_work
+from pi_sessions.core.listing.sharedwork import share_work
 
 PARENT = os.getpid()
 

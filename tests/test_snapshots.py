@@ -27,8 +27,8 @@ from pi_sessions.app.config import Settings
 from pi_sessions.app.demo import prepare_demo
 from pi_sessions.app.screens import ConfirmScreen, ForkScreen, MenuScreen, PromptScreen, RawJsonScreen
 from pi_sessions.app.tui import PiSessionsApp
-from pi_sessions.core import fork as fork_module
-from pi_sessions.core.locations import SessionsRoot
+from pi_sessions.core.common.locations import SessionsRoot
+from pi_sessions.core.writing import fork as fork_module
 from pi_sessions.widgets import sidebar
 from pi_sessions.widgets.key_footer import KeyFooter
 from rich.color import ColorSystem

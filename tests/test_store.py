@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 from pi_sessions.app.subcommands.listing import cmd_list
-from pi_sessions.core.locations import resolve_sessions_root
-from pi_sessions.core.session import Session
-from pi_sessions.core.store import FileChange, ScanReport, SessionStore
+from pi_sessions.core.common.locations import resolve_sessions_root
+from pi_sessions.core.listing.store import FileChange, ScanReport, SessionStore
+from pi_sessions.core.session.session import Session
 
 from .helpers import assistant, entry, header, jsonl, user, write
 
@@ -184,8 +184,8 @@ def test_a_big_file_read_in_pieces_is_summarized_as_read_whole(
     # Pieces end anywhere: within the header, within a line (a long one spans several), right
     # after a line's closing brace with garbage behind it (pi: one malformed line), before a
     # last line still being written.
-    from pi_sessions.core import growth
-    from pi_sessions.core.store import read_file_state
+    from pi_sessions.core.listing.store import read_file_state
+    from pi_sessions.core.reading import growth
 
     usage = {"input": 1, "output": 2, "totalTokens": 3, "cost": {"total": 0.25}}
     data = (
@@ -212,7 +212,7 @@ def test_a_line_holding_two_entries_is_one_malformed_line(
     # pi parses line by line: two entries on one line are not JSON, so neither counts; a blank
     # line elsewhere (which evens out a count of newlines against entries) changes nothing.
     if big:
-        monkeypatch.setattr("pi_sessions.core.listing.SPLIT_BYTES", 0)  # the path of files over 4 MB
+        monkeypatch.setattr("pi_sessions.core.listing.summary.SPLIT_BYTES", 0)  # the path of files over 4 MB
     two = jsonl(user("b", "a", "second"))[:-1] + b" " + jsonl(user("c", "b", "third"))
     data = jsonl(header(), user("a", None, "first")) + two + b"\n" + jsonl(assistant("d", "a", "x", 1))
     (tmp_path / "s.jsonl").write_bytes(data)
@@ -556,7 +556,7 @@ def test_list_cwd_filter_and_json(
 @pytest.mark.parametrize("xdg", [None, "", "relative/cache", "/abs/cache"])
 def test_the_cache_lives_where_platformdirs_says(monkeypatch: pytest.MonkeyPatch, xdg: str | None) -> None:
     import platformdirs
-    from pi_sessions.core.index_cache import default_cache_dir
+    from pi_sessions.core.listing.index_cache import default_cache_dir
 
     if xdg is None:
         monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
@@ -764,8 +764,8 @@ def test_copies_of_a_session_are_listed_by_file_name_however_they_came() -> None
     # that order (the index cache keeps it) stays as it is, one out of it is sorted.
     import random
 
-    from pi_sessions.core.listing import SessionSummary
-    from pi_sessions.core.store import sort_newest_first
+    from pi_sessions.core.listing.store import sort_newest_first
+    from pi_sessions.core.listing.summary import SessionSummary
 
     def summary(folder: str, name: str, modified: float, mtime: int) -> SessionSummary:
         return SessionSummary(path=f"/s/{folder}/{name}.jsonl", modified_ms=modified, mtime_ns=mtime)

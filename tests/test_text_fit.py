@@ -4,8 +4,8 @@ that has room to wrap is wrapped: nothing is cut in the middle of a word that wo
 from __future__ import annotations
 
 import pytest
-from pi_sessions.core.glyphs import ASCII
-from pi_sessions.core.text import fit_words, one_line, wrap_words
+from pi_sessions.core.common.glyphs import ASCII
+from pi_sessions.core.common.text import fit_words, one_line, wrap_words
 from pi_sessions.widgets.rowtext import RowText
 from rich.cells import cell_len
 from rich.style import Style

@@ -13,17 +13,17 @@ from typing import Any
 
 import pytest
 from msgspec import UNSET
-from pi_sessions.core.context import project
-from pi_sessions.core.message_tokens import (
+from pi_sessions.core.projection.context import project
+from pi_sessions.core.projection.message_tokens import (
     estimate_message_tokens,
     js_length,
     js_to_number,
     json_length,
     usage_context_tokens,
 )
-from pi_sessions.core.session import Session
-from pi_sessions.core.tokens import _js_result as js_result
-from pi_sessions.core.tokens import context_tokens, estimate_context, reported_context
+from pi_sessions.core.projection.tokens import _js_result as js_result
+from pi_sessions.core.projection.tokens import context_tokens, estimate_context, reported_context
+from pi_sessions.core.session.session import Session
 
 from .conftest import FIXTURES, SHARED_FIXTURES
 from .helpers import assistant, entry, header, jsonl, user, write

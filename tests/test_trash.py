@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from pi_sessions.core.problems import SessionError
-from pi_sessions.core.trash import move_to_trash
+from pi_sessions.core.common.problems import SessionError
+from pi_sessions.core.writing.trash import move_to_trash
 
 
 def a_session(folder: Path) -> Path:
@@ -60,8 +60,8 @@ def trash_in_a_child(tmp_path: Path, path: Path, platform: str) -> subprocess.Co
     (send2trash reads them when it is imported) and with no `trash` command on PATH."""
     program = (
         "import json, sys\n"
-        "from pi_sessions.core.trash import move_to_trash\n"
-        "from pi_sessions.core.problems import SessionError\n"
+        "from pi_sessions.core.writing.trash import move_to_trash\n"
+        "from pi_sessions.core.common.problems import SessionError\n"
         "try:\n"
         f"    print(json.dumps(move_to_trash(sys.argv[1], platform={platform!r})))\n"
         "except SessionError as e:\n"
@@ -90,7 +90,7 @@ def test_send2trash_is_the_trash_where_freedesktop_is_not(tmp_path: Path) -> Non
 def test_no_trash_at_all_leaves_the_file_and_says_why(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pi_sessions.core import trash
+    from pi_sessions.core.writing import trash
 
     def refuses(name: str):  # type: ignore[no-untyped-def]
         def run(source: Path) -> str:

@@ -1,13 +1,13 @@
-"""pi's branch-segment moves (core/tree_moves.py) on the rows of the branch tree, checked
+"""pi's branch-segment moves (core/session/tree_moves.py) on the rows of the branch tree, checked
 against pi 1.6.0's own tree selector driven with the same keys over the same file."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from pi_sessions.core.outline import SETTINGS_TYPES, RowFilter, outline_rows
-from pi_sessions.core.session import Session
-from pi_sessions.core.tree_moves import can_fold, segment_start_above, segment_start_below
+from pi_sessions.core.session.outline import SETTINGS_TYPES, RowFilter, outline_rows
+from pi_sessions.core.session.session import Session
+from pi_sessions.core.session.tree_moves import can_fold, segment_start_above, segment_start_below
 
 from .helpers import two_fork_session
 

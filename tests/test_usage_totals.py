@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pi_sessions.core.branch_costs import branch_totals
-from pi_sessions.core.context import project
-from pi_sessions.core.listing import SessionSummary
-from pi_sessions.core.models import format_tokens
-from pi_sessions.core.session import Session
-from pi_sessions.core.text import short_cost
+from pi_sessions.core.common.text import short_cost
+from pi_sessions.core.listing.summary import SessionSummary
+from pi_sessions.core.projection.branch_costs import branch_totals
+from pi_sessions.core.projection.context import project
+from pi_sessions.core.projection.window import format_tokens
+from pi_sessions.core.session.session import Session
 from pi_sessions.widgets.plain import FitStatic
 
 from .apphelpers import lines_of, loaded, make_app

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from pi_sessions.app import main_screen
 from pi_sessions.app.labels_screen import LabelsScreen
-from pi_sessions.core import store as store_module
-from pi_sessions.core.store import SessionStore
+from pi_sessions.core.listing import store as store_module
+from pi_sessions.core.listing.store import SessionStore
 from textual.pilot import Pilot
 
 from .apphelpers import loaded, make_app, static_text, until

@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pi_sessions.core.session import Session
-from pi_sessions.core.store import SessionStore
-from pi_sessions.core.watch import EventKind, SessionWatcher, StoreEvent
+from pi_sessions.core.listing.store import SessionStore
+from pi_sessions.core.live.watch import EventKind, SessionWatcher, StoreEvent
+from pi_sessions.core.session.session import Session
 
 from .helpers import assistant, chain, header, jsonl, user, write
 

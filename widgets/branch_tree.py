@@ -2,10 +2,10 @@
 
 Rows come from `core.outline` (what each says from `core.describe`); this widget only draws
 the ones in view (excerpts are read back lazily and cached) and handles the keys: move, fold,
-jump between fork points and branch segments (pi's keys, core/tree_moves.py), jump to the
+jump between fork points and branch segments (pi's keys, core/session/tree_moves.py), jump to the
 active leaf, set or cycle the view filter, walk search matches. A live change is applied as
 core decides (`take_delta`: `outline.extend_rows` or a rebuild). The first row of each branch
-below a fork point ends with what that branch spent (core/branch_costs.py: built once per tree,
+below a fork point ends with what that branch spent (core/projection/branch_costs.py: built once per tree,
 in a worker thread for a big session, the first time such a row is drawn). (Over 450 lines:
 drawing a row and the keys that move between rows share the row model and the cursor.)
 """
@@ -21,10 +21,12 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.worker import get_current_worker
 
-from ..core.branch_costs import BranchTotals, branch_totals
-from ..core.describe import excerpt, kind_label
-from ..core.models import format_tokens
-from ..core.outline import (
+from ..core.common.text import one_line, short_cost
+from ..core.projection.branch_costs import BranchTotals, branch_totals
+from ..core.projection.window import format_tokens
+from ..core.reading.records import EntryRecord
+from ..core.session.describe import excerpt, kind_label
+from ..core.session.outline import (
     OutlineRow,
     RowFilter,
     RowIndex,
@@ -34,10 +36,8 @@ from ..core.outline import (
     outline_rows,
     row_filter,
 )
-from ..core.records import EntryRecord
-from ..core.session import Session, SessionDelta
-from ..core.text import one_line, short_cost
-from ..core.tree_moves import can_fold, segment_start_above, segment_start_below
+from ..core.session.session import Session, SessionDelta
+from ..core.session.tree_moves import can_fold, segment_start_above, segment_start_below
 from .keys import bindings
 from .rowlist import RowList
 from .rowtext import RowText

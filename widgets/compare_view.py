@@ -14,11 +14,11 @@ from enum import Enum
 from rich.style import Style
 from textual.strip import Strip
 
-from ..core.compare import Comparison, Relation, Side
-from ..core.describe import excerpt, kind_label
-from ..core.records import EntryRecord
-from ..core.session import Session
-from ..core.text import human_count, one_line
+from ..core.common.text import human_count, one_line
+from ..core.projection.compare import Comparison, Relation, Side
+from ..core.reading.records import EntryRecord
+from ..core.session.describe import excerpt, kind_label
+from ..core.session.session import Session
 from .rowlist import RowList
 from .rowtext import RowText
 

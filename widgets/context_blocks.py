@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 from msgspec import UNSET
 
-from ..core.context import Fate, Projection, Reason, SystemPrompt, entry_messages
-from ..core.describe import content_text, excerpt, kind_label
-from ..core.glyphs import Glyphs
-from ..core.jsvalues import js_string
-from ..core.records import CONTENT_NULL, EntryRecord, MessageHead
-from ..core.session import Session
-from ..core.text import human_count, one_line
+from ..core.common.glyphs import Glyphs
+from ..core.common.jsvalues import js_string
+from ..core.common.text import human_count, one_line
+from ..core.projection.context import Fate, Projection, Reason, SystemPrompt, entry_messages
+from ..core.reading.records import CONTENT_NULL, EntryRecord, MessageHead
+from ..core.session.describe import content_text, excerpt, kind_label
+from ..core.session.session import Session
 from .blockscroll import ScrollBlock
 from .message_text import Paragraph, Tone, entry_text, message_paragraphs, role_title, role_tone
 

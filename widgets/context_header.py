@@ -6,7 +6,7 @@ messages in context; pi's context size with the share of the model's window in p
 path; the context size at each reply along the path (`ContextSparkline`, widgets/sparkline.py);
 and what `x` would show or hide. The first two are `PriorityRow`s: at any width they show the
 most detailed layout that fits, so the context size and the cost are still there at 80 columns.
-Everything here is cheap per move (core/gauge.py's `context_gauge`); the sparkline reads what it
+Everything here is cheap per move (core/projection/gauge.py's `context_gauge`); the sparkline reads what it
 has not read yet a piece at a time.
 """
 
@@ -18,12 +18,12 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.containers import Vertical
 
-from ..core.context import Projection, Reason
-from ..core.glyphs import Glyphs
-from ..core.jsvalues import js_string
-from ..core.models import ContextGauge, Level, format_tokens, to_fixed
-from ..core.session import Session, Totals
-from ..core.text import one_line
+from ..core.common.glyphs import Glyphs
+from ..core.common.jsvalues import js_string
+from ..core.common.text import one_line
+from ..core.projection.context import Projection, Reason
+from ..core.projection.window import ContextGauge, Level, format_tokens, to_fixed
+from ..core.session.session import Session, Totals
 from .glyphs import glyphs_of
 from .plain import FitStatic
 from .priority_row import PriorityRow

@@ -7,7 +7,7 @@ body: one block per projected message, the replayed system prompt first
 paragraphs widgets/message_text.py makes. With the excluded entries shown (`x`),
 entries that are not in context appear in place, dimmed, with the reason: summarized by a
 compaction, omitted or replaced by a context edit, or a system prompt folded into a
-compaction's checkpoint. The screen hands the pane a session and a projection (core/live.py
+compaction's checkpoint. The screen hands the pane a session and a projection (core/live/context_change.py
 decides which after a change); the pane decides nothing about them.
 """
 
@@ -19,14 +19,14 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.strip import Strip
 
-from ..core.context import Projection
-from ..core.gauge import context_gauge
-from ..core.glyphs import Glyphs
-from ..core.live import ContextAction, ContextChange
-from ..core.models import ContextGauge
-from ..core.problems import SessionError, StaleFileError
-from ..core.session import Session
-from ..core.text import one_line
+from ..core.common.glyphs import Glyphs
+from ..core.common.problems import SessionError, StaleFileError
+from ..core.common.text import one_line
+from ..core.live.context_change import ContextAction, ContextChange
+from ..core.projection.context import Projection
+from ..core.projection.gauge import context_gauge
+from ..core.projection.window import ContextGauge
+from ..core.session.session import Session
 from . import plain
 from .blockscroll import BlockScroll
 from .context_blocks import Block, BlockCache, BlockKind, BlockText, block_text, build_blocks
@@ -214,7 +214,7 @@ class ContextView(Vertical):
 
     def extend(self, session: Session, projection: Projection, start: int, *, live_note: str = "") -> None:
         """`projection` is the shown one grown by its context entries from `start` on (core
-        decided so: core/live.py): blocks for those go below, the rest stays as it is."""
+        decided so: core/live/context_change.py): blocks for those go below, the rest stays as it is."""
         if not self._blocks_current(session):
             self.show(session, projection, keep_scroll=True, live_note=live_note)
             return
@@ -226,7 +226,7 @@ class ContextView(Vertical):
         self._blocks_of = projection
 
     def apply(self, session: Session, change: ContextChange) -> None:
-        """A live change of the open session, as core/live.py decided it."""
+        """A live change of the open session, as core/live/context_change.py decided it."""
         if change.action is ContextAction.KEEP:
             return
         if change.action is ContextAction.CLEAR or change.projection is None:

@@ -13,11 +13,11 @@ from rich.cells import cell_len
 from rich.style import Style
 from textual.strip import Strip
 
-from ..core.bashpaths import Access
-from ..core.context import Fate
-from ..core.files import USER_BASH, FileKnowledge, FilesAtLeaf, FileState, Touch
-from ..core.glyphs import UNICODE, Glyphs
-from ..core.text import one_line
+from ..core.common.glyphs import UNICODE, Glyphs
+from ..core.common.text import one_line
+from ..core.projection.bashpaths import Access
+from ..core.projection.context import Fate
+from ..core.projection.file_knowledge import USER_BASH, FileKnowledge, FilesAtLeaf, FileState, Touch
 from .rowlist import RowList
 from .rowtext import RowText
 

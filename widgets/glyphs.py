@@ -1,4 +1,4 @@
-"""The glyphs a widget draws with: its app's one set (core/glyphs.py), looked up, never changed.
+"""The glyphs a widget draws with: its app's one set (core/common/glyphs.py), looked up, never changed.
 
 The app picks the set once (`PiSessionsApp.glyphs`, from `--ascii`), the way it picks a theme;
 a widget reads it with `glyphs_of(self)` and hands it to whatever builds its text (plain.py,
@@ -12,7 +12,7 @@ from textual._context import NoActiveAppError
 from textual.app import App
 from textual.message_pump import MessagePump
 
-from ..core.glyphs import UNICODE, Glyphs
+from ..core.common.glyphs import UNICODE, Glyphs
 
 
 def glyphs_of(node: MessagePump) -> Glyphs:

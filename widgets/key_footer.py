@@ -14,7 +14,7 @@ from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 
-from ..core.keys import UNBOUND, Resolved, key_label
+from ..core.common.keybindings import UNBOUND, Resolved, key_label
 from . import plain
 from .keys import PALETTE, SPEC_BY_ID
 

@@ -3,7 +3,7 @@ it does (for the help and the palette) and its footer label and priority.
 
 Each widget and screen takes its BINDINGS from here (`bindings(place)`), the help, the footer
 and the command palette read the same rows, and the user's `[keys]` table and pi's
-`keybindings.json` rebind them by id (core/keys.py, app/keymap.py). Where pi has the same
+`keybindings.json` rebind them by id (core/common/keybindings.py, app/keymap.py). Where pi has the same
 action, the row has pi's id and pi's default key (pi 1.6.0, docs/keybindings.md); our own
 single letters are rows of their own, so rebinding pi's id leaves them alone. (Over 450
 lines: it is one table, a row per binding; split, the help and the palette would read several.)
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from textual.binding import Binding
 
-from ..core.keys import UNBOUND, KeySpec, Places
+from ..core.common.keybindings import UNBOUND, KeySpec, Places
 
 PALETTE = "ui.palette"  # Textual's own binding: its key is set on the app (COMMAND_PALETTE_BINDING)
 

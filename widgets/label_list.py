@@ -2,7 +2,7 @@
 
 `label   session   the labelled entry's text   age   active path | branch from 1a2b3c4d`: the
 label and the session's title in columns of their own, the entry's text in what is left, the
-age and the place on the right. Rows come from core/labels.py; this only draws them.
+age and the place on the right. Rows come from core/search/labels.py; this only draws them.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from rich.cells import cell_len
 from rich.style import Style
 from textual.strip import Strip
 
-from ..core.labels import LabelRow
-from ..core.landing import place_words
-from ..core.session_search import HitPlace
-from ..core.text import age, fit_words, one_line
+from ..core.common.text import age, fit_words, one_line
+from ..core.search.in_session import HitPlace
+from ..core.search.labels import LabelRow
+from ..core.search.landing import place_words
 from . import sidebar
 from .rowlist import RowList
 from .rowtext import RowText

@@ -12,8 +12,10 @@ import json
 from enum import StrEnum
 from typing import Any, NamedTuple
 
-from ..core.describe import content_text
-from ..core.entries import (
+from ..core.common.glyphs import Glyphs
+from ..core.common.jsvalues import js_string
+from ..core.common.text import human_count, one_line
+from ..core.reading.entries import (
     AssistantMessage,
     BashExecutionMessage,
     BranchSummaryMessage,
@@ -31,9 +33,7 @@ from ..core.entries import (
     content_blocks,
     parse_message,
 )
-from ..core.glyphs import Glyphs
-from ..core.jsvalues import js_string
-from ..core.text import human_count, one_line
+from ..core.session.describe import content_text
 
 
 class Tone(StrEnum):

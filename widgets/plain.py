@@ -2,7 +2,7 @@
 log line and table built from text is built here, from sanitised text.
 
 Session text is data. What comes through these helpers has its control characters shown as
-placeholders (core/text.py, the one sanitiser) and is never read as markup. Widgets and
+placeholders (core/common/text.py, the one sanitiser) and is never read as markup. Widgets and
 screens outside this module do not import Segment, Text, Content, Static, Input, Log,
 OptionList or Table at all (tests/test_inert.py checks), so a new pane cannot forget.
 Notifications go through `PiSessionsApp.notify`, which sanitises too. (The log and the text
@@ -27,8 +27,8 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import Input, Static
 
-from ..core.glyphs import UNICODE, Glyphs
-from ..core.text import fit_words, inline, is_inert, one_line, visible, without_controls
+from ..core.common.glyphs import UNICODE, Glyphs
+from ..core.common.text import fit_words, inline, is_inert, one_line, visible, without_controls
 from .glyphs import glyphs_of
 
 if TYPE_CHECKING:

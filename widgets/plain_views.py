@@ -8,7 +8,7 @@ from typing import Any
 
 from textual.widgets import Log, TextArea
 
-from ..core.text import inline, visible
+from ..core.common.text import inline, visible
 from .glyphs import glyphs_of
 
 

@@ -15,7 +15,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 
-from ..core.text import one_line
+from ..core.common.text import one_line
 from .glyphs import glyphs_of
 from .plain import FitStatic
 

@@ -16,8 +16,8 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ..core.glyphs import Glyphs
-from ..core.text import inline, wrap_words
+from ..core.common.glyphs import Glyphs
+from ..core.common.text import inline, wrap_words
 from . import plain
 from .glyphs import glyphs_of
 from .keys import bindings

@@ -12,8 +12,8 @@ from rich.cells import cell_len
 from rich.style import Style
 from textual.strip import Strip
 
-from ..core.glyphs import UNICODE, Glyphs
-from ..core.text import fit_words, inline, one_line
+from ..core.common.glyphs import UNICODE, Glyphs
+from ..core.common.text import fit_words, inline, one_line
 from . import plain
 
 

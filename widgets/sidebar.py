@@ -1,9 +1,9 @@
 """The sessions sidebar: every session grouped by working directory, searchable as you type.
 
 Each session row ends with its marks, age, messages, cost and (where there is room) tokens;
-`s` sorts by recent, name, size or cost. The rows come from core/groups.py; which sessions are
-live from core/activity.py (the screen records growth there); what a search matched from
-core/sidebar_search.py (the screen answers `SearchChanged` with `show_matches`, and
+`s` sorts by recent, name, size or cost. The rows come from core/listing/sidebar_rows.py; which sessions are
+live from core/live/activity.py (the screen records growth there); what a search matched from
+core/search/sidebar.py (the screen answers `SearchChanged` with `show_matches`, and
 `PlacesWanted` with `show_places`). Under each result a hit line says where it matched (the
 field, on the active path or a branch) with the matched text highlighted, cut to the row's
 width when drawn. The sidebar draws, keeps its toggles (the deep scope among them) and says
@@ -26,11 +26,19 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
 
-from ..core.activity import Activity
-from ..core.groups import HIT_LINE, GroupRow, ResultRows, SessionRow, SidebarRow, SortOrder, build_rows
-from ..core.listing import SessionSummary
-from ..core.models import format_tokens
-from ..core.text import age, human_count, short_cost
+from ..core.common.text import age, human_count, short_cost
+from ..core.listing.sidebar_rows import (
+    HIT_LINE,
+    GroupRow,
+    ResultRows,
+    SessionRow,
+    SidebarRow,
+    SortOrder,
+    build_rows,
+)
+from ..core.listing.summary import SessionSummary
+from ..core.live.activity import Activity
+from ..core.projection.window import format_tokens
 from .glyphs import glyphs_of
 from .keys import bindings
 from .plain import FitStatic, PlainInput, PlainStatic
@@ -38,8 +46,8 @@ from .rowlist import RowList
 from .rowtext import RowText
 
 if TYPE_CHECKING:  # (the search's modules: imported when a search runs)
-    from ..core.session_search import HitPlace, Scope
-    from ..core.sidebar_search import SidebarResults
+    from ..core.search.in_session import HitPlace, Scope
+    from ..core.search.sidebar import SidebarResults
 
 WIDE_ROW = 44  # from this many cells a session row shows its tokens besides its cost
 
@@ -221,10 +229,10 @@ class SessionList(RowList):
         if hit is None:
             return text.strip(width)
         # (the search's modules, imported once there are results: not at every start)
-        from ..core.excerpt import cell_width
-        from ..core.landing import place_words
-        from ..core.searchtext import FIELD_MESSAGE
-        from ..core.sidebar_search import field_words
+        from ..core.search.excerpt import cell_width
+        from ..core.search.landing import place_words
+        from ..core.search.sidebar import field_words
+        from ..core.search.texts import FIELD_MESSAGE
 
         where = field_words(hit.field)
         dim = self.style("sessionlist--dim")
@@ -402,7 +410,7 @@ class SessionSidebar(Vertical):
             bits.append("deep search")
         window = self.matches.query.window_ms if self.matches is not None else None
         if window is not None:
-            from ..core.sidebar_search import describe_window
+            from ..core.search.sidebar import describe_window
 
             bits.append(f"active within {describe_window(window)}")
         if self.status:

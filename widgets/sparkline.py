@@ -1,5 +1,5 @@
 """The context over time: one line of bars, the context size each reply reported along the path,
-with a mark where a compaction was (core/timeline.py), and the peak.
+with a mark where a compaction was (core/projection/timeline.py), and the peak.
 
 The timeline of a path is read a piece at a time (`timeline_steps`): a long path that was not
 read yet goes on in a worker on the event loop, one piece per turn, and the line fills in when
@@ -16,12 +16,12 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.worker import Worker
 
-from ..core.glyphs import ASCII, Glyphs
-from ..core.models import format_tokens
-from ..core.problems import SessionError
-from ..core.records import EntryRecord
-from ..core.session import Session
-from ..core.timeline import ASCII_MARK, MARK, ContextTimeline, sparkline, timeline_steps
+from ..core.common.glyphs import ASCII, Glyphs
+from ..core.common.problems import SessionError
+from ..core.projection.timeline import ASCII_MARK, MARK, ContextTimeline, sparkline, timeline_steps
+from ..core.projection.window import format_tokens
+from ..core.reading.records import EntryRecord
+from ..core.session.session import Session
 from . import plain
 from .glyphs import glyphs_of
 

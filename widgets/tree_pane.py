@@ -16,8 +16,8 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from ..core.session import Session, SessionDelta
-from ..core.text import one_line
+from ..core.common.text import one_line
+from ..core.session.session import Session, SessionDelta
 from .branch_tree import BranchTree
 from .glyphs import glyphs_of
 from .plain import FitStatic, PlainInput
@@ -127,9 +127,9 @@ class TreePane(Vertical):
 
     @work(thread=True, exclusive=True, group="tree-search", exit_on_error=False)
     def _search(self, session: Session, query: str) -> None:
-        from ..core.matching import PatternTooSlow  # (the search's modules: not at every start)
-        from ..core.query import parse_query
-        from ..core.session_search import tree_matches
+        from ..core.search.in_session import tree_matches
+        from ..core.search.matching import PatternTooSlow  # (the search's modules: not at every start)
+        from ..core.search.query import parse_query
 
         parsed = parse_query(query)
         error, matches = parsed.error, []

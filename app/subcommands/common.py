@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ...core.problems import SessionError
-from ...core.session import Session
+from ...core.common.problems import SessionError
+from ...core.session.session import Session
 
 
 def open_session(path: str, cache_entries: int = 512) -> Session:

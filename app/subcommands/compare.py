@@ -6,9 +6,9 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ...core.compare import Comparison, Side
-    from ...core.context import Fate
-    from ...core.session import Session
+    from ...core.projection.compare import Comparison, Side
+    from ...core.projection.context import Fate
+    from ...core.session.session import Session
 
 HELP = "where two leaves split, what each spent since, and how their contexts differ"
 
@@ -25,8 +25,8 @@ def run(ns: argparse.Namespace) -> int:
 
 
 def cmd_compare(path: str, leaf_a: str, leaf_b: str, as_json: bool) -> int:
-    from ...core.compare import compare
-    from ...core.jsonout import encode_json
+    from ...core.common.jsonout import encode_json
+    from ...core.projection.compare import compare
     from .common import open_session
     from .output import write_line
 
@@ -78,8 +78,8 @@ def _js_number(value: float) -> float | int:
 
 
 def _print_comparison(session: Session, comparison: Comparison) -> None:
-    from ...core.describe import entry_summary_line
-    from ...core.text import human_count, visible
+    from ...core.common.text import human_count, visible
+    from ...core.session.describe import entry_summary_line
     from .output import text
 
     def line(value: str) -> None:

@@ -6,7 +6,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ...core.keys import Resolved
+    from ...core.common.keybindings import Resolved
 
 HELP = "show the effective settings and where each came from"
 
@@ -20,8 +20,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(ns: argparse.Namespace) -> int:
-    from ...core.jsonout import encode_json
-    from ...core.locations import resolve_sessions_root
+    from ...core.common.jsonout import encode_json
+    from ...core.common.locations import resolve_sessions_root
     from ..arguments import flag_overrides
     from ..config import SETTING_NAMES, read_settings, resolve_theme
     from ..keymap import load_keys
@@ -61,7 +61,7 @@ def run(ns: argparse.Namespace) -> int:
         write_line(encode_json(report))
         return 0
 
-    from ...core.text import visible
+    from ...core.common.text import visible
 
     for problem in loaded.problems:
         warn(f"pi-sessions: {problem}")
@@ -80,7 +80,7 @@ def run(ns: argparse.Namespace) -> int:
 
 def _print_keys(keys: Resolved) -> None:
     """Every key binding by id (what `[keys]` rebinds), its keys and where they came from."""
-    from ...core.keys import keys_label
+    from ...core.common.keybindings import keys_label
     from .output import text, warn
 
     for problem in keys.problems:

@@ -8,10 +8,10 @@ from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ...core.context import Projection
-    from ...core.early_messages import EarlyMessages
-    from ...core.records import EntryRecord
-    from ...core.session import Session
+    from ...core.projection.context import Projection
+    from ...core.reading.early_messages import EarlyMessages
+    from ...core.reading.records import EntryRecord
+    from ...core.session.session import Session
 
 HELP = "what the model saw at an entry (default: the default leaf)"
 
@@ -25,7 +25,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(ns: argparse.Namespace) -> int:
-    from ...core.gcpause import paused_gc
+    from ...core.common.gcpause import paused_gc
 
     with paused_gc():  # it allocates a body per entry and makes no cycles
         return cmd_context(ns.path, ns.leaf, ns.all, ns.json)
@@ -43,8 +43,8 @@ class _MessageCache:
     def encoded(self, projection: Projection) -> Iterator[bytes]:
         """The projection's messages, encoded, in order, in comma-joined groups (none empty);
         the bodies they need read in one pass over the file."""
-        from ...core.context import entry_messages
-        from ...core.jsonout import encode_json
+        from ...core.common.jsonout import encode_json
+        from ...core.projection.context import entry_messages
 
         session, cache, keep, edits = self.session, self.cache, self.keep, projection.edits
         context, counts = projection.context, projection.counts
@@ -82,8 +82,8 @@ def _encoded_runs(
 ) -> Iterator[bytes]:
     """One leaf: the messages of `todo` (its context entries that send any, `first` the
     context's first entry, `edits` the projection's), encoded a read of bodies at a time."""
-    from ...core.context import run_messages, sent_as_they_are
-    from ...core.jsonout import encode_json_items
+    from ...core.common.jsonout import encode_json_items
+    from ...core.projection.context import run_messages, sent_as_they_are
 
     if not edits and sent_as_they_are(todo):  # (a conversation: only its lines' messages decoded)
         for messages in session.entry_message_runs(todo):
@@ -104,8 +104,8 @@ WRITE_BYTES = 1 << 20
 
 def _context_head(session: Session, projection: Projection) -> bytes:
     """The JSON line of one leaf up to its messages (`{...,"messages":[`)."""
-    from ...core.jsonout import encode_json
-    from ...core.tokens import estimate_context
+    from ...core.common.jsonout import encode_json
+    from ...core.projection.tokens import estimate_context
 
     totals = projection.path_totals(session)
     head = {
@@ -145,7 +145,7 @@ def _context_line(session: Session, projection: Projection, groups: Iterator[byt
 def cmd_context(path: str, leaves: list[str] | None, all_leaves: bool, as_json: bool) -> int:
     early = None
     if as_json and not all_leaves and (leaves is None or len(leaves) == 1):
-        from ...core.early_messages import EarlyMessages
+        from ...core.reading.early_messages import EarlyMessages
 
         early = EarlyMessages.start(path)  # before the open: it works while the file is read
     try:
@@ -158,8 +158,8 @@ def cmd_context(path: str, leaves: list[str] | None, all_leaves: bool, as_json: 
 def _cmd_context(
     path: str, leaves: list[str] | None, all_leaves: bool, as_json: bool, early: EarlyMessages | None
 ) -> int:
-    from ...core.context import project
-    from ...core.problems import SessionError
+    from ...core.common.problems import SessionError
+    from ...core.projection.context import project
     from .common import open_session
     from .output import write_pieces
 
@@ -210,8 +210,8 @@ class _TextPrinter:
         self.reasons: dict[tuple[str, str | None], tuple[str, str]] = {}
 
     def write(self, projection: Projection) -> None:
-        from ...core.describe import entry_summary_line
-        from ...core.tokens import context_tokens
+        from ...core.projection.tokens import context_tokens
+        from ...core.session.describe import entry_summary_line
         from .output import lines
 
         session = self.session

@@ -7,7 +7,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ...core.files import FileKnowledge, FilesAtLeaf, Touch
+    from ...core.projection.file_knowledge import FileKnowledge, FilesAtLeaf, Touch
 
 HELP = "the files tool calls touched on the way to an entry, and what the model knew of each"
 
@@ -23,9 +23,9 @@ def run(ns: argparse.Namespace) -> int:
 
 
 def cmd_files(path: str, leaf: str | None, as_json: bool) -> int:
-    from ...core.files import files_at
-    from ...core.jsonout import encode_json
-    from ...core.problems import SessionError
+    from ...core.common.jsonout import encode_json
+    from ...core.common.problems import SessionError
+    from ...core.projection.file_knowledge import files_at
     from .common import open_session
     from .output import write_line
 
@@ -72,7 +72,7 @@ def _touch_json(touch: Touch) -> dict[str, Any]:
 
 
 def _print_files(cwd: str, report: FilesAtLeaf) -> None:
-    from ...core.text import visible
+    from ...core.common.text import visible
     from .output import text
 
     def line(value: str) -> None:

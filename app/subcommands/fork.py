@@ -28,9 +28,9 @@ def cmd_fork(
     dry_run: bool,
     as_json: bool,
 ) -> int:
-    from ...core.fork import plan_fork, write_fork
-    from ...core.jsonout import encode_json
-    from ...core.locations import fork_folder, resolve_sessions_root
+    from ...core.common.jsonout import encode_json
+    from ...core.common.locations import fork_folder, resolve_sessions_root
+    from ...core.writing.fork import plan_fork, write_fork
     from .common import open_session
     from .output import text, write_line
 

@@ -6,7 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ...core.labels import LabelRow
+    from ...core.search.labels import LabelRow
 
 HELP = "every label of every session (the labelled entry, and whether it is on the active path)"
 
@@ -24,9 +24,9 @@ def run(ns: argparse.Namespace) -> int:
 
 
 def cmd_labels(session_dir: str | None, as_json: bool, use_cache: bool = True) -> int:
-    from ...core.labels import all_labels
-    from ...core.locations import resolve_sessions_root
-    from ...core.store import list_sessions
+    from ...core.common.locations import resolve_sessions_root
+    from ...core.listing.store import list_sessions
+    from ...core.search.labels import all_labels
     from .output import text
 
     root = resolve_sessions_root(session_dir)
@@ -41,7 +41,7 @@ def cmd_labels(session_dir: str | None, as_json: bool, use_cache: bool = True) -
 
 
 def _print_label(row: LabelRow, as_json: bool) -> None:
-    from ...core.jsonout import encode_json
+    from ...core.common.jsonout import encode_json
     from .output import text, write_line
 
     if as_json:

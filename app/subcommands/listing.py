@@ -22,9 +22,9 @@ def run(ns: argparse.Namespace) -> int:
 
 
 def cmd_list(session_dir: str | None, cwd: str | None, as_json: bool, use_cache: bool = True) -> int:
-    from ...core.listing import json_lines
-    from ...core.locations import resolve_sessions_root
-    from ...core.store import list_sessions
+    from ...core.common.locations import resolve_sessions_root
+    from ...core.listing.store import list_sessions
+    from ...core.listing.summary import json_lines
     from .output import text, warn, write_bytes
 
     root = resolve_sessions_root(session_dir)

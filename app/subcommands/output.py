@@ -1,7 +1,7 @@
 """Where the command line writes: JSON lines as bytes, readable lines as UTF-8 text.
 
 The only module of the command line that writes to stdout or stderr (tests/test_inert.py
-checks). Every readable line is made inert here (core/text.py: a newline becomes a space,
+checks). Every readable line is made inert here (core/common/text.py: a newline becomes a space,
 ESC and every other control character a visible placeholder), whatever the caller forgot:
 ids, cwds, names and file paths in errors may hold escape sequences. JSON lines are written
 exactly as encoded (JSON escapes control characters already).
@@ -47,7 +47,7 @@ def write_line_around(head: bytes, fd: int, size: int, tail: bytes) -> None:
         raise
     except (OSError, ValueError):  # no descriptor (a captured stdout), or none sendfile writes to
         pass
-    from ...core.early_messages import file_pieces
+    from ...core.reading.early_messages import file_pieces
 
     for part in file_pieces(fd, offset, size):
         out.write(part)
@@ -67,14 +67,14 @@ def write_lines(many: list[bytes]) -> None:
 
 def text(line: str) -> None:
     """One readable line for people."""
-    from ...core.text import inline
+    from ...core.common.text import inline
 
     sys.stdout.buffer.write(inline(line).encode("utf-8", "replace") + b"\n")
 
 
 def lines(many: list[str]) -> None:
     """Readable lines, in one write."""
-    from ...core.text import inline
+    from ...core.common.text import inline
 
     if many:
         sys.stdout.buffer.write("\n".join(map(inline, many)).encode("utf-8", "replace") + b"\n")
@@ -82,7 +82,7 @@ def lines(many: list[str]) -> None:
 
 def warn(line: str) -> None:
     """One readable line on stderr (errors, skipped files)."""
-    from ...core.text import inline
+    from ...core.common.text import inline
 
     sys.stderr.write(inline(line) + "\n")
 

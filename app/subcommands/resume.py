@@ -27,8 +27,8 @@ def cmd_resume(path: str, template: str | None, here: bool, print_only: bool) ->
     import os
     import shutil
 
-    from ...core.problems import SessionError
-    from ...core.resume import build_resume_command, shell_line
+    from ...core.common.problems import SessionError
+    from ...core.writing.resume import build_resume_command, shell_line
     from ..config import load_settings
     from .common import open_session
     from .output import flush, text

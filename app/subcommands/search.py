@@ -7,10 +7,10 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ...core.excerpt import Excerpt
-    from ...core.listing import SessionSummary
-    from ...core.query import ParsedQuery
-    from ...core.session_search import HitPlace
+    from ...core.listing.summary import SessionSummary
+    from ...core.search.excerpt import Excerpt
+    from ...core.search.in_session import HitPlace
+    from ...core.search.query import ParsedQuery
 
     Found = Iterator[tuple[SessionSummary, HitPlace, Excerpt | None]]
 
@@ -47,7 +47,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(ns: argparse.Namespace) -> int:
-    from ...core.query import parse_duration, parse_query
+    from ...core.search.query import parse_duration, parse_query
     from .output import warn
 
     window = None
@@ -70,8 +70,8 @@ def run(ns: argparse.Namespace) -> int:
 def cmd_search(
     query: ParsedQuery, deep: bool, session_dir: str | None, order: str, as_json: bool, use_cache: bool = True
 ) -> int:
-    from ...core.locations import resolve_sessions_root
-    from ...core.search import PatternTooSlow
+    from ...core.common.locations import resolve_sessions_root
+    from ...core.search.picker import PatternTooSlow
     from .output import text, warn
 
     root = resolve_sessions_root(session_dir)
@@ -94,11 +94,11 @@ def cmd_search(
 
 def _index_hits(root: str, query: ParsedQuery, order: str, use_cache: bool, as_json: bool) -> Found:
     """Default scope: pi's search over the store's texts, each text hit placed in its file."""
-    from ...core.problems import SessionError
-    from ...core.search import SearchIndex, SessionText
-    from ...core.session import Session
-    from ...core.session_search import HitPlace, TreePlaces, locate_hit
-    from ...core.store import SessionStore
+    from ...core.common.problems import SessionError
+    from ...core.listing.store import SessionStore
+    from ...core.search.in_session import HitPlace, TreePlaces, locate_hit
+    from ...core.search.picker import SearchIndex, SessionText
+    from ...core.session.session import Session
 
     store = SessionStore(root, use_cache=use_cache, keep_text=True)
     store.scan()
@@ -118,8 +118,8 @@ def _index_hits(root: str, query: ParsedQuery, order: str, use_cache: bool, as_j
 
 
 def _deep_hits(root: str, query: ParsedQuery, use_cache: bool, as_json: bool) -> Found:
-    from ...core.deep_search import deep_search
-    from ...core.store import list_sessions
+    from ...core.listing.store import list_sessions
+    from ...core.search.deep import deep_search
 
     width = JSON_EXCERPT_WIDTH if as_json else _terminal_width()
     listing = list_sessions(root, use_cache=use_cache)
@@ -134,7 +134,7 @@ def _terminal_width() -> int:
 
 
 def _print_hit(summary: SessionSummary, place: HitPlace, excerpt: Excerpt | None, as_json: bool) -> None:
-    from ...core.jsonout import encode_json
+    from ...core.common.jsonout import encode_json
     from .output import text, write_line
 
     if as_json:

@@ -28,7 +28,7 @@ def run(ns: argparse.Namespace) -> int:
     import shlex
     import sys
 
-    from ...core.problems import SessionError
+    from ...core.common.problems import SessionError
     from .output import warn
 
     if not 0 < ns.port < 65536:

@@ -6,8 +6,8 @@ import argparse
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ...core.sizes import ByteCount
-    from ...core.stats import SessionStats
+    from ...core.projection.sizes import ByteCount
+    from ...core.projection.stats import SessionStats
 
 HELP = "context size, tokens and cost per path and branch, compactions, file size (at a leaf)"
 
@@ -24,8 +24,8 @@ def run(ns: argparse.Namespace) -> int:
 
 
 def cmd_stats(path: str, leaf: str | None, as_json: bool, ascii: bool) -> int:
-    from ...core.jsonout import encode_json
-    from ...core.stats import session_stats
+    from ...core.common.jsonout import encode_json
+    from ...core.projection.stats import session_stats
     from .common import open_session
     from .output import write_line
 
@@ -52,14 +52,14 @@ def _money(cost: float) -> str:
 
 
 def _bytes_table(items: list[tuple[str, ByteCount]]) -> str:
-    from ...core.text import one_line
+    from ...core.common.text import one_line
 
     return ", ".join(f"{one_line(k, 40)} {_size(v.bytes)} (x{v.count})" for k, v in items) or "none"
 
 
 def _print_stats(stats: SessionStats, ascii: bool) -> None:
-    from ...core.models import format_tokens
-    from ...core.text import one_line
+    from ...core.common.text import one_line
+    from ...core.projection.window import format_tokens
     from .output import text
 
     model = stats.model or {}

@@ -17,9 +17,9 @@ def run(ns: argparse.Namespace) -> int:
 
 
 def cmd_tree(path: str, as_json: bool) -> int:
-    from ...core.describe import entry_summary_line
-    from ...core.jsonout import encode_json
-    from ...core.outline import outline_rows
+    from ...core.common.jsonout import encode_json
+    from ...core.session.describe import entry_summary_line
+    from ...core.session.outline import outline_rows
     from .common import open_session
     from .output import text, write_line
 

@@ -27,8 +27,8 @@ def status():
         if key in ('VmRSS', 'VmHWM'):
             out[key] = int(value.split()[0]) * 1024
     return out
-from pi_sessions.core.session import Session
-from pi_sessions.core.context import project
+from pi_sessions.core.session.session import Session
+from pi_sessions.core.projection.context import project
 gc.collect()
 open('/proc/self/clear_refs', 'w').write('5')  # reset the peak (VmHWM)
 base = status()['VmRSS']
@@ -42,8 +42,8 @@ print(json.dumps({'peak_growth': peak - base, 'retained': after - base, 'message
 
 
 def main() -> None:
-    from pi_sessions.core.context import project
-    from pi_sessions.core.session import Session
+    from pi_sessions.core.projection.context import project
+    from pi_sessions.core.session.session import Session
 
     tree = ensure_big_tree()
     pi = pi_bench(tree)

@@ -57,13 +57,13 @@ def _queries(texts: list[list[str]], rng: random.Random) -> list[str]:
 
 
 def measure(tree: Path, label: str) -> list[str]:
-    from pi_sessions.core.deep_search import deep_search
-    from pi_sessions.core.labels import all_labels
-    from pi_sessions.core.query import parse_query
-    from pi_sessions.core.search import SearchIndex, SessionText
-    from pi_sessions.core.session import Session
-    from pi_sessions.core.session_search import locate_hit
-    from pi_sessions.core.store import SessionStore
+    from pi_sessions.core.listing.store import SessionStore
+    from pi_sessions.core.search.deep import deep_search
+    from pi_sessions.core.search.in_session import locate_hit
+    from pi_sessions.core.search.labels import all_labels
+    from pi_sessions.core.search.picker import SearchIndex, SessionText
+    from pi_sessions.core.search.query import parse_query
+    from pi_sessions.core.session.session import Session
 
     rows: list[str] = []
     root = tree / "sessions"

@@ -25,8 +25,8 @@ from .trees import ensure_tree_2k as ensure_big_tree
 
 
 def main() -> None:
-    from pi_sessions.core.store import SessionStore
-    from pi_sessions.core.watch import SessionWatcher
+    from pi_sessions.core.listing.store import SessionStore
+    from pi_sessions.core.live.watch import SessionWatcher
 
     tree = ensure_big_tree()
     pi = pi_bench(tree)
@@ -92,7 +92,7 @@ def main() -> None:
 
 
 def live_latency(store, path: Path, count: int = 30) -> str:
-    from pi_sessions.core.watch import SessionWatcher
+    from pi_sessions.core.live.watch import SessionWatcher
 
     async def run() -> list[float]:
         watcher = SessionWatcher(store)

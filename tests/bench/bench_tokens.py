@@ -17,9 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from pi_sessions.core.context import project
-from pi_sessions.core.session import Session
-from pi_sessions.core.tokens import context_tokens
+from pi_sessions.core.projection.context import project
+from pi_sessions.core.projection.tokens import context_tokens
+from pi_sessions.core.session.session import Session
 
 from .trees import ensure_tree_2k as ensure_big_tree
 from .trees import largest_files, write_long_session

@@ -30,7 +30,7 @@ FRAME_MS = 1000 / 60
 def _app(root: Path, cache: Path, open_path: Path | None = None):  # type: ignore[no-untyped-def]
     from pi_sessions.app.config import Settings
     from pi_sessions.app.tui import PiSessionsApp
-    from pi_sessions.core.locations import SessionsRoot
+    from pi_sessions.core.common.locations import SessionsRoot
 
     return PiSessionsApp(
         Settings(),
@@ -192,7 +192,7 @@ def main() -> None:
     try:
         cache = scratch / "cache"
         root = tree / "sessions"
-        from pi_sessions.core.store import SessionStore
+        from pi_sessions.core.listing.store import SessionStore
 
         SessionStore(root, cache_dir=cache, keep_text=True).scan()  # warm the cache
         times = [asyncio.run(first_screen(root, cache)) for _ in range(3)]

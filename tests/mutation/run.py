@@ -4,7 +4,7 @@ Run by hand, not in CI (a few hundred mutants take a while on two shared cores):
 
     .venv/bin/python tests/mutation/run.py --sample 300 --seed 1 [--jobs 2] [FILE ...]
     .venv/bin/python tests/mutation/run.py --list            # how many mutants each file has
-    .venv/bin/python tests/mutation/run.py --only core/bodies.py:55 [--kind 'flip boolean']
+    .venv/bin/python tests/mutation/run.py --only core/reading/bodies.py:55 [--kind 'flip boolean']
 
 Each mutant is one small, realistic bug in one file: a comparison flipped (`<` to `>=`, `==`
 to `!=`, `in` to `not in`, `is` to `is not`), an integer off by one, a `+ 1` / `- 1` dropped,
@@ -56,14 +56,14 @@ APP_TESTS = [
     "tests/test_actions.py",
 ]
 TESTS: dict[str, list[str]] = {
-    "core/lines.py": ["tests/test_reader.py", "tests/test_hostile.py"],
-    "core/records.py": [
+    "core/reading/lines.py": ["tests/test_reader.py", "tests/test_hostile.py"],
+    "core/reading/records.py": [
         "tests/test_reader.py",
         "tests/test_context.py",
         "tests/test_hostile.py",
         "tests/test_oracle_corpus.py",
     ],
-    "core/session.py": [
+    "core/session/session.py": [
         "tests/test_reader.py",
         "tests/test_context.py",
         "tests/test_migration.py",
@@ -71,51 +71,55 @@ TESTS: dict[str, list[str]] = {
         "tests/test_oracle_corpus.py",
         "tests/test_app.py",
     ],
-    "core/context.py": [
+    "core/projection/context.py": [
         "tests/test_context.py",
         "tests/test_pi_answers.py",
         "tests/test_hostile.py",
         "tests/test_oracle_corpus.py",
         "tests/test_cli.py",
     ],
-    "core/fork.py": [
+    "core/writing/fork.py": [
         "tests/test_pi_answers.py",
         "tests/test_actions.py",
         "tests/test_oracle_corpus.py",
         "tests/test_hostile.py",
     ],
-    "core/listing.py": [
+    "core/listing/summary.py": [
         "tests/test_store.py",
         "tests/test_pi_answers.py",
         "tests/test_hostile.py",
         "tests/test_oracle_corpus.py",
     ],
-    "core/store.py": ["tests/test_store.py", "tests/test_hostile.py", "tests/test_watch.py"],
-    "core/watch.py": ["tests/test_watch.py", "tests/test_hostile.py", "tests/test_app.py"],
-    "core/search.py": ["tests/test_search.py", "tests/test_app.py"],
-    "core/outline.py": [
+    "core/listing/store.py": ["tests/test_store.py", "tests/test_hostile.py", "tests/test_watch.py"],
+    "core/live/watch.py": ["tests/test_watch.py", "tests/test_hostile.py", "tests/test_app.py"],
+    "core/search/picker.py": ["tests/test_search.py", "tests/test_app.py"],
+    "core/session/outline.py": [
         "tests/test_cli.py",
         "tests/test_actions.py",
         "tests/test_pane_keys.py",
         "tests/test_app.py",
     ],
-    "core/export.py": ["tests/test_actions.py"],
-    "core/append.py": ["tests/test_actions.py", "tests/test_hostile.py"],
-    "core/trash.py": ["tests/test_actions.py"],
-    "core/groups.py": ["tests/test_pane_keys.py", "tests/test_app.py", "tests/test_snapshots.py"],
-    "core/text.py": ["tests/test_app.py", "tests/test_snapshots.py"],
-    "core/jsvalues.py": [
+    "core/writing/export.py": ["tests/test_actions.py"],
+    "core/writing/append.py": ["tests/test_actions.py", "tests/test_hostile.py"],
+    "core/writing/trash.py": ["tests/test_actions.py"],
+    "core/listing/sidebar_rows.py": [
+        "tests/test_pane_keys.py",
+        "tests/test_app.py",
+        "tests/test_snapshots.py",
+    ],
+    "core/common/text.py": ["tests/test_app.py", "tests/test_snapshots.py"],
+    "core/common/jsvalues.py": [
         "tests/test_reader.py",
         "tests/test_search.py",
         "tests/test_pi_answers.py",
         "tests/test_store.py",
         "tests/test_oracle_corpus.py",
     ],
-    "core/jsonout.py": ["tests/test_cli.py", "tests/test_oracle_corpus.py"],
-    "core/entries.py": ["tests/test_entries.py", "tests/test_app.py"],
-    "core/locations.py": ["tests/test_store.py", "tests/test_settings.py", "tests/test_actions.py"],
-    "core/resume.py": ["tests/test_settings.py"],
-    "core/problems.py": ["tests/test_reader.py", "tests/test_cli.py"],
+    "core/common/jsonout.py": ["tests/test_cli.py", "tests/test_oracle_corpus.py"],
+    "core/reading/entries.py": ["tests/test_entries.py", "tests/test_app.py"],
+    "core/common/locations.py": ["tests/test_store.py", "tests/test_settings.py", "tests/test_actions.py"],
+    "core/writing/resume.py": ["tests/test_settings.py"],
+    "core/common/problems.py": ["tests/test_reader.py", "tests/test_cli.py"],
 }
 DEFAULT_TESTS = APP_TESTS
 FULL_SUITE = ["tests"]  # what a survivor of its own tests must also pass (pyproject's addopts apply)

@@ -1,0 +1,1 @@
+"""What every wing uses: the sanitiser, glyphs, JavaScript values, problems, where pi keeps things."""

@@ -1,0 +1,1 @@
+"""Every session under a folder, listed as pi lists them, cached, and shaped into sidebar rows."""

@@ -1,0 +1,1 @@
+"""What the model saw at an entry, and every figure derived from it: tokens, window, costs, files."""

@@ -1,0 +1,1 @@
+"""The one place that knows a session line: bytes to records, bodies, growth, migration."""

@@ -1,0 +1,1 @@
+"""What acts on files, only when the user asks: append, fork, export, trash, resume, clipboard."""
