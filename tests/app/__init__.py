@@ -1,0 +1,1 @@
+"""The real app driven with keys through Pilot."""

@@ -1,0 +1,1 @@
+"""The installed command in a real terminal (tmux)."""

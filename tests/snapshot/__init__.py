@@ -1,0 +1,1 @@
+"""Pictures of the screen compared with the approved SVGs."""

@@ -1,0 +1,1 @@
+"""Core's wings tested without the app, one folder per wing."""

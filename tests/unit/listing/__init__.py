@@ -1,0 +1,1 @@
+"""Tests of core/listing: the store, its cache, the listing's figures."""

@@ -1,0 +1,1 @@
+"""Tests of core/live: the watcher turning file changes into events."""

@@ -1,0 +1,1 @@
+"""Tests of core/projection: context, tokens, costs, compare, file knowledge."""

@@ -1,0 +1,1 @@
+"""Tests of core/reading: lines, records, entries, bodies, growth, migration."""

@@ -1,0 +1,1 @@
+"""Tests of core/search: pi's matcher, in-session search, the sidebar's search."""
