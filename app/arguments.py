@@ -51,7 +51,11 @@ def add_setting_arguments(parser: argparse.ArgumentParser) -> None:
         choices=("dark", "light", "system"),
         help="colours for a dark or light terminal (system: COLORFGBG; unset: pi's theme setting)",
     )
-    parser.add_argument("--ascii", action="store_true", help="ASCII instead of box drawing and other glyphs")
+    parser.add_argument(
+        "--ascii",
+        action="store_true",
+        help="ASCII instead of box drawing and glyphs (by itself on TERM=linux, vt100, a non-UTF-8 locale)",
+    )
     parser.add_argument("--no-mouse", action="store_true", help="leave the mouse to the terminal")
     parser.add_argument(
         "--poll", action="store_true", help="watch files by polling instead of OS notifications"

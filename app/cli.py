@@ -125,19 +125,15 @@ def _browse(ns: argparse.Namespace) -> int:
     from .config import color_system, read_settings, resolve_theme
 
     loaded = read_settings().with_flags(flag_overrides(ns))
+    if loaded.settings.served and loaded.source("ascii").kind == "environment":
+        # The page's terminal (xterm.js) draws every glyph, whatever the server's TERM says.
+        loaded = loaded.with_flags({"ascii": (False, "--served")})
     settings = loaded.settings
     problem = loaded.problem_line()
     if problem:
         warn(f"pi-sessions: {problem}")
-    from .keymap import load_keys
-
-    # Key problems: said here once, before the screen is taken, and again in the status line.
-    keys = load_keys(settings.keys, config_file=str(loaded.path))
-    for line in keys.problems:
-        warn(f"pi-sessions: {line}")
-
-    # Textual reads these when it is imported: set them first. In the browser, textual-serve
-    # has chosen truecolor already; only an explicit choice changes that.
+    # Textual reads these when it is imported (textual.constants): set them first. In the browser,
+    # textual-serve has chosen truecolor already; only an explicit choice changes that.
     color_source = loaded.source("color").kind
     if settings.color != "none" and (color_source in ("file", "flag") or not os.environ.get("NO_COLOR")):
         # no-color.org: an explicit choice overrides NO_COLOR, and an empty NO_COLOR asks for
@@ -151,6 +147,13 @@ def _browse(ns: argparse.Namespace) -> int:
             os.environ["TEXTUAL_COLOR_SYSTEM"] = system
     if not settings.animations:
         os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
+    # Only now may Textual be imported (widgets/keys.py does): it reads the variables above once.
+    from .keymap import load_keys
+
+    # Key problems: said here once, before the screen is taken, and again in the status line.
+    keys = load_keys(settings.keys, config_file=str(loaded.path))
+    for line in keys.problems:
+        warn(f"pi-sessions: {line}")
 
     from ..core.common.locations import SessionsRoot, resolve_sessions_root
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
+from ..core.common.glyphs import ascii_terminal
 from ..core.writing.resume import DEFAULT_TEMPLATE
 
 ColorMode = Literal["auto", "truecolor", "256", "16", "none"]
@@ -134,6 +135,10 @@ def read_settings(path: Path | None = None, env: Mapping[str, str] | None = None
         # no-color.org: a config file or a flag overrides NO_COLOR; NO_COLOR overrides the default.
         loaded.settings = dataclasses.replace(loaded.settings, color="none")
         loaded.sources["color"] = Source("environment", "NO_COLOR")
+    if "ascii" not in loaded.sources and (why := ascii_terminal(env)):
+        # A console or a non-UTF-8 locale: ASCII by itself (`ascii = false` in the file or a flag wins).
+        loaded.settings = dataclasses.replace(loaded.settings, ascii=True)
+        loaded.sources["ascii"] = Source("environment", why)
     return loaded
 
 

@@ -95,7 +95,9 @@ class PiSessionsApp(App[None]):
         self.ENABLE_COMMAND_PALETTE = bool(palette_keys)  # type: ignore[misc]
         if palette_keys:
             self.COMMAND_PALETTE_BINDING = palette_keys[0]  # type: ignore[misc]
-        super().__init__()
+        # No colour at all (`--color none`, NO_COLOR): Textual then drops every colour instead of
+        # turning them grey; the `-no-color` styles mark the cursor and selection by reverse video.
+        super().__init__(ansi_color=settings.color == "none")
         for key in palette_keys[1:]:  # Textual binds one key to its palette: the others here
             self._bindings._add_binding(Binding(key, "command_palette", "palette", show=False, priority=True))
         self.set_keymap(keys.keymap())
@@ -140,6 +142,8 @@ class PiSessionsApp(App[None]):
         ScrollBar.renderer = AsciiScrollBarRender if self.settings.ascii else ScrollBarRender
         if self.settings.ascii:
             self.add_class("-ascii")
+        if self.settings.color == "none":
+            self.add_class("-no-color")
         self.push_screen(self.make_main_screen())
 
     def make_main_screen(self) -> MainScreen:

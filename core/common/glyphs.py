@@ -1,12 +1,15 @@
 """The glyphs every layer draws and writes with: one immutable set, Unicode or ASCII.
 
-The browser picks one set once, at start (`--ascii`: ASCII), and never changes it; the command
+The browser picks one set once, at start (`--ascii`, or a terminal `ascii_terminal` names: ASCII),
+and never changes it; the command
 line writes with UNICODE. Core never looks a set up: a function that puts a glyph into display
 text (core/common/text.py's ellipsis and control pictures, core/session/describe.py's arrows and quotes) takes
 the set as an argument. Widgets read their app's set (widgets/glyphs.py).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 import msgspec
 
@@ -91,3 +94,25 @@ ASCII = Glyphs(
 
 def glyphs_for(ascii_only: bool) -> Glyphs:
     return ASCII if ascii_only else UNICODE
+
+
+# Terminals that draw only ASCII (and the 8-bit line-drawing set we do not use): the Linux
+# console has no glyph for most of ours, and a VT100 or an unknown terminal none at all.
+_ASCII_TERMS = frozenset({"linux", "dumb", "ansi", "cons25", "vt52"})
+
+
+def ascii_terminal(env: Mapping[str, str]) -> str | None:
+    """Why this environment's terminal should get ASCII (e.g. "TERM=linux"), or None.
+
+    A locale that is set and not UTF-8 (LC_ALL, then LC_CTYPE, then LANG, as C does) means the
+    terminal cannot show our glyphs either; no locale at all says nothing (containers often
+    have none and a UTF-8 terminal)."""
+    term = env.get("TERM", "")
+    if term in _ASCII_TERMS or term.startswith("vt"):
+        return f"TERM={term}"
+    for name in ("LC_ALL", "LC_CTYPE", "LANG"):
+        value = env.get(name, "")
+        if value:
+            charset = value.partition(".")[2].partition("@")[0].lower().replace("-", "")
+            return None if charset == "utf8" else f"{name}={value}"
+    return None

@@ -100,6 +100,27 @@ def test_no_color_is_an_environment_source_a_file_overrides_it(tmp_path: Path) -
     assert read_settings(path, env={"NO_COLOR": "1"}).settings.color == "256"
 
 
+def test_a_console_or_a_non_utf8_locale_gets_ascii_by_itself(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text("")
+    utf8 = {"TERM": "xterm-256color", "LANG": "en_US.UTF-8"}
+    assert read_settings(path, env=utf8).settings.ascii is False
+    assert read_settings(path, env={"TERM": "xterm"}).settings.ascii is False  # no locale says nothing
+    for env, why in (
+        ({**utf8, "TERM": "linux"}, "TERM=linux"),
+        ({**utf8, "TERM": "vt100"}, "TERM=vt100"),
+        ({"TERM": "xterm", "LANG": "C"}, "LANG=C"),
+        ({**utf8, "LC_ALL": "de_DE.ISO-8859-1"}, "LC_ALL=de_DE.ISO-8859-1"),
+        ({**utf8, "LC_CTYPE": "POSIX"}, "LC_CTYPE=POSIX"),
+    ):
+        loaded = read_settings(path, env=env)
+        assert loaded.settings.ascii is True, env
+        assert loaded.source("ascii").describe() == f"environment {why}"
+    assert read_settings(path, env={"TERM": "xterm", "LC_ALL": "C.utf8", "LANG": "C"}).settings.ascii is False
+    path.write_text("ascii = false\n")  # the file wins over the guess
+    assert read_settings(path, env={"TERM": "linux"}).settings.ascii is False
+
+
 def test_the_warning_is_printed_once_before_the_app_and_shown_in_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -94,7 +94,7 @@ def main() -> int:
         (evil / "2026-11-01T00-00-00-000Z_evil.jsonl").write_text(
             "".join(json.dumps(x) + "\n" for x in lines)
         )
-        env = f"TERM=xterm-256color COLORTERM= XDG_CACHE_HOME={scratch / 'cache'} XDG_CONFIG_HOME={scratch / 'config'}"
+        env = f"TERM=xterm-256color COLORTERM= LC_ALL=C.UTF-8 XDG_CACHE_HOME={scratch / 'cache'} XDG_CONFIG_HOME={scratch / 'config'}"
         tmux("new-session", "-d", "-s", SESSION, "-x", "120", "-y", "40")
         tmux(
             "send-keys",
