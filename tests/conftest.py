@@ -21,12 +21,18 @@ def corpus_dir() -> Path:
 def _own_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every test gets its own config, cache and data folders, and none of the developer's pi
     settings: a config.toml, an index cache or PI_CODING_AGENT_* at home never change a
-    result, and two runs at once never share a file."""
+    result, and two runs at once never share a file; no colour setting leaks between tests."""
     home = tmp_path_factory.mktemp("xdg")
     for name in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"):
         monkeypatch.setenv(name, str(home / name.lower()))
     for name in ("PI_CODING_AGENT_DIR", "PI_CODING_AGENT_SESSION_DIR", "PI_SESSIONS_DEBUG"):
         monkeypatch.delenv(name, raising=False)
+    # The browser's entry sets these for Textual; a test that runs it in-process must not hand
+    # them to the next test (a served app then drew without colour). Set first so that
+    # monkeypatch restores them even when they were absent.
+    for name in ("NO_COLOR", "TEXTUAL_COLOR_SYSTEM", "TEXTUAL_ANIMATIONS"):
+        monkeypatch.setenv(name, "")
+        monkeypatch.delenv(name)
 
 
 @pytest.fixture(autouse=True)
