@@ -11,6 +11,8 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from .smallfiles import read_small_text
+
 # Textual names a key "+"-joined, modifiers sorted by name (its parser sorts them so).
 MODIFIERS = frozenset({"alt", "ctrl", "hyper", "meta", "shift", "super"})
 PI_MODIFIERS = ("ctrl", "shift", "alt", "super")
@@ -392,8 +394,7 @@ def read_pi_keybindings(path: str) -> tuple[dict[str, object], list[str]]:
     migrated (the new name wins when both are there), `$schema` is ignored. A missing file
     is no overrides; a broken one is reported and ignored (pi ignores it silently)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        text = read_small_text(path)
     except FileNotFoundError:
         return {}, []
     except (OSError, UnicodeDecodeError) as e:
@@ -402,6 +403,8 @@ def read_pi_keybindings(path: str) -> tuple[dict[str, object], list[str]]:
         data = json.loads(text.removeprefix("\ufeff"))
     except ValueError as e:
         return {}, [f"keys: {path} is not valid JSON ({e}); ignored"]
+    except RecursionError:
+        return {}, [f"keys: {path} is nested too deeply to read; ignored"]
     if not isinstance(data, dict):
         return {}, [f"keys: {path} does not hold a JSON object; ignored"]
     values: dict[str, object] = {}
