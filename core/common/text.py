@@ -20,6 +20,7 @@ the drawing side's promise (plain Segments, `markup=False`), not a transformatio
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 
@@ -178,8 +179,18 @@ def is_inert(text: str) -> bool:
     return _ANY_RE.search(text) is None
 
 
+def not_a_count(value: float) -> str | None:
+    """How a count or sum that is no finite number reads (`inf`, `-inf`, `?` for NaN), else None:
+    a session can hold 1e308 twice, and the sum must still be shown, not raise."""
+    if isinstance(value, int) or math.isfinite(value):
+        return None
+    return "?" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+
+
 def human_count(value: float) -> str:
     """1234 -> 1.2k, 1234567 -> 1.2M."""
+    if (odd := not_a_count(value)) is not None:
+        return odd
     n = abs(value)
     for limit, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
         if n >= limit:
@@ -200,6 +211,8 @@ def short_cost(cost: float) -> str:
     """A cost in at most five cells: $0.63, $12.3, $123, $4567, $12k, $99k+, <$.01 ("" for nothing spent)."""
     if not cost > 0:
         return ""
+    if cost == math.inf:
+        return "$inf"
     if cost < 0.005:
         return "<$.01"
     if cost < 9.995:

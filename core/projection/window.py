@@ -22,6 +22,7 @@ from typing import Any
 from ..common.jsvalues import is_finite_number, js_number, js_string
 from ..common.locations import agent_dir as default_agent_dir
 from ..common.smallfiles import read_small_text
+from ..common.text import not_a_count
 from ..reading.records import EntryRecord
 
 DEFAULT_RESERVE_TOKENS = 16384  # pi's DEFAULT_COMPACTION_SETTINGS.reserveTokens
@@ -139,7 +140,9 @@ def to_fixed(value: float, digits: int) -> str:
 
 
 def format_tokens(count: int | float) -> str:
-    """pi's footer `formatTokens`: 999, 1.2k, 45k, 1.5M, 12M."""
+    """pi's footer `formatTokens`: 999, 1.2k, 45k, 1.5M, 12M (inf and ? for what is no number)."""
+    if (odd := not_a_count(count)) is not None:
+        return odd
     if count < 1000:
         return js_string(count)
     if count < 10000:
