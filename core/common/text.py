@@ -174,6 +174,19 @@ def without_controls(text: str) -> str:
     return _INLINE_RE.sub("", _SPACE_RE.sub(" ", text))
 
 
+_UNSAFE_IN_NAME_RE = re.compile(f'[/\\\\:*?"<>|{_SPACE_CONTROLS}{_OTHER_CONTROLS}]')
+
+
+def file_name_part(text: str, limit: int = 80, fallback: str = "session") -> str:
+    """Text from a session (an id, a name) as one safe part of a file name: no path
+    separator, control, bidi or lone surrogate (each becomes `_`), no leading dot (so never
+    `.` or `..`), at most `limit` bytes of UTF-8 (a name's cap is in bytes); `fallback` when
+    nothing is left."""
+    part = _UNSAFE_IN_NAME_RE.sub("_", text).encode("utf-8")[:limit].decode("utf-8", "ignore")
+    part = part.lstrip(".").strip()
+    return part or fallback
+
+
 def is_inert(text: str) -> bool:
     """True when `text` holds nothing the sanitiser would replace, not even a newline."""
     return _ANY_RE.search(text) is None
