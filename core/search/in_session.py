@@ -216,7 +216,11 @@ def deep_text(session: Session, keep: Keep | None = None) -> SegmentedText:
                 segments.append(js_string(labels[target]))
                 owners.append(Owner(target, FIELD_LABEL))
             continue
-        if record.type not in DEEP_TYPES or (keep is not None and not keep(record)):
+        if (
+            not isinstance(record.type, str)
+            or record.type not in DEEP_TYPES
+            or (keep is not None and not keep(record))
+        ):
             continue
         entry = _read(session, record)
         if entry is None:
