@@ -3,6 +3,7 @@ cwd, the trash at the top of the system's disk."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -59,3 +60,29 @@ def test_no_trash_is_made_at_the_top_of_the_root_disk(
     with pytest.raises(SessionError, match="none is made at /"):
         trash.freedesktop_trash(victim)
     assert victim.exists() and not made
+
+
+def test_a_flipped_bit_in_the_index_cache_never_changes_the_list(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    for i in range(6):
+        folder = root / f"--p{i % 2}--"
+        folder.mkdir(parents=True, exist_ok=True)
+        first = f"message number {i} with words"
+        (folder / f"s{i}.jsonl").write_bytes(
+            jsonl(header(id=f"id-{i}", cwd=f"/p{i % 2}"), user("u", None, first))
+        )
+    fresh = cli("list", "--session-dir", str(root), "--json", "--no-cache").stdout
+    assert cli("list", "--session-dir", str(root), "--json").stdout == fresh  # the cache is written
+    cache_root = Path(os.environ["XDG_CACHE_HOME"])
+    (cache,) = [p for p in cache_root.rglob("*") if p.is_file() and not p.name.startswith(".")]
+    good = cache.read_bytes()
+    wrong = []
+    for n in range(60):
+        at = 16 + (n * 7919) % (len(good) - 16)  # spread over the head (and the states after it)
+        damaged = bytearray(good)
+        damaged[at] ^= 1 << (n % 8)
+        cache.write_bytes(bytes(damaged))
+        out = cli("list", "--session-dir", str(root), "--json")
+        if out.code != 0 or out.stdout != fresh:
+            wrong.append(at)
+    assert not wrong, f"{len(wrong)} of 60 flipped bits changed the list: at {wrong[:10]}"
