@@ -139,3 +139,17 @@ def test_ctrl_c_while_the_program_is_still_loading_exits_130_quietly() -> None:
     assert out.returncode == 130 and out.stderr == ""
     scripts = Path(__file__).parents[2] / "pyproject.toml"
     assert 'pi-sessions = "pi_sessions.app.entry:console_main"' in scripts.read_text()
+
+
+def test_deep_search_when_a_label_target_is_an_object(tmp_path: Path) -> None:
+    """Found by the 20,000-case fuzz run (seed 15, case 16180)."""
+    path = _write(
+        tmp_path,
+        jsonl(
+            header(),
+            user("u", None, "needle"),
+            entry("label", "l", "u", 1, targetId={"a": 1}, label="needle"),
+            entry("label", "m", "l", 2, targetId="u", label="needle"),
+        ),
+    )
+    _all_succeed(("search", "needle", "--deep", "--session-dir", str(path.parent.parent), "--no-cache"))
