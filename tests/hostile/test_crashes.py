@@ -137,6 +137,9 @@ def test_ctrl_c_while_the_program_is_still_loading_exits_130_quietly() -> None:
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert out.returncode == 130 and out.stderr == ""
+    # and from the entry module's first line, one lands as a quiet end, not a traceback
+    probe = "import signal, pi_sessions.app.entry; print(signal.getsignal(signal.SIGINT) is signal.SIG_DFL)"
+    assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True).stdout == "True\n"
     scripts = Path(__file__).parents[2] / "pyproject.toml"
     assert 'pi-sessions = "pi_sessions.app.entry:console_main"' in scripts.read_text()
 
