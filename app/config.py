@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 from ..core.common.glyphs import ascii_terminal
+from ..core.common.smallfiles import read_small_text
 from ..core.writing.resume import DEFAULT_TEMPLATE
 
 ColorMode = Literal["auto", "truecolor", "256", "16", "none"]
@@ -105,16 +106,26 @@ def read_settings(path: Path | None = None, env: Mapping[str, str] | None = None
     loaded = LoadedSettings(Settings(), path, file_found=False)
     data: dict[str, Any] = {}
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_small_text(path)
         import tomllib  # (read only when there is a file: most users have none)
 
         data = tomllib.loads(text)
         loaded.file_found = True
     except FileNotFoundError:
         pass
-    except (OSError, UnicodeDecodeError, ValueError) as e:  # (tomllib.TOMLDecodeError is a ValueError)
-        loaded.file_found = path.exists()
-        loaded.problems.append(f"{path}: {getattr(e, 'strerror', None) or e}; using the defaults")
+    except (
+        OSError,
+        UnicodeDecodeError,
+        ValueError,
+        RecursionError,
+    ) as e:  # (TOMLDecodeError is a ValueError)
+        loaded.file_found = os.path.lexists(path)
+        why = (
+            "nested too deeply to read"
+            if isinstance(e, RecursionError)
+            else getattr(e, "strerror", None) or e
+        )
+        loaded.problems.append(f"{path}: {why}; using the defaults")
         data = {}
     unknown = [key for key in data if key not in FILE_KEYS]
     if unknown:
@@ -244,9 +255,8 @@ def pi_theme_setting(env: Mapping[str, str], cwd: str | None = None) -> tuple[st
     )
     for path in candidates:
         try:
-            with open(path, encoding="utf-8") as f:
-                data = json.load(f)
-        except (OSError, ValueError):
+            data = json.loads(read_small_text(path))
+        except (OSError, ValueError, RecursionError):
             continue
         value = data.get("theme") if isinstance(data, dict) else None
         if isinstance(value, str) and value.strip():
@@ -267,9 +277,8 @@ def _pi_theme_appearance(value: str, env: Mapping[str, str]) -> Literal["dark", 
     from ..core.common.locations import agent_dir
 
     try:
-        with open(os.path.join(agent_dir(env), "themes", f"{value}.json"), encoding="utf-8") as f:
-            data = json.load(f)
-    except (OSError, ValueError):
+        data = json.loads(read_small_text(os.path.join(agent_dir(env), "themes", f"{value}.json")))
+    except (OSError, ValueError, RecursionError):
         return "dark"
     appearance = data.get("appearance") if isinstance(data, dict) else None
     return "light" if appearance == "light" else "dark"

@@ -160,7 +160,8 @@ def message_paragraphs(raw: Any, expanded: bool, glyphs: Glyphs) -> list[Paragra
         elif isinstance(block, ImageBlock):
             out.append(Paragraph(Tone.META, f"[image {block.mimeType or ''}]"))
         else:
-            out.append(Paragraph(Tone.META, f"[{js_string(block.type)} block]"))
+            kind = block.get("type") if isinstance(block, dict) else getattr(block, "type", None)
+            out.append(Paragraph(Tone.META, f"[{js_string(kind)} block]"))  # (a block kept raw: a dict)
     if isinstance(message, ToolResultMessage) and not out:
         out.append(Paragraph(Tone.META, "(empty result)"))
     return out or [Paragraph(Tone.META, "(no content)" if content is None else "(empty)")]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 
 HELP = "write a new session holding the path to an entry"
 
@@ -11,7 +12,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", metavar="PATH")
     parser.add_argument("--leaf", metavar="ID", required=True)
     parser.add_argument("--cwd", metavar="CWD", help="fork into another working directory")
-    parser.add_argument("--session-dir", metavar="DIR")
+    parser.add_argument(
+        "--session-dir", metavar="DIR", help="write into this sessions folder (default: next to PATH)"
+    )
     parser.add_argument("--dry-run", action="store_true", help="print what would be written, write nothing")
     parser.add_argument("--json", action="store_true")
 
@@ -38,6 +41,10 @@ def cmd_fork(
     folder = None
     if cwd is not None:
         folder = fork_folder(resolve_sessions_root(session_dir), cwd)
+    elif session_dir is not None:  # that sessions folder, under the session's own cwd
+        source_cwd = session.header.get("cwd") if session.header else None
+        own = source_cwd if isinstance(source_cwd, str) and source_cwd and "\0" not in source_cwd else None
+        folder = fork_folder(resolve_sessions_root(session_dir), os.path.abspath(own or os.getcwd()))
     plan = plan_fork(session, leaf, cwd=cwd, folder=folder)
     written: str | None = None
     if not dry_run:

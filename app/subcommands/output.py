@@ -3,8 +3,9 @@
 The only module of the command line that writes to stdout or stderr (tests/test_inert.py
 checks). Every readable line is made inert here (core/common/text.py: a newline becomes a space,
 ESC and every other control character a visible placeholder), whatever the caller forgot:
-ids, cwds, names and file paths in errors may hold escape sequences. JSON lines are written
-exactly as encoded (JSON escapes control characters already).
+ids, cwds, names and file paths in errors may hold escape sequences. JSON lines keep their
+exact values, with the characters JSON leaves raw that a terminal acts on (C1, DEL, bidi
+controls, U+2028/2029) escaped as `\\uXXXX` here (core/common/jsonout.py).
 """
 
 from __future__ import annotations
@@ -14,17 +15,20 @@ import os
 import sys
 from collections.abc import Iterable
 
+from ...core.common.jsonout import escape_terminal_controls as _inert
+from ...core.common.jsonout import escape_terminal_controls_in as _inert_pieces
+
 
 def write_line(data: bytes) -> None:
     """One encoded line (JSON output stays exact)."""
-    sys.stdout.buffer.write(data + b"\n")
+    sys.stdout.buffer.write(_inert(data) + b"\n")
 
 
 def write_pieces(pieces: Iterable[bytes]) -> None:
     """One encoded line given in pieces, written as they come (a big line never needs to
     be held whole), then its newline."""
     out = sys.stdout.buffer
-    for piece in pieces:
+    for piece in _inert_pieces(pieces):
         out.write(piece)
     out.write(b"\n")
 
@@ -32,8 +36,16 @@ def write_pieces(pieces: Iterable[bytes]) -> None:
 def write_line_around(head: bytes, fd: int, size: int, tail: bytes) -> None:
     """One encoded line whose middle is the first `size` bytes of the file open at `fd`
     (encoded elsewhere), as they are: copied by the kernel when it can, else read and written."""
+    import itertools
+
+    from ...core.common.jsonout import has_terminal_controls
+    from ...core.reading.early_messages import file_pieces
+
     out = sys.stdout.buffer
-    out.write(head)
+    if has_terminal_controls(file_pieces(fd, 0, size)):  # then escaped, not copied by the kernel
+        write_pieces(itertools.chain((head,), file_pieces(fd, 0, size), (tail,)))
+        return
+    out.write(_inert(head))
     out.flush()
     offset = 0
     try:
@@ -47,22 +59,20 @@ def write_line_around(head: bytes, fd: int, size: int, tail: bytes) -> None:
         raise
     except (OSError, ValueError):  # no descriptor (a captured stdout), or none sendfile writes to
         pass
-    from ...core.reading.early_messages import file_pieces
-
     for part in file_pieces(fd, offset, size):
         out.write(part)
-    out.write(tail + b"\n")
+    out.write(_inert(tail) + b"\n")
 
 
 def write_bytes(data: bytes) -> None:
-    """Encoded lines, each with its newline already, as they are."""
-    sys.stdout.buffer.write(data)
+    """Encoded lines, each with its newline already."""
+    sys.stdout.buffer.write(_inert(data))
 
 
 def write_lines(many: list[bytes]) -> None:
     """Encoded lines, in one write."""
     if many:
-        sys.stdout.buffer.write(b"\n".join(many) + b"\n")
+        sys.stdout.buffer.write(_inert(b"\n".join(many)) + b"\n")
 
 
 def text(line: str) -> None:

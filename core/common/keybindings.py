@@ -11,6 +11,8 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from .smallfiles import read_small_text
+
 # Textual names a key "+"-joined, modifiers sorted by name (its parser sorts them so).
 MODIFIERS = frozenset({"alt", "ctrl", "hyper", "meta", "shift", "super"})
 PI_MODIFIERS = ("ctrl", "shift", "alt", "super")
@@ -265,11 +267,14 @@ def resolve(
     result = Resolved(by_id, {spec.id: spec.keys for spec in specs}, problems=list(problems))
     owner: dict[str, int] = {}  # id -> index of the layer that set it
     for index, layer in enumerate(layers):
+        unknown = 0
         for binding_id, value in layer.values.items():
             spec = by_id.get(binding_id)
             if spec is None or (layer.pi_syntax and not spec.pi):
                 if not layer.pi_syntax:
-                    result.problems.append(_unknown(binding_id, layer.where, by_id))
+                    unknown += 1
+                    if unknown <= MAX_UNKNOWN_REPORTED:  # (each hint is a fuzzy match: a cost per id)
+                        result.problems.append(_unknown(binding_id, layer.where, by_id))
                 continue  # pi has many actions we do not: its file may name them all
             keys = _parse_value(value, binding_id, layer, result.problems)
             if keys is None:
@@ -277,12 +282,19 @@ def resolve(
             result.keys[binding_id] = keys
             result.sources[binding_id] = layer.where
             owner[binding_id] = index
+        if unknown > MAX_UNKNOWN_REPORTED:
+            result.problems.append(
+                f"keys: {unknown - MAX_UNKNOWN_REPORTED} more unknown ids in {layer.where}"
+            )
     _settle_conflicts(result, places, owner)
     return result
 
 
+MAX_UNKNOWN_REPORTED = 20  # unknown ids told one by one, with a hint; the rest are counted
+
+
 def _unknown(binding_id: str, where: str, by_id: Mapping[str, KeySpec]) -> str:
-    close = difflib.get_close_matches(binding_id, list(by_id), n=1)
+    close = difflib.get_close_matches(binding_id, list(by_id), n=1) if len(binding_id) <= 200 else []
     hint = f" (did you mean {close[0]}?)" if close else " (the help, ?, lists every id)"
     return f"keys: unknown id {binding_id!r} in {where}{hint}"
 
@@ -392,8 +404,7 @@ def read_pi_keybindings(path: str) -> tuple[dict[str, object], list[str]]:
     migrated (the new name wins when both are there), `$schema` is ignored. A missing file
     is no overrides; a broken one is reported and ignored (pi ignores it silently)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        text = read_small_text(path)
     except FileNotFoundError:
         return {}, []
     except (OSError, UnicodeDecodeError) as e:
@@ -402,6 +413,8 @@ def read_pi_keybindings(path: str) -> tuple[dict[str, object], list[str]]:
         data = json.loads(text.removeprefix("\ufeff"))
     except ValueError as e:
         return {}, [f"keys: {path} is not valid JSON ({e}); ignored"]
+    except RecursionError:
+        return {}, [f"keys: {path} is nested too deeply to read; ignored"]
     if not isinstance(data, dict):
         return {}, [f"keys: {path} does not hold a JSON object; ignored"]
     values: dict[str, object] = {}

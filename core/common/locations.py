@@ -41,10 +41,11 @@ def agent_dir(env: Mapping[str, str] | None = None) -> str:
 def _setting_session_dir(path: str) -> str | None:
     import json
 
+    from .smallfiles import read_small_text
+
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except (OSError, ValueError):
+        data = json.loads(read_small_text(path))
+    except (OSError, ValueError, RecursionError):
         return None
     value = data.get("sessionDir") if isinstance(data, dict) else None
     return value if isinstance(value, str) and value else None

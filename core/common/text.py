@@ -20,6 +20,7 @@ the drawing side's promise (plain Segments, `markup=False`), not a transformatio
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 
@@ -173,13 +174,36 @@ def without_controls(text: str) -> str:
     return _INLINE_RE.sub("", _SPACE_RE.sub(" ", text))
 
 
+_UNSAFE_IN_NAME_RE = re.compile(f'[/\\\\:*?"<>|{_SPACE_CONTROLS}{_OTHER_CONTROLS}]')
+
+
+def file_name_part(text: str, limit: int = 80, fallback: str = "session") -> str:
+    """Text from a session (an id, a name) as one safe part of a file name: no path
+    separator, control, bidi or lone surrogate (each becomes `_`), no leading dot (so never
+    `.` or `..`), at most `limit` bytes of UTF-8 (a name's cap is in bytes); `fallback` when
+    nothing is left."""
+    part = _UNSAFE_IN_NAME_RE.sub("_", text).encode("utf-8")[:limit].decode("utf-8", "ignore")
+    part = part.lstrip(".").strip()
+    return part or fallback
+
+
 def is_inert(text: str) -> bool:
     """True when `text` holds nothing the sanitiser would replace, not even a newline."""
     return _ANY_RE.search(text) is None
 
 
+def not_a_count(value: float) -> str | None:
+    """How a count or sum that is no finite number reads (`inf`, `-inf`, `?` for NaN), else None:
+    a session can hold 1e308 twice, and the sum must still be shown, not raise."""
+    if isinstance(value, int) or math.isfinite(value):
+        return None
+    return "?" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+
+
 def human_count(value: float) -> str:
     """1234 -> 1.2k, 1234567 -> 1.2M."""
+    if (odd := not_a_count(value)) is not None:
+        return odd
     n = abs(value)
     for limit, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
         if n >= limit:
@@ -200,6 +224,8 @@ def short_cost(cost: float) -> str:
     """A cost in at most five cells: $0.63, $12.3, $123, $4567, $12k, $99k+, <$.01 ("" for nothing spent)."""
     if not cost > 0:
         return ""
+    if cost == math.inf:
+        return "$inf"
     if cost < 0.005:
         return "<$.01"
     if cost < 9.995:

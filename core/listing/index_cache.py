@@ -32,9 +32,9 @@ from msgspec.structs import replace
 from ..reading.growth import ReadMark
 from .summary import SessionSummary, SummaryBuilder
 
-CACHE_VERSION = 7  # 7: in the listing's order; 6: tool results' usage in the totals; 5: head, states apart
+CACHE_VERSION = 8  # 8: the head's CRC-32; 7: in the listing's order; 6: tool results' usage; 5: states apart
 MAGIC = b"pisx" + CACHE_VERSION.to_bytes(4, "big")  # the file's first bytes; then the head's length
-_PREFIX = len(MAGIC) + 8
+_PREFIX = len(MAGIC) + 8 + 4  # then the head's CRC-32: a flipped bit is a rebuild, not a wrong list
 # An index of 2,000 sessions with their texts is ~10 MiB: anything past this is not ours.
 MAX_CACHE_BYTES = 1 << 30
 
@@ -241,12 +241,14 @@ def _read_head(fd: int, size: int, root: str) -> tuple[_LoadedFile, int]:
             raise _Unusable("cache corrupt; rebuilt")
         if prefix[: len(MAGIC)] != MAGIC:
             raise _Unusable("cache from another version; rebuilt")
-        head_length = int.from_bytes(prefix[len(MAGIC) :], "little")
+        head_length = int.from_bytes(prefix[len(MAGIC) : len(MAGIC) + 8], "little")
         if head_length > size - _PREFIX:
             raise _Unusable("cache corrupt; rebuilt")
         head = _read_exactly(fd, head_length, _PREFIX)
     except OSError as e:
         raise _Unusable(f"cache unreadable ({e.strerror or e}); rebuilt") from e
+    if zlib.crc32(head) != int.from_bytes(prefix[len(MAGIC) + 8 :], "little"):
+        raise _Unusable("cache corrupt (checksum); rebuilt")
     try:
         index = _head_decoder.decode(head)
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as e:
@@ -264,7 +266,7 @@ def save_index(path: Path, root: str, entries: dict[str, IndexEntry]) -> str | N
         fd, temp = _new_file(path.parent)
         try:
             with os.fdopen(fd, "wb") as f:
-                f.write(MAGIC + len(head).to_bytes(8, "little"))
+                f.write(MAGIC + len(head).to_bytes(8, "little") + zlib.crc32(head).to_bytes(4, "little"))
                 f.write(head)
                 f.writelines(map(_state_bytes, states))
             os.replace(temp, path)

@@ -217,7 +217,7 @@ class FileTracker:
                 if head.stopReason == "toolUse":
                     self._open(record, open_calls)
             elif role == "toolResult":
-                if head.toolName not in _TOOLS:
+                if not isinstance(head.toolName, str) or head.toolName not in _TOOLS:
                     continue
                 result = self._result(record)
                 found = open_calls.pop(result.call_id, None) if isinstance(result.call_id, str) else None
@@ -350,7 +350,12 @@ def _read_calls(entry: dict[str, Any], cwd: str) -> tuple[_Call, ...]:
         if not isinstance(block, dict) or block.get("type") != "toolCall":
             continue
         name, call_id, args = block.get("name"), block.get("id"), block.get("arguments")
-        if name not in _TOOLS or not isinstance(call_id, str) or not isinstance(args, dict):
+        if (
+            not isinstance(name, str)
+            or name not in _TOOLS
+            or not isinstance(call_id, str)
+            or not isinstance(args, dict)
+        ):
             continue
         named = _named_by_call(name, args, cwd)
         if named:

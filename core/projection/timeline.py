@@ -270,5 +270,8 @@ def sparkline(
 def _bar(value: float, top: float, bars: str) -> str:
     if top <= 0 or value <= 0:
         return bars[0]
-    level = math.ceil(value / top * len(bars)) - 1
+    share = value / top  # NaN when both are infinite (a session can report 1e400 tokens)
+    if not math.isfinite(share):
+        return bars[-1] if share > 0 or math.isnan(share) else bars[0]
+    level = math.ceil(share * len(bars)) - 1
     return bars[min(max(level, 0), len(bars) - 1)]

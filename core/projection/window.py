@@ -21,6 +21,8 @@ from typing import Any
 
 from ..common.jsvalues import is_finite_number, js_number, js_string
 from ..common.locations import agent_dir as default_agent_dir
+from ..common.smallfiles import read_small_text
+from ..common.text import not_a_count
 from ..reading.records import EntryRecord
 
 DEFAULT_RESERVE_TOKENS = 16384  # pi's DEFAULT_COMPACTION_SETTINGS.reserveTokens
@@ -138,7 +140,9 @@ def to_fixed(value: float, digits: int) -> str:
 
 
 def format_tokens(count: int | float) -> str:
-    """pi's footer `formatTokens`: 999, 1.2k, 45k, 1.5M, 12M."""
+    """pi's footer `formatTokens`: 999, 1.2k, 45k, 1.5M, 12M (inf and ? for what is no number)."""
+    if (odd := not_a_count(count)) is not None:
+        return odd
     if count < 1000:
         return js_string(count)
     if count < 10000:
@@ -190,16 +194,14 @@ def read_json_file(path: str, comments: bool = False) -> Any:
     """A JSON file's value (None when absent or unreadable), re-read only when it changed."""
     try:
         st = os.stat(path)
-    except OSError:
+    except (OSError, ValueError):  # (ValueError: a NUL in a cwd the session names)
         return None
     stamp = (st.st_mtime_ns, st.st_size)
     cached = _file_cache.get(path)
     if cached is not None and cached[0] == stamp:
         return cached[1]
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-        text = text.removeprefix("\ufeff")
+        text = read_small_text(path).removeprefix("\ufeff")
         value = json.loads(strip_json_comments(text) if comments else text)
     except (OSError, ValueError, RecursionError):
         value = None

@@ -83,7 +83,9 @@ class Migration:
         seed = f"{self._seed}:{parsed_index}"
         salt = 0
         while True:
-            digest = hashlib.blake2b(f"{seed}:{salt}".encode(), digest_size=4).hexdigest()
+            digest = hashlib.blake2b(
+                f"{seed}:{salt}".encode("utf-8", "surrogatepass"), digest_size=4
+            ).hexdigest()
             if digest not in self._ids:
                 self._ids.add(digest)
                 return digest

@@ -207,16 +207,21 @@ def deep_text(session: Session, keep: Keep | None = None) -> SegmentedText:
     final_label: dict[Any, EntryRecord] = {}
     if labels:
         for record in session.records:
-            if record.type == "label" and record.targetId in labels:
-                final_label[record.targetId] = record
+            target = record.targetId
+            if record.type == "label" and isinstance(target, str) and target in labels:
+                final_label[target] = record
     for record in session.records:
         if record.type == "label":
             target = record.targetId
-            if final_label.get(target) is record and target in session.by_id:
+            if isinstance(target, str) and final_label.get(target) is record and target in session.by_id:
                 segments.append(js_string(labels[target]))
                 owners.append(Owner(target, FIELD_LABEL))
             continue
-        if record.type not in DEEP_TYPES or (keep is not None and not keep(record)):
+        if (
+            not isinstance(record.type, str)
+            or record.type not in DEEP_TYPES
+            or (keep is not None and not keep(record))
+        ):
             continue
         entry = _read(session, record)
         if entry is None:

@@ -13,6 +13,7 @@ from typing import Any
 from ..common.jsonout import encode_json
 from ..common.jsvalues import js_string
 from ..common.problems import SessionError
+from ..common.text import file_name_part
 from ..projection.context import Projection, project
 from ..projection.tokens import context_tokens
 from ..session.describe import content_text, entry_summary_line
@@ -160,14 +161,14 @@ def write_new_file(folder: str, stem: str, suffix: str, data: bytes) -> str:
 
 def export_context(session: Session, leaf_id: str, folder: str) -> tuple[str, str]:
     projection = project(session, leaf_id)
-    stem = f"{session.session_id or 'session'}-context-{leaf_id}"
+    stem = f"{file_name_part(session.session_id or '')}-context-{file_name_part(leaf_id, fallback='leaf')}"
     md = write_new_file(folder, stem, ".md", context_markdown(session, projection).encode("utf-8", "replace"))
     js = write_new_file(folder, stem, ".json", encode_json(context_json(session, projection)) + b"\n")
     return md, js
 
 
 def export_tree(session: Session, folder: str) -> tuple[str, str]:
-    stem = f"{session.session_id or 'session'}-tree"
+    stem = f"{file_name_part(session.session_id or '')}-tree"
     md = write_new_file(folder, stem, ".md", tree_markdown(session).encode("utf-8", "replace"))
     js = write_new_file(folder, stem, ".json", encode_json(tree_json(session)) + b"\n")
     return md, js

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import shlex
 
+from ..common.text import is_inert
+
 DEFAULT_TEMPLATE = "pi --session {path}"
 
 
@@ -15,5 +17,26 @@ def build_resume_command(template: str, path: str, cwd: str, session_id: str) ->
 
 
 def shell_line(argv: list[str], cwd: str) -> str:
-    """What a person would type: `cd CWD && COMMAND`, quoted for a POSIX shell."""
-    return f"cd {shlex.quote(cwd)} && {shlex.join(argv)}"
+    """What a person would type: `cd CWD && COMMAND`, quoted for a POSIX shell; a word holding
+    a newline or another control is written `$'...'` with escapes, so the line stays one inert
+    line and still names exactly that folder (bash, zsh, ksh and POSIX.1-2024 sh read it)."""
+    return f"cd {shell_word(cwd)} && {' '.join(map(shell_word, argv))}"
+
+
+def shell_word(word: str) -> str:
+    if is_inert(word):
+        return shlex.quote(word)
+    out = []
+    for ch in word:
+        code = ord(ch)
+        if ch in "\\'":
+            out.append("\\" + ch)
+        elif 0xDC80 <= code <= 0xDCFF:  # a byte of a name that is not UTF-8 (surrogateescape)
+            out.append(f"\\x{code - 0xDC00:02x}")
+        elif not is_inert(ch):
+            out.append(
+                f"\\x{code:02x}" if code < 0x80 else f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+            )
+        else:
+            out.append(ch)
+    return "$'" + "".join(out) + "'"

@@ -41,7 +41,10 @@ def trash_folder_for(path: Path) -> Path:
             return home
     except OSError:
         pass
-    return _mount_point(path) / f".Trash-{os.getuid()}"
+    top = _mount_point(path)
+    if top == Path(top.anchor):  # no trash of our making at the top of the system's own disk
+        raise SessionError(f"the home trash {home} cannot take {path}, and none is made at {top}")
+    return top / f".Trash-{os.getuid()}"
 
 
 def move_to_trash(

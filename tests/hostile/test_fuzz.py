@@ -6,12 +6,15 @@ characters in every string field, a hostile file name), then runs every subcomma
 this process. Whatever the damage: no exception escapes, the exit code is 0 or 2, nothing
 readable carries a raw control character, JSON lines still parse, and no file is modified.
 
-PI_SESSIONS_FUZZ=5000 runs more cases (default 300); PI_SESSIONS_FUZZ_SEED picks another seed.
-A failure names its case and keeps the damaged file under pytest's tmp_path to replay.
+PI_SESSIONS_FUZZ_CASES=20000 runs more cases (default 300; .ci/run runs more), PI_SESSIONS_FUZZ_SEED
+picks another seed. Every case runs whatever went wrong before it; the failures are reported
+together at the end, each naming its case and keeping its damaged file under pytest's tmp_path
+to replay.
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import os
@@ -25,7 +28,7 @@ import pytest
 from tests.helpers.cli import CliResult, cli, raw_controls
 from tests.helpers.corpus import FIXTURES
 
-CASES = int(os.environ.get("PI_SESSIONS_FUZZ", "300"))
+CASES = int(os.environ.get("PI_SESSIONS_FUZZ_CASES") or os.environ.get("PI_SESSIONS_FUZZ") or "300")
 SEED = int(os.environ.get("PI_SESSIONS_FUZZ_SEED", "15"))
 CORPUS = sorted((FIXTURES / "sessions").rglob("*.jsonl"))
 
@@ -168,7 +171,8 @@ def wrong_types(rng: random.Random, data: bytes) -> bytes:
         target = rng.choice(dicts)
         paths = _paths(target)
         if paths:
-            _set(target, rng.choice(paths), rng.choice(WRONG_VALUES))
+            # a copy: a shared value set twice would nest into itself (json.dumps: circular reference)
+            _set(target, rng.choice(paths), copy.deepcopy(rng.choice(WRONG_VALUES)))
     return _dump(objects)
 
 
@@ -200,7 +204,7 @@ def reorder(rng: random.Random, data: bytes) -> bytes:
     elif choice == 1:
         rng.shuffle(objects)
     elif choice == 2 and objects:
-        objects.insert(rng.randrange(len(objects) + 1), rng.choice(objects))
+        objects.insert(rng.randrange(len(objects) + 1), copy.deepcopy(rng.choice(objects)))
     else:
         objects.insert(rng.randrange(len(objects) + 1), {"type": "session", "id": "second-header", "cwd": 3})
     return _dump(objects)
@@ -281,8 +285,7 @@ def check(result: CliResult, args: tuple[str, ...], *, as_json: bool) -> list[st
             except ValueError as e:
                 problems.append(f"not JSON ({e}): {line[:200]!r}")
                 break
-    else:
-        problems += [f"stdout {c}" for c in raw_controls(result.stdout)[:3]]
+    problems += [f"stdout {c}" for c in raw_controls(result.stdout)[:3]]  # JSON escapes them too
     if result.code == 2 and len(result.stderr.splitlines()) != 1:
         problems.append(f"an error is one line: {result.stderr[:300]!r}")
     return [ascii(f"{' '.join(a[:60] for a in args)}: {p}") for p in problems]  # the report is inert too
@@ -292,6 +295,89 @@ def digest(folder: Path) -> dict[bytes, str]:
     return {
         os.fsencode(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.rglob("*") if p.is_file()
     }
+
+
+SERVED_ELSEWHERE = {"serve"}  # a server, not a one-shot command: tests/cli/test_serve.py
+QUERIES = ["the", "a", "x", "/", "\\", "(", "[", "*", "\x1b", "é", "\u202e", "00"]
+
+
+def runs_for(
+    case: int, session: str, root: Path, rng: random.Random, ids: list[str]
+) -> list[tuple[tuple[str, ...], bool]]:
+    """Every subcommand on the damaged file (the costly whole-folder ones on every other case),
+    readable and JSON forms."""
+    folder = str(root)
+    runs: list[tuple[tuple[str, ...], bool]] = [
+        (("tree", session), False),
+        (("context", session), False),
+        (("context", session, "--all"), False),
+        (("resume", session, "--print", "--command=pi --session {path} --cwd {cwd} --id {id}"), False),
+        (("list", "--session-dir", folder, "--no-cache"), False),
+        (("stats", session), False),
+        (("stats", session, "--json"), True),
+        (("files", session), False),
+        (("files", session, "--json"), True),
+    ]
+    if case % 2 == 0:
+        query = rng.choice(QUERIES)
+        runs += [
+            (("search", query, "--session-dir", folder, "--no-cache"), False),
+            (("search", query, "--deep", "--session-dir", folder, "--no-cache", "--json"), True),
+            (("labels", "--session-dir", folder, "--no-cache"), False),
+            (("labels", "--session-dir", folder, "--no-cache", "--json"), True),
+        ]
+    if case % 4 == 0:
+        runs += [
+            (("context", session, "--all", "--json"), True),
+            (("context", session, "--json"), True),
+            (("list", "--session-dir", folder, "--no-cache", "--json"), True),
+        ]
+    if case % 50 == 0:  # these read no session: now and then is enough
+        runs += [
+            (("config", "--session-dir", folder), False),
+            (("config", "--json"), True),
+            (("completion", rng.choice(["bash", "zsh", "fish"])), False),
+        ]
+    if ids:
+        leaf, other = rng.choice(ids), rng.choice(ids)
+        runs += [
+            (("fork", session, f"--leaf={leaf}", "--dry-run"), False),
+            (("fork", session, f"--leaf={leaf}", "--dry-run", "--json"), True),
+            (("context", session, f"--leaf={leaf}"), False),
+            (("stats", session, f"--leaf={leaf}"), False),
+            (("files", session, f"--leaf={leaf}", "--json"), True),
+            (("compare", session, leaf, other), False),
+            (("compare", session, leaf, other, "--json"), True),
+        ]
+    return runs
+
+
+def run_case(case: int, path: Path, root: Path, rng: random.Random) -> list[str]:
+    before = digest(root)
+    session = os.fsdecode(os.fsencode(path))
+    problems: list[str] = []
+    tree = cli("tree", session, "--json")
+    problems += check(tree, ("tree", "--json"), as_json=True)
+    try:
+        ids = _entry_ids(tree)
+    except ValueError:
+        ids = []  # (check reported it)
+    for args, as_json in runs_for(case, session, root, rng, ids):
+        try:
+            problems += check(cli(*args), args, as_json=as_json)
+        except Exception as e:  # escaped main(): the worst outcome
+            problems.append(ascii(f"{' '.join(args)}: {type(e).__name__}: {e}"))
+    if digest(root) != before:
+        problems.append("a file was modified or created")
+    return problems
+
+
+def test_the_fuzz_covers_every_subcommand() -> None:
+    from pi_sessions.app.subcommands import MODULES
+
+    rng = random.Random(0)
+    covered = {args[0] for case in range(100) for args, _ in runs_for(case, "s", Path("r"), rng, ["a"])}
+    assert covered | SERVED_ELSEWHERE == set(MODULES)
 
 
 def test_damaged_sessions_never_break_the_command_line(
@@ -308,38 +394,10 @@ def test_damaged_sessions_never_break_the_command_line(
         folder.mkdir(parents=True)
         path = folder / name
         path.write_bytes(data)
-        before = digest(root)
-        session = os.fsdecode(os.fsencode(path))
-        runs: list[tuple[tuple[str, ...], bool]] = [
-            (("tree", session), False),
-            (("context", session), False),
-            (("context", session, "--all"), False),
-            (("resume", session, "--print", "--command=pi --session {path} --cwd {cwd} --id {id}"), False),
-            (("list", "--session-dir", str(root), "--no-cache"), False),
-        ]
-        if case % 4 == 0:
-            runs += [
-                (("context", session, "--all", "--json"), True),
-                (("list", "--session-dir", str(root), "--no-cache", "--json"), True),
-            ]
-        problems: list[str] = []
-        tree = cli("tree", session, "--json")
-        problems += check(tree, ("tree", "--json"), as_json=True)
-        ids = _entry_ids(tree)
-        if ids:
-            leaf = rng.choice(ids)
-            runs += [
-                (("fork", session, f"--leaf={leaf}", "--dry-run"), False),
-                (("fork", session, f"--leaf={leaf}", "--dry-run", "--json"), True),
-                (("context", session, f"--leaf={leaf}"), False),
-            ]
-        for args, as_json in runs:
-            try:
-                problems += check(cli(*args), args, as_json=as_json)
-            except Exception as e:  # escaped main(): the worst outcome
-                problems.append(ascii(f"{' '.join(args)}: {type(e).__name__}: {e}"))
-        if digest(root) != before:
-            problems.append("a file was modified or created")
+        try:
+            problems = run_case(case, path, root, rng)
+        except Exception as e:  # one broken case (or a bug here) must not hide the others
+            problems = [ascii(f"the case itself raised {type(e).__name__}: {e}")]
         if problems:
             failures.append(
                 f"case {case} ({', '.join(applied)}; kept at {str(path)!a}):\n  " + "\n  ".join(problems)
@@ -347,4 +405,4 @@ def test_damaged_sessions_never_break_the_command_line(
         else:
             for leftover in folder.iterdir():
                 leftover.unlink()
-    assert not failures, f"seed {SEED}: {len(failures)} of {CASES} cases failed\n" + "\n".join(failures[:10])
+    assert not failures, f"seed {SEED}: {len(failures)} of {CASES} cases failed\n" + "\n".join(failures[:30])

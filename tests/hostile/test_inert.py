@@ -388,8 +388,10 @@ def test_every_readable_command_line_form_is_inert(tmp_path: Path, monkeypatch: 
         assert not raw_controls(run.stderr), (what, raw_controls(run.stderr)[:5])
         if what.startswith("error"):
             assert len(run.stderr.splitlines()) == 1 and not run.out, (what, run.stderr)
-    for what in ("list", "tree", "context", "context --all", "resume --print"):
+    for what in ("list", "tree", "context", "context --all"):
         assert ESC_SHOWN in runs[what].stdout, what
+    # the printed command is one the shell reads back exactly: controls as $'...' escapes
+    assert "\\x1b]0;PWNED\\x07" in runs["resume --print"].stdout
     assert MARKUP_SHOWN in runs["tree"].stdout and "skipped" in runs["list"].stderr
     # JSON stays exact: the same strings, escaped by JSON itself.
     tree = json.loads(cli("tree", session, "--json").out)
