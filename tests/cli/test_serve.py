@@ -100,6 +100,17 @@ async def ws_status(url: str, headers: dict[str, str]) -> int:
             return refused.status
 
 
+async def as_a_browser(base: str, token: str) -> tuple[int, int, int]:
+    """Statuses of the page (with the token), its script (with the page's cookies), the script without."""
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as browser:
+        async with browser.get(f"{base}/?token={token}") as page:
+            page_status = page.status
+        async with browser.get(f"{base}/static/js/textual.js") as script:
+            script_status = script.status
+    async with aiohttp.ClientSession() as stranger, stranger.get(f"{base}/static/js/textual.js") as refused:
+        return page_status, script_status, refused.status
+
+
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], int, str]]:
     """A server on an empty sessions folder: its process, port and token."""
@@ -119,6 +130,8 @@ def test_serve_shows_the_app_in_the_page_at_the_printed_address(
     status, page = get(f"http://127.0.0.1:{port}/?token={token}")
     assert status == 200 and "textual.js" in page and f"ws://127.0.0.1:{port}/ws" in page
     assert "<div>pi-sessions</div>" in page  # the title we gave textual-serve
+    # as a browser: the page hands over the token as a cookie, and what the page loads carries it
+    assert asyncio.run(as_a_browser(f"http://127.0.0.1:{port}", token)) == (200, 200, 403)
     # the page's own WebSocket (its origin, the cookie the page was given) gets the app itself
     own = {"Origin": f"http://127.0.0.1:{port}", "Cookie": f"pi_sessions_token={token}"}
     screen = asyncio.run(
