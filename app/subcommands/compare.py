@@ -57,11 +57,13 @@ def comparison_json(comparison: Comparison) -> dict[str, Any]:
 
 
 def _side_json(side: Side) -> dict[str, Any]:
+    from ...core.common.jsvalues import json_number
+
     return {
         "leaf": side.leaf.id,
         "entries_since_split": [r.id for r in side.since_split],
         "message_count": side.message_count,
-        "tokens": _js_number(side.totals.tokens),
+        "tokens": json_number(side.totals.tokens),
         "cost": round(side.totals.cost, 6),
         "context_tokens": side.context_tokens,
         "context_message_count": side.context_message_count,
@@ -70,11 +72,6 @@ def _side_json(side: Side) -> dict[str, Any]:
 
 def _fate_json(fate: Fate) -> dict[str, Any]:
     return {"reason": str(fate.reason), "by": fate.by, "messages": fate.message_count}
-
-
-def _js_number(value: float) -> float | int:
-    """A whole number written without a fraction, as JSON.stringify writes it."""
-    return int(value) if value.is_integer() and abs(value) < 2**53 else value
 
 
 def _print_comparison(session: Session, comparison: Comparison) -> None:

@@ -105,6 +105,7 @@ WRITE_BYTES = 1 << 20
 def _context_head(session: Session, projection: Projection) -> bytes:
     """The JSON line of one leaf up to its messages (`{...,"messages":[`)."""
     from ...core.common.jsonout import encode_json
+    from ...core.common.jsvalues import json_number
     from ...core.projection.tokens import estimate_context
 
     totals = projection.path_totals(session)
@@ -119,7 +120,7 @@ def _context_head(session: Session, projection: Projection) -> bytes:
             for f in (projection.fates if projection.excluded else ())
             if not f.in_context
         ],
-        "tokens": totals.tokens,
+        "tokens": json_number(totals.tokens),
         "cost": round(totals.cost, 6),
         "context_tokens": estimate_context(session, projection).pi_value,
     }
