@@ -1,6 +1,7 @@
 """The printing subcommands: one module each, registered here by name.
 
-Each module has `HELP` (one line), `configure(parser)` (its arguments) and `run(ns) -> int`.
+Each module has `HELP` (one line), `EXAMPLES` (command lines that end its `--help`),
+`configure(parser)` (its arguments) and `run(ns) -> int`.
 Modules import core lazily inside `run`, so building the parser costs nothing, and none of
 them imports Textual. To add a subcommand: a new module here and one line in `MODULES`.
 """
@@ -36,8 +37,12 @@ def module(name: str) -> ModuleType:
 def build_parser(name: str) -> argparse.ArgumentParser:
     """The parser of one subcommand (only its module is imported)."""
     mod = module(name)
-    parser = argparse.ArgumentParser(prog=f"pi-sessions {name}", description=mod.HELP)
+    parser = argparse.ArgumentParser(
+        prog=f"pi-sessions {name}", description=mod.HELP, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     mod.configure(parser)
+    examples = "examples:\n" + "".join(f"  {line}\n" for line in mod.EXAMPLES)
+    parser.epilog = f"{parser.epilog}\n\n{examples}" if parser.epilog else examples
     return parser
 
 

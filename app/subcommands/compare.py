@@ -12,6 +12,11 @@ if TYPE_CHECKING:
 
 HELP = "where two leaves split, what each spent since, and how their contexts differ"
 
+EXAMPLES = (
+    "pi-sessions compare FILE 1a7dd750 58908d9d",
+    "pi-sessions compare FILE 1a7dd750 58908d9d --json | jq .split",
+)
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", metavar="PATH")

@@ -15,6 +15,11 @@ if TYPE_CHECKING:
 
 HELP = "what the model saw at an entry (default: the default leaf)"
 
+EXAMPLES = (
+    "pi-sessions context FILE",
+    "pi-sessions context FILE --leaf 1a7dd750 --json | jq .context_tokens",
+)
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", metavar="PATH")

@@ -12,6 +12,11 @@ import argparse
 
 HELP = "serve the browser as a web page (textual-serve, localhost by default)"
 
+EXAMPLES = (
+    "pi-sessions serve",
+    "ssh -L 8000:127.0.0.1:8000 box  (then, on the box: pi-sessions serve)",
+)
+
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
@@ -32,9 +37,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     add_app_arguments(parser)
     parser.epilog = (
-        "It prints the address to open, with this run's secret token; any request without it is refused. "
-        "Examples: pi-sessions serve --port 8000;  ssh -L 8000:127.0.0.1:8000 box, then on the box: "
-        "pi-sessions serve"
+        "It prints the address to open, with this run's secret token: a request without it is refused."
     )
 
 

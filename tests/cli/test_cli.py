@@ -271,3 +271,16 @@ def test_reading_a_path_leaves_no_file_open(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     assert [json.loads(line)["leaf"] for line in out.stdout.splitlines()] == ["a1", "a2"]
     assert "ResourceWarning" not in out.stderr, out.stderr
+
+
+def test_every_subcommand_help_ends_with_examples() -> None:
+    from pi_sessions.app import subcommands
+
+    for name in subcommands.MODULES:
+        out = subprocess.run(
+            [sys.executable, "-m", "pi_sessions.app.cli", name, "--help"], capture_output=True, text=True
+        )
+        assert out.returncode == 0, name
+        tail = out.stdout.rstrip().split("examples:\n")[-1].splitlines()
+        assert "examples:" in out.stdout and len(tail) >= 1, name
+        assert all(f"pi-sessions {name}" in line for line in tail), (name, tail)
