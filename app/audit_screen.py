@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..core.common.glyphs import Glyphs
-from ..core.common.text import one_line
+from ..core.common.text import counted, one_line
 from ..core.projection.compaction_audit import CompactionAudit, audit_compactions
 from ..widgets.keys import bindings
 from .report_screen import ReportLine, ReportScreen
@@ -35,8 +35,8 @@ def audit_lines(
             text += f" The session has {elsewhere} on other branches: select an entry after one."
         return [ReportLine(text, "lead")]
     arrow = glyphs.arrow
-    counted = f"{len(audits)} compaction" + ("s" if len(audits) > 1 else "")
-    lines = [ReportLine(f"{counted} on the path ({path_length} entries).", "lead")]
+    how_many = counted(len(audits), "compaction")
+    lines = [ReportLine(f"{how_many} on the path ({path_length} entries).", "lead")]
     for number, audit in enumerate(audits, 1):
         lines.append(
             ReportLine(

@@ -34,7 +34,7 @@ from ..core.common.gcpause import COLLECTIONS, paused_gc
 from ..core.common.glyphs import Glyphs
 from ..core.common.locations import SessionsRoot
 from ..core.common.problems import SessionError
-from ..core.common.text import one_line
+from ..core.common.text import counted, one_line
 from ..core.listing.sidebar_rows import SessionRow, SidebarRow
 from ..core.listing.store import Listing, SessionStore
 from ..core.listing.summary import SessionSummary
@@ -332,7 +332,7 @@ class MainScreen(PacedScreen[None]):
         if not summaries:
             self._show_empty_state()
         else:
-            note = f"{len(summaries)} sessions in {self.root.describe()}"
+            note = f"{counted(len(summaries), 'session')} in {self.root.describe()}"
             if skipped:
                 note += f"{dot}{len(skipped)} other file(s) skipped (unreadable or not pi sessions)"
             if cache_problem:

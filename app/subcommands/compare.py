@@ -80,7 +80,7 @@ def _fate_json(fate: Fate) -> dict[str, Any]:
 
 
 def _print_comparison(session: Session, comparison: Comparison) -> None:
-    from ...core.common.text import human_count, visible
+    from ...core.common.text import counted, human_count, visible
     from ...core.session.describe import entry_summary_line
     from .output import text
 
@@ -96,8 +96,8 @@ def _print_comparison(session: Session, comparison: Comparison) -> None:
     for name, side in (("A", a), ("B", b)):
         line(
             f"{name} {side.leaf.id}: {len(side.since_split)} entries since the split, "
-            f"{side.message_count} messages, {human_count(side.totals.tokens)} tokens, "
-            f"${side.totals.cost:.4f}; {side.context_message_count} messages, "
+            f"{counted(side.message_count, 'message')}, {human_count(side.totals.tokens)} tokens, "
+            f"${side.totals.cost:.4f}; {counted(side.context_message_count, 'message')}, "
             f"{human_count(side.context_tokens)} tokens in its context"
         )
     for name, side in (("A", a), ("B", b)):

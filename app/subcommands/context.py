@@ -216,6 +216,7 @@ class _TextPrinter:
         self.reasons: dict[tuple[str, str | None], tuple[str, str]] = {}
 
     def write(self, projection: Projection) -> None:
+        from ...core.common.text import counted
         from ...core.projection.tokens import context_tokens
         from ...core.session.describe import entry_summary_line
         from .output import lines
@@ -224,7 +225,7 @@ class _TextPrinter:
         model = projection.model or {}
         out = [
             f"leaf {projection.leaf_id}  model {model.get('provider', '?')}/{model.get('modelId', '?')}  "
-            f"thinking {projection.thinking_level}  {projection.message_count} messages  "
+            f"thinking {projection.thinking_level}  {counted(projection.message_count, 'message')}  "
             f"{context_tokens(session, projection)} tokens of context"
         ]
         counts = dict(zip((r.index for r in projection.context), projection.counts, strict=True))
