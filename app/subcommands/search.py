@@ -18,7 +18,7 @@ HELP = "sessions matching a query (pi's picker search; --deep adds tool output, 
 
 EXAMPLES = (
     'pi-sessions search "flaky test"',
-    "pi-sessions search --deep /auth\\.ts/ --since 7d --json",
+    "pi-sessions search --deep 're:auth\\.ts' --since 7d --json",
 )
 
 JSON_EXCERPT_WIDTH = 100
