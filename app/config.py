@@ -304,3 +304,50 @@ def _pi_theme_appearance(value: str, env: Mapping[str, str]) -> Literal["dark", 
         return "dark"
     appearance = data.get("appearance") if isinstance(data, dict) else None
     return "light" if appearance == "light" else "dark"
+
+
+def terminal_hyperlinks(env: Mapping[str, str] | None = None, cwd: str | None = None) -> bool:
+    """Whether file paths may be drawn as OSC 8 hyperlinks, by pi's rule: its
+    `terminal.hyperlinks` setting, then `PI_HYPERLINKS` (1 or 0), else only the terminals pi
+    knows show them (a terminal that does not would hide a link's text). Under tmux pi asks
+    tmux; we do not, so there it takes the setting or the variable."""
+    env = os.environ if env is None else env
+    for data, _ in pi_settings_files(env, cwd):
+        terminal = data.get("terminal")
+        if isinstance(terminal, dict) and isinstance(terminal.get("hyperlinks"), bool):
+            return bool(terminal["hyperlinks"])
+    told = {"1": True, "0": False}.get(env.get("PI_HYPERLINKS", ""))
+    if told is not None:
+        return told
+    term_program = env.get("TERM_PROGRAM", "").lower()
+    term = env.get("TERM", "").lower()
+    if env.get("TMUX") or term.startswith(("tmux", "screen")):
+        return False
+    if any(env.get(name) for name in _HYPERLINK_VARIABLES):
+        return True
+    return term_program in _HYPERLINK_PROGRAMS or term.startswith(
+        ("alacritty", "xterm-kitty", "xterm-ghostty")
+    )
+
+
+# What pi 1.6.0 (pi-tui's terminal-image.js) recognises as a terminal that shows OSC 8 links.
+_HYPERLINK_VARIABLES = (
+    "KITTY_WINDOW_ID",
+    "GHOSTTY_RESOURCES_DIR",
+    "WEZTERM_PANE",
+    "WARP_SESSION_ID",
+    "WARP_TERMINAL_SESSION_UUID",
+    "ITERM_SESSION_ID",
+    "WT_SESSION",
+    "ALACRITTY_WINDOW_ID",
+)
+_HYPERLINK_PROGRAMS = (
+    "kitty",
+    "ghostty",
+    "wezterm",
+    "warpterminal",
+    "iterm.app",
+    "alacritty",
+    "vscode",
+    "zed",
+)

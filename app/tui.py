@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from functools import partial
 from typing import Any, Literal
@@ -20,7 +21,7 @@ from ..core.common.keybindings import Resolved, key_label, keys_label
 from ..core.common.locations import SessionsRoot
 from ..core.common.text import one_line, visible
 from ..widgets.keys import PALETTE, bindings
-from .config import Settings, config_path
+from .config import Settings, config_path, terminal_hyperlinks
 from .demo import demo_root, remove_demos
 from .keymap import load_keys, palette_commands
 from .main_screen import MainScreen
@@ -128,6 +129,9 @@ class PiSessionsApp(App[None]):
         self.pi_agent_dir = pi_agent_dir
         # Chosen once: every widget draws with these (widgets/glyphs.py looks them up).
         self.glyphs = glyphs_for(settings.ascii)
+        # File paths as OSC 8 links (widgets/links.py), where the terminal shows them.
+        pi_env = {**os.environ, **({"PI_CODING_AGENT_DIR": pi_agent_dir} if pi_agent_dir else {})}
+        self.hyperlinks = not settings.served and terminal_hyperlinks(pi_env)
 
     def _display(self, screen: Screen[Any], renderable: Any) -> None:
         # A frame goes out: collections held while it was made may run now (core/common/gcpause.py).

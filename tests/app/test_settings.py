@@ -243,3 +243,26 @@ async def test_resume_in_the_app_fills_the_template_and_exit_on_resume_quits(
         await until(pilot, lambda: calls(fake_pi), "pi to run")
         await until(pilot, lambda: not app.is_running, "the app to quit")
     assert calls(fake_pi) == [[str(project_dir), str(moved), "--cwd", str(project_dir), "--id", "sid-1"]]
+
+
+@pytest.mark.parametrize(
+    ("env", "links"),
+    [
+        ({}, False),  # an unknown terminal: a link it swallows would hide the path
+        ({"TERM_PROGRAM": "WezTerm"}, True),
+        ({"KITTY_WINDOW_ID": "1"}, True),
+        ({"WT_SESSION": "x"}, True),
+        ({"TERM_PROGRAM": "vscode", "TMUX": "/tmp/tmux"}, False),  # tmux may not pass them on
+        ({"TERM": "screen-256color", "TERM_PROGRAM": "kitty"}, False),
+        ({"PI_HYPERLINKS": "1", "TMUX": "/tmp/tmux"}, True),  # pi's switch says so
+        ({"PI_HYPERLINKS": "0", "TERM_PROGRAM": "kitty"}, False),
+    ],
+)
+def test_links_where_pi_would_draw_them(tmp_path: Path, env: dict[str, str], links: bool) -> None:
+    from pi_sessions.app.config import terminal_hyperlinks
+
+    assert terminal_hyperlinks({"PI_CODING_AGENT_DIR": str(tmp_path), **env}, cwd=str(tmp_path)) is links
+    (tmp_path / "settings.json").write_text(json.dumps({"terminal": {"hyperlinks": not links}}))
+    assert terminal_hyperlinks({"PI_CODING_AGENT_DIR": str(tmp_path), **env}, cwd=str(tmp_path)) is (
+        not links
+    )
