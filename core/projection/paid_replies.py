@@ -36,6 +36,7 @@ class PaidReply:
     entry_id: str | None
     kind: str  # assistant, toolResult, usage, compaction, branch_summary
     time_ms: float | None  # when it was made (the message's own time, else the entry's)
+    written_ms: float | None  # when its line was written (the entry's time; ccusage's day)
     model_key: str  # provider/model, or Tools/summaries
     input: int
     output: int
@@ -113,6 +114,7 @@ def _reply(session: Session, body: dict[str, Any]) -> PaidReply | None:
         entry_id=entry_id if isinstance(entry_id, str) else None,
         kind=str(kind),
         time_ms=time_ms,
+        written_ms=date_ms(entry_stamp),
         model_key=model_key,
         input=_count(usage.get("input")),
         output=_count(usage.get("output")),
