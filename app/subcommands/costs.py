@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import math
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+    from ...core.listing.summary import SessionSummary
     from ...core.projection.cost_report import CostGroup, CostReport, Grouping
     from ...core.projection.paid_replies import PaidReply
 
@@ -54,28 +58,41 @@ def run(ns: argparse.Namespace) -> int:
 
 
 def store_replies(root: str) -> list[PaidReply]:
-    """Every paid reply of every session under `root`, oldest session first (so a reply a
-    fork copied is found first in the file where it was made). A file that cannot be read
-    is skipped with a line on stderr."""
-    from ...core.common.jsvalues import date_ms
-    from ...core.common.problems import SessionError
+    """Every paid reply of every session under `root` (see `replies_of`); a file that cannot
+    be read is skipped with a line on stderr."""
     from ...core.listing.store import list_sessions
-    from ...core.projection.paid_replies import paid_replies
-    from ...core.session.session import Session
     from .output import warn
 
-    summaries = list_sessions(root).summaries
+    skipped: list[str] = []
+    replies = replies_of(list_sessions(root).summaries, skipped)
+    for line in skipped:
+        warn(f"pi-sessions: skipped {line}")
+    return replies
 
-    def age(path: str, created: str | None) -> tuple[float, str]:
-        ms = date_ms(created)
-        return (ms if ms is not None else float("inf"), path)
+
+def replies_of(
+    summaries: Iterable[SessionSummary], skipped: list[str], cancelled: Callable[[], bool] | None = None
+) -> list[PaidReply]:
+    """Every paid reply of these sessions, oldest session first (so a reply a fork copied is
+    found first in the file where it was made); each file that cannot be read adds a line
+    to `skipped`. Stops early (with what it has) once `cancelled()` says so."""
+    from ...core.common.jsvalues import date_ms
+    from ...core.common.problems import SessionError
+    from ...core.projection.paid_replies import paid_replies
+    from ...core.session.session import Session
+
+    def age(summary: SessionSummary) -> tuple[float, str]:
+        ms = date_ms(summary.created)
+        return (ms if ms is not None else float("inf"), summary.path)
 
     replies: list[PaidReply] = []
-    for summary in sorted(summaries, key=lambda s: age(s.path, s.created)):
+    for summary in sorted(summaries, key=age):
+        if cancelled is not None and cancelled():
+            break
         try:
             replies.extend(paid_replies(Session.open(summary.path, cache_entries=0)))
         except (SessionError, OSError) as e:
-            warn(f"pi-sessions: skipped {summary.path}: {e}")
+            skipped.append(f"{summary.path}: {e}")
     return replies
 
 
@@ -115,20 +132,31 @@ def _cells(group: CostGroup) -> list[str]:
     ]
 
 
-def report_lines(report: CostReport) -> list[str]:
-    """The readable table: a row per group, then the totals and what was counted once."""
+def report_lines(report: CostReport, bar_width: int = 0, bar: str = "#") -> list[str]:
+    """The readable table: a row per group (with a bar of its cost, `bar_width` cells at
+    most, when that is above 0), then the totals and what was counted once."""
     from ...core.common.text import one_line
 
     rows = [[one_line(g.key, 60), *_cells(g)] for g in report.groups]
     total = ["total", *_cells(report.total)]
     head = [_HEADS[report.by], *_COLUMNS]
+    if bar_width > 0:
+        top = max((g.cost for g in report.groups), default=0.0)
+        for row, group in zip(rows, report.groups, strict=True):
+            row.append(_bar(group.cost, top, bar_width, bar))
+        head.append("")
+        total.append("")
     widths = [max(len(r[i]) for r in [head, total, *rows]) for i in range(len(head))]
 
     def line(cells: list[str]) -> str:
         first = cells[0].ljust(widths[0])
-        return "  ".join([first, *(c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=True))]).rstrip()
+        middle = [c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=True)]
+        if bar_width > 0:
+            middle[-1] = cells[-1]  # the bar grows from the left
+        return "  ".join([first, *middle]).rstrip()
 
-    rule = "  ".join("-" * w for w in widths)
+    ruled = widths[:-1] if bar_width > 0 else widths  # (no rule under the bars)
+    rule = "  ".join("-" * w for w in ruled)
     out = [line(head), rule, *(line(r) for r in rows), rule, line(total)]
     note = f"{report.total.replies:,} paid replies"
     if report.copies:
@@ -137,3 +165,11 @@ def report_lines(report: CostReport) -> list[str]:
         note += f"; {report.total.estimated:,} of them priced by pi's model catalog (estimated), not billed"
     out.append(note)
     return out
+
+
+def _bar(value: float, top: float, width: int, bar: str) -> str:
+    """`value`'s share of `top` as a run of `bar` (at least one cell for anything spent)."""
+    if not (top > 0 and value > 0):
+        return ""
+    share = value / top  # NaN or inf when a file reports an infinite cost: a full bar
+    return bar * max(1, round(share * width)) if math.isfinite(share) else bar * width
