@@ -16,6 +16,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from ..common.jsvalues import date_ms, is_finite_number, js_number
 from ..reading.records import EntryRecord
 from ..session.session import Session
@@ -36,7 +38,7 @@ class PaidReply:
     entry_id: str | None
     kind: str  # assistant, toolResult, usage, compaction, branch_summary
     time_ms: float | None  # when it was made (the message's own time, else the entry's)
-    written_ms: float | None  # when its line was written (the entry's time; ccusage's day)
+    written: Any  # the entry's `timestamp` as in its line: when the line was written
     model_key: str  # provider/model, or Tools/summaries
     input: int
     output: int
@@ -45,9 +47,16 @@ class PaidReply:
     cost: float
     billed: bool  # usage.cost.totalFromProvider: the provider's bill, not a catalog estimate
 
+    @property
+    def written_ms(self) -> float | None:
+        """When its line was written (the day ccusage counts it on)."""
+        return date_ms(self.written)
+
 
 def _count(value: Any) -> int:
     """A token count as pi adds it; what is not a finite number adds nothing."""
+    if value.__class__ is int:
+        return value
     return round(js_number(value)) if is_finite_number(value) else 0
 
 
@@ -57,8 +66,11 @@ def _name(value: Any) -> str:
 
 
 def _digest(*parts: Any) -> str:
-    text = json.dumps(parts, sort_keys=True, ensure_ascii=True, separators=(",", ":"), default=repr)
-    return hashlib.blake2b(text.encode("ascii"), digest_size=16).hexdigest()
+    try:
+        data = msgspec.json.encode(parts, order="sorted")
+    except (UnicodeEncodeError, TypeError, ValueError):  # a lone surrogate in a text
+        data = json.dumps(parts, sort_keys=True, separators=(",", ":"), default=repr).encode("ascii")
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 def _wanted(record: EntryRecord) -> bool:
@@ -114,7 +126,7 @@ def _reply(session: Session, body: dict[str, Any]) -> PaidReply | None:
         entry_id=entry_id if isinstance(entry_id, str) else None,
         kind=str(kind),
         time_ms=time_ms,
-        written_ms=date_ms(entry_stamp),
+        written=entry_stamp,
         model_key=model_key,
         input=_count(usage.get("input")),
         output=_count(usage.get("output")),

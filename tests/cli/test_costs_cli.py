@@ -234,3 +234,16 @@ def test_the_readable_table_is_inert_and_empty_stores_say_so(tmp_path: Path) -> 
     nothing = cli("costs", "--session-dir", str(empty))
     assert nothing.code == 0 and "no paid replies" in nothing.stdout
     assert cli("costs", "--session-dir", str(empty), "--json").out == b""
+
+
+def test_a_hostile_session_is_counted_and_printed_inert(tmp_path: Path) -> None:
+    from tests.helpers.evil import hostile_session
+
+    root = tmp_path / "sessions"
+    hostile_session(root)
+    for by in ("day", "week", "month", "model", "cwd"):
+        shown = cli("costs", "--session-dir", str(root), "--by", by)
+        assert shown.code == 0 and not raw_controls(shown.stdout) and shown.err == b""
+        assert "paid replies" in shown.stdout
+        rows = costs(root, "--by", by)
+        assert rows and sum(r["replies"] for r in rows) == sum(r["replies"] for r in costs(root))
