@@ -39,6 +39,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--since", metavar="DUR", help="only replies made within DUR (12h, 7d, 2w, 3mo, 1y)")
     parser.add_argument("--session-dir", metavar="DIR")
     parser.add_argument("--json", action="store_true", help="JSON Lines, one object per group")
+    parser.add_argument(
+        "--no-cache", action="store_true", help="list every file instead of using the index cache"
+    )
 
 
 def run(ns: argparse.Namespace) -> int:
@@ -54,17 +57,17 @@ def run(ns: argparse.Namespace) -> int:
         except ValueError as e:
             warn(f"pi-sessions: --since: {e}")
             return 2
-    return cmd_costs(ns.by, since_ms, ns.session_dir, ns.json)
+    return cmd_costs(ns.by, since_ms, ns.session_dir, ns.json, use_cache=not ns.no_cache)
 
 
-def store_replies(root: str) -> list[PaidReply]:
+def store_replies(root: str, use_cache: bool = True) -> list[PaidReply]:
     """Every paid reply of every session under `root` (see `replies_of`); a file that cannot
     be read is skipped with a line on stderr."""
     from ...core.listing.store import list_sessions
     from .output import warn
 
     skipped: list[str] = []
-    replies = replies_of(list_sessions(root).summaries, skipped)
+    replies = replies_of(list_sessions(root, use_cache=use_cache).summaries, skipped)
     for line in skipped:
         warn(f"pi-sessions: skipped {line}")
     return replies
@@ -96,14 +99,16 @@ def replies_of(
     return replies
 
 
-def cmd_costs(by: Grouping, since_ms: float | None, session_dir: str | None, as_json: bool) -> int:
+def cmd_costs(
+    by: Grouping, since_ms: float | None, session_dir: str | None, as_json: bool, use_cache: bool = True
+) -> int:
     from ...core.common.jsonout import encode_json
     from ...core.common.locations import resolve_sessions_root
     from ...core.projection.cost_report import cost_report
     from .output import text, write_lines
 
     root = resolve_sessions_root(session_dir)
-    report = cost_report(store_replies(root.path), by, since_ms)
+    report = cost_report(store_replies(root.path, use_cache), by, since_ms)
     if as_json:
         write_lines([encode_json(g.to_json()) for g in report.groups])
         return 0
