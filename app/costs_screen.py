@@ -1,13 +1,16 @@
 """The costs of every session (`$`): tokens and cost per day, week, month, model or project,
-with a sparkline over the periods and a bar per row; each paid reply counted once.
+with a plot over the periods (in all and per model or project) and a bar per row; each paid
+reply counted once.
 
 The replies are read in a worker thread (every session file: the title says so meanwhile);
-changing the grouping (`b`) only regroups what was read (core/projection/cost_report.py).
+changing the grouping (`b`) or the plot's split (`s`) only regroups what was read
+(core/projection/cost_report.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from textual import work
 from textual.app import ComposeResult
@@ -17,7 +20,14 @@ from textual.worker import get_current_worker
 
 from ..core.common.glyphs import ASCII
 from ..core.listing.summary import SessionSummary
-from ..core.projection.cost_report import GROUPINGS, PERIODS, CostReport, Grouping, cost_report
+from ..core.projection.cost_report import (
+    GROUPINGS,
+    PERIODS,
+    CostReport,
+    Grouping,
+    cost_report,
+    cost_series,
+)
 from ..core.projection.paid_replies import PaidReply
 from ..core.projection.timeline import sparkline
 from ..widgets.glyphs import glyphs_of
@@ -26,6 +36,9 @@ from ..widgets.plain import PlainStatic
 from .keymap import hint
 from .screens import live_keys
 
+SPLIT_ROWS = 5  # the plot's lines of the costliest models or projects
+NAME_CELLS = 40
+_SPLIT_NAMES = {"model": "model", "cwd": "project"}
 BAR_CELLS = 40  # the longest bar (the costliest row), when the table leaves the room
 SPARK_CELLS = 60
 
@@ -48,6 +61,7 @@ class CostsScreen(ModalScreen[None]):
         super().__init__()
         self.summaries = list(summaries)
         self.by: Grouping = by
+        self.split: Literal["model", "cwd"] = "model"  # the plot's lines, by period
         self.replies: list[PaidReply] | None = None  # None until read
         self.skipped: list[str] = []
         self.report: CostReport | None = None
@@ -91,10 +105,8 @@ class CostsScreen(ModalScreen[None]):
         report = self.report = cost_report(self.replies, self.by)
         ascii = glyphs_of(self) == ASCII
         lines: list[tuple[str, str]] = []
-        if report.by in PERIODS and len(report.groups) > 1:
-            spark = sparkline([g.cost for g in report.groups], SPARK_CELLS, ascii=ascii)
-            first, last = report.groups[0].key, report.groups[-1].key
-            lines.append((f"cost per {report.by}, {first} to {last}: {spark}", "spark"))
+        if report.by in PERIODS:
+            lines.extend(self._plot(ascii))
         if report.groups:
             # The bars take what room the table leaves (the scrollbar's and a gap's aside).
             table_width = max(len(line) for line in report_lines(report)[:-1])
@@ -111,6 +123,36 @@ class CostsScreen(ModalScreen[None]):
         self.query_one("#costs-title", PlainStatic).update(self._title())
         self.query_one("#costs-hint", PlainStatic).update(self._hint())
 
+    def _plot(self, ascii: bool) -> list[tuple[str, str]]:
+        """The cost per period from the first to the last (empty ones too): in all, then the
+        costliest models or projects on the same scale."""
+        from ..core.common.text import one_line
+
+        series = cost_series(self.replies or [], self.by, self.split)
+        if len(series.periods) < 2:
+            return []
+        top = max(series.total)
+        unit = f"{len(series.periods):,} {self.by}s"
+        out = [(f"cost per {self.by}, {series.periods[0]} to {series.periods[-1]} ({unit})", "dim")]
+        names = [one_line(name, NAME_CELLS) for name, _ in series.parts[:SPLIT_ROWS]]
+        width = max((len(n) for n in names), default=0)
+        width = max(width, len("all"))
+        out.append(
+            (
+                f"{'all'.ljust(width)}  {sparkline(series.total, SPARK_CELLS, ascii=ascii, ceiling=top)}",
+                "spark",
+            )
+        )
+        for name, (_, costs) in zip(names, series.parts, strict=False):
+            out.append(
+                (f"{name.ljust(width)}  {sparkline(costs, SPARK_CELLS, ascii=ascii, ceiling=top)}", "spark")
+            )
+        if len(series.parts) > SPLIT_ROWS:
+            more = len(series.parts) - SPLIT_ROWS
+            out.append((f"and {more} more {_SPLIT_NAMES[self.split]}{'s' if more > 1 else ''}", "dim"))
+        out.append(("", ""))
+        return out
+
     def on_resize(self) -> None:
         self._show()  # the bars fit the new width
 
@@ -123,7 +165,11 @@ class CostsScreen(ModalScreen[None]):
 
     def _hint(self) -> str:
         after = GROUPINGS[(GROUPINGS.index(self.by) + 1) % len(GROUPINGS)]
-        return hint(live_keys(self), [("costs.by", f"by {after}"), ("costs.close", "close")])
+        items = [("costs.by", f"by {after}")]
+        if self.by in PERIODS:
+            other = "cwd" if self.split == "model" else "model"
+            items.append(("costs.split", f"plot by {_SPLIT_NAMES[other]}"))
+        return hint(live_keys(self), [*items, ("costs.close", "close")])
 
     def text(self) -> str:
         return "\n".join(self.lines)
@@ -131,6 +177,11 @@ class CostsScreen(ModalScreen[None]):
     def action_next_grouping(self) -> None:
         self.by = GROUPINGS[(GROUPINGS.index(self.by) + 1) % len(GROUPINGS)]
         self._show()
+
+    def action_toggle_split(self) -> None:
+        if self.by in PERIODS:
+            self.split = "cwd" if self.split == "model" else "model"
+            self._show()
 
     def action_close(self) -> None:
         self.workers.cancel_group(self, "costs")

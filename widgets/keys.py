@@ -536,6 +536,13 @@ SPECS: tuple[KeySpec, ...] = (
         "next_grouping",
         "the costs: group by the next of day, week, month, model and project",
     ),
+    KeySpec(
+        "costs.split",
+        "costs",
+        _k("s"),
+        "toggle_split",
+        "the costs: plot each period's cost per model, or per project",
+    ),
     KeySpec("costs.close", "costs", _k("escape", "q", "dollar_sign"), "close", "close the costs"),
 )
 

@@ -150,3 +150,73 @@ def cost_report(
     else:
         groups.sort(key=lambda g: (-g.cost, -g.tokens, g.key))
     return CostReport(by, tuple(groups), total.group("total"), copies)
+
+
+MAX_FILLED = 5000  # periods between the first and the last; past that only those with replies
+
+
+@dataclass(frozen=True, slots=True)
+class CostSeries:
+    """The cost of each period from the first to the last (empty periods too, as 0), in all
+    and split by model or project: the figures of a plot over time."""
+
+    by: Grouping
+    periods: tuple[str, ...]
+    total: tuple[float, ...]
+    parts: tuple[tuple[str, tuple[float, ...]], ...]  # (model or cwd, its cost per period), costliest first
+
+
+def _next_period(key: str, by: Grouping) -> str | None:
+    try:
+        if by == "month":
+            year, month = int(key[:4]), int(key[5:7])
+            return f"{year + month // 12:04d}-{month % 12 + 1:02d}"
+        if by == "week":
+            day = dt.date.fromisocalendar(int(key[:4]), int(key[6:8]), 1) + dt.timedelta(days=7)
+            year, week, _ = day.isocalendar()
+            return f"{year:04d}-W{week:02d}"
+        return (dt.date.fromisoformat(key) + dt.timedelta(days=1)).isoformat()
+    except (ValueError, OverflowError):
+        return None
+
+
+def _filled(keys: list[str], by: Grouping) -> list[str]:
+    """Every period from the first of `keys` (sorted) to the last; `keys` when that is too many."""
+    if not keys:
+        return []
+    out = [keys[0]]
+    while out[-1] < keys[-1] and len(out) <= MAX_FILLED:
+        following = _next_period(out[-1], by)
+        if following is None:
+            return keys
+        out.append(following)
+    return out if len(out) <= MAX_FILLED else keys
+
+
+def cost_series(
+    replies: Iterable[PaidReply],
+    by: Grouping = "day",
+    split: Literal["model", "cwd"] = "model",
+    since_ms: float | None = None,
+) -> CostSeries:
+    """The cost per period (`by`: day, week or month) of `replies`, each identity once, in all
+    and for each model or project (`split`); a reply without a time is left out."""
+    if by not in PERIODS:
+        raise ValueError(f"not a period: {by}")
+    if since_ms is not None:
+        replies = (r for r in replies if r.time_ms is not None and r.time_ms >= since_ms)
+    kept, _ = unique_replies(replies)
+    cells: dict[tuple[str, str], float] = {}
+    spent: dict[str, float] = {}
+    for reply in kept:
+        period = period_key(reply.time_ms, by)
+        if period == NO_TIME:
+            continue
+        part = group_key(reply, split)
+        cells[part, period] = cells.get((part, period), 0.0) + reply.cost
+        spent[part] = spent.get(part, 0.0) + reply.cost
+    periods = _filled(sorted({period for _, period in cells}), by)
+    parts = sorted(spent, key=lambda p: (-spent[p], p))
+    rows = tuple((p, tuple(cells.get((p, period), 0.0) for period in periods)) for p in parts)
+    total = tuple(sum(row[i] for _, row in rows) for i in range(len(periods)))
+    return CostSeries(by, tuple(periods), total, rows)

@@ -65,7 +65,13 @@ async def test_the_costs_screen_shows_each_day_once_with_a_bar_and_regroups(tmp_
         }
         assert bars["2025-03-10"] > bars["2025-03-03"] > bars["2025-03-01"] > 0
         assert "2 copies of them in forks or clones not counted again" in shown
-        assert "cost per day, 2025-03-01 to 2025-03-10" in shown  # the sparkline over the days
+        # the plot: every day from the first to the last, in all and per model
+        assert "cost per day, 2025-03-01 to 2025-03-10 (10 days)" in shown
+        plot = [ln for ln in costs.lines if ln.startswith(("all ", "anthropic/"))]
+        assert len(plot) == 2 and all(len(ln.split()[-1]) == 10 for ln in plot)
+        await pilot.press("s")
+        await pilot.pause()
+        assert any(ln.startswith("/home/u/proj ") for ln in costs.lines)
 
         await pilot.press("b")
         await pilot.pause()

@@ -88,3 +88,49 @@ def test_the_report_counts_each_reply_a_fork_copied_once(root: Path) -> None:
         for ours, kind in zip(("input", "output", "cache_read", "cache_write"), KINDS, strict=True):
             want = sum(_number(u.get(kind)) for u in everything) - sum(_number(u.get(kind)) for u in copies)
             assert getattr(report.total, ours) == want == sum(getattr(g, ours) for g in report.groups)
+
+
+@pytest.mark.parametrize("root", ROOTS, ids=lambda p: p.parent.parent.name)
+def test_the_plot_s_series_fill_every_period_and_add_up(root: Path) -> None:
+    from datetime import date, timedelta
+
+    from pi_sessions.core.projection.cost_report import cost_series
+
+    replies = store_replies(str(root))
+    for by in ("day", "week", "month"):
+        report = cost_report(replies, by)
+        dated = [g for g in report.groups if g.key != "unknown"]
+        for split in ("model", "cwd"):
+            series = cost_series(replies, by, split)
+            assert series.periods[0] == dated[0].key and series.periods[-1] == dated[-1].key
+            assert len(set(series.periods)) == len(series.periods) == len(series.total)
+            assert set(series.periods) >= {g.key for g in dated}
+            by_period = dict(zip(series.periods, series.total, strict=True))
+            for group in dated:
+                assert by_period[group.key] == pytest.approx(group.cost)
+            for i, total in enumerate(series.total):
+                assert sum(costs[i] for _, costs in series.parts) == pytest.approx(total)
+            if by == "day":  # no day left out between the first and the last
+                first = date.fromisoformat(series.periods[0])
+                assert list(series.periods) == [
+                    (first + timedelta(days=n)).isoformat() for n in range(len(series.periods))
+                ]
+            assert {name for name, _ in series.parts} == {g.key for g in cost_report(replies, split).groups}
+
+
+def test_the_plot_s_periods_cross_a_year_as_the_calendar_does() -> None:
+    from datetime import UTC, datetime
+
+    from pi_sessions.core.projection.cost_report import cost_series
+    from pi_sessions.core.projection.paid_replies import PaidReply
+
+    def made(iso: str, cost: float) -> PaidReply:
+        ms = datetime.fromisoformat(iso).replace(tzinfo=UTC).timestamp() * 1000
+        return PaidReply(iso, "/s", "/p", None, "assistant", ms, None, "a/b", 1, 1, 0, 0, cost, False)
+
+    replies = [made("2020-12-28T12:00", 1.0), made("2021-01-11T12:00", 2.0)]
+    weeks = cost_series(replies, "week")
+    assert weeks.periods == ("2020-W53", "2021-W01", "2021-W02") and weeks.total == (1.0, 0.0, 2.0)
+    months = cost_series(replies, "month")
+    assert months.periods == ("2020-12", "2021-01") and months.total == (1.0, 2.0)
+    assert len(cost_series(replies, "day").periods) == 15
