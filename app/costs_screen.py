@@ -3,7 +3,7 @@ with a plot over the periods (in all and per model or project) and a bar per row
 reply counted once.
 
 The replies are read in a worker thread (every session file: the title says so meanwhile);
-changing the grouping (`b`) or the plot's split (`s`) only regroups what was read
+changing the grouping (`g`) or the plot's split (`p`) only regroups what was read
 (core/projection/cost_report.py).
 """
 

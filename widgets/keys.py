@@ -532,14 +532,14 @@ SPECS: tuple[KeySpec, ...] = (
     KeySpec(
         "costs.by",
         "costs",
-        _k("b"),
+        _k("g"),
         "next_grouping",
         "the costs: group by the next of day, week, month, model and project",
     ),
     KeySpec(
         "costs.split",
         "costs",
-        _k("s"),
+        _k("p"),
         "toggle_split",
         "the costs: plot each period's cost per model, or per project",
     ),

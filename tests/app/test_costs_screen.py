@@ -1,5 +1,5 @@
 """The costs screen (`$`): the per-period table of every session, a fork's copies counted once,
-as `pi-sessions costs` prints it; `b` regroups, escape closes."""
+as `pi-sessions costs` prints it; `g` regroups, escape closes."""
 
 from __future__ import annotations
 
@@ -69,11 +69,11 @@ async def test_the_costs_screen_shows_each_day_once_with_a_bar_and_regroups(tmp_
         assert "cost per day, 2025-03-01 to 2025-03-10 (10 days)" in shown
         plot = [ln for ln in costs.lines if ln.startswith(("all ", "anthropic/"))]
         assert len(plot) == 2 and all(len(ln.split()[-1]) == 10 for ln in plot)
-        await pilot.press("s")
+        await pilot.press("p")
         await pilot.pause()
         assert any(ln.startswith("/home/u/proj ") for ln in costs.lines)
 
-        await pilot.press("b")
+        await pilot.press("g")
         await pilot.pause()
         assert costs.by == "week" and [g.key for g in costs.report.groups] == [
             "2025-W09",
@@ -81,7 +81,7 @@ async def test_the_costs_screen_shows_each_day_once_with_a_bar_and_regroups(tmp_
             "2025-W11",
         ]
         assert "Costs by week" in screen_text(app)
-        await pilot.press("b", "b")
+        await pilot.press("g", "g")
         await pilot.pause()
         assert costs.by == "model" and "anthropic/claude-sonnet-4-5" in screen_text(app)
 
