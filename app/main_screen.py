@@ -676,6 +676,11 @@ class MainScreen(PacedScreen[None]):
             else f"nothing matches {query!r}"
         )
 
+    def action_costs(self) -> None:
+        from .costs_screen import CostsScreen
+
+        self.app.push_screen(CostsScreen(self.sidebar.summaries))
+
     def action_labels(self) -> None:
         from .labels_screen import LabelsScreen
 

@@ -234,6 +234,14 @@ SPECS: tuple[KeySpec, ...] = (
         "every label of every session, filterable; enter lands on the labelled entry",
         palette="Every label (all sessions)",
     ),
+    KeySpec(
+        "ui.costs",
+        "main",
+        _k("dollar_sign"),
+        "costs",
+        "costs of every session: tokens and cost per day, week, month, model or project",
+        palette="Costs of every session",
+    ),
     KeySpec("ui.demo", "main", _k("d"), "demo", "open the bundled demo sessions (when there are none)"),
     # ------------------------------------------------------------------ the sessions list
     KeySpec(
@@ -521,11 +529,37 @@ SPECS: tuple[KeySpec, ...] = (
         "the size doctor: fork at the selected entry (keeps only the path to it)",
     ),
     KeySpec("labels.close", "labels", _k("escape"), "close", "close the labels list"),
+    KeySpec(
+        "costs.by",
+        "costs",
+        _k("g"),
+        "next_grouping",
+        "the costs: group by the next of day, week, month, model and project",
+    ),
+    KeySpec(
+        "costs.split",
+        "costs",
+        _k("p"),
+        "toggle_split",
+        "the costs: plot each period's cost per model, or per project",
+    ),
+    KeySpec("costs.close", "costs", _k("escape", "q", "dollar_sign"), "close", "close the costs"),
 )
 
 SPEC_BY_ID = {spec.id: spec for spec in SPECS}
 
-DIALOGS = ("help", "rawJson", "confirm", "prompt", "menu", "forkPreview", "text", "audit", "sizeDoctor")
+DIALOGS = (
+    "help",
+    "rawJson",
+    "confirm",
+    "prompt",
+    "menu",
+    "forkPreview",
+    "text",
+    "audit",
+    "sizeDoctor",
+    "costs",
+)
 
 # Where keys are looked up together (innermost first); a widget's inherited keys share its namespace.
 PLACES = Places(
@@ -548,6 +582,7 @@ PLACES = Places(
         "audit": "the compaction audit",
         "sizeDoctor": "the size doctor",
         "labels": "the labels list",
+        "costs": "the costs",
     },
     chains={
         "sessions": (("list",), ("sessions",), ("main",), ("app",)),

@@ -23,6 +23,7 @@ MODULES: dict[str, str] = {
     "files": "files",
     "fork": "fork",
     "stats": "stats",
+    "costs": "costs",
     "resume": "resume",
     "serve": "serve",
     "completion": "completion",

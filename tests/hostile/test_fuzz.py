@@ -298,6 +298,7 @@ def digest(folder: Path) -> dict[bytes, str]:
 
 
 SERVED_ELSEWHERE = {"serve"}  # a server, not a one-shot command: tests/cli/test_serve.py
+GROUPINGS = ("day", "model", "cwd")  # costs --by, in turn (no draw: the cases stay as they were)
 QUERIES = ["the", "a", "x", "/", "\\", "(", "[", "*", "\x1b", "é", "\u202e", "00"]
 
 
@@ -325,6 +326,8 @@ def runs_for(
             (("search", query, "--deep", "--session-dir", folder, "--no-cache", "--json"), True),
             (("labels", "--session-dir", folder, "--no-cache"), False),
             (("labels", "--session-dir", folder, "--no-cache", "--json"), True),
+            (("costs", "--session-dir", folder, "--no-cache", "--by", GROUPINGS[case // 2 % 3]), False),
+            (("costs", "--session-dir", folder, "--no-cache", "--json"), True),
         ]
     if case % 4 == 0:
         runs += [
