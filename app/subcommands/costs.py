@@ -17,12 +17,13 @@ HELP = "tokens and cost of every session by day, week, month, model or project (
 
 EPILOG = """\
 Each paid reply is counted once: a fork or a clone copies earlier replies into its new file,
-and those copies were not paid again. Days, weeks (ISO) and months are in UTC.
+and those copies were not paid again. Days, weeks (ISO) and months are in UTC."""
 
-examples:
-  pi-sessions costs                      per day, every session
-  pi-sessions costs --by model --since 30d
-  pi-sessions costs --by week --json     one JSON object per week"""
+EXAMPLES = (
+    "pi-sessions costs                      per day, every session",
+    "pi-sessions costs --by model --since 30d",
+    "pi-sessions costs --by week --json     one JSON object per week",
+)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

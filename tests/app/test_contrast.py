@@ -18,7 +18,23 @@ FLOOR = 4.5
 # Lines and bars are drawing, not text: pane borders, tree guides' corners, scrollbars, sparklines.
 DRAWING = range(0x2500, 0x25A0)
 # Keys that open a screen of their own from the main screen, with the tree focused.
-SCREENS = ["question_mark", "ctrl+p", "number_sign", "A", "S", "w", "i", "r", "f", "E", "L", "M", "D", "y"]
+SCREENS = [
+    "question_mark",
+    "ctrl+p",
+    "number_sign",
+    "dollar_sign",
+    "A",
+    "S",
+    "w",
+    "i",
+    "r",
+    "f",
+    "E",
+    "L",
+    "M",
+    "D",
+    "y",
+]
 
 
 def luminance(color: Color) -> float:
