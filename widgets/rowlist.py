@@ -9,7 +9,6 @@ survives a long conversation.)
 from __future__ import annotations
 
 from rich.cells import cell_len
-from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.geometry import Size
@@ -115,7 +114,7 @@ class RowList(ScrollView, can_focus=True):
         selected = index == self.cursor
         strip = self.render_row(index, width, selected)
         if selected:
-            strip = in_cursor_colours(strip, self.row_style(True))
+            strip = plain.in_cursor_colours(strip, self.row_style(True))
         return strip.crop_extend(0, width, base)
 
     def placeholder_lines(self, width: int) -> list[str]:
@@ -230,16 +229,3 @@ class RowList(ScrollView, can_focus=True):
                 self.action_activate()
             else:
                 self.move_cursor(index)
-
-
-def in_cursor_colours(strip: Strip, cursor: Style) -> Strip:
-    """The cursor row in the cursor's own colours, each piece's other styles kept: a role's
-    colour on the cursor's background can be all but invisible (the open session's dot is
-    the cursor's own colour)."""
-    colours = Style(color=cursor.color, bgcolor=cursor.bgcolor)
-    if colours.color is None and colours.bgcolor is None:
-        return strip
-    return Strip(
-        [Segment(text, style + colours if style else colours, control) for text, style, control in strip],
-        strip.cell_length,
-    )
