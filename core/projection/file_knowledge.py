@@ -184,11 +184,7 @@ class FileTracker:
     def files_at(self, leaf_id: str, projection: Projection | None = None) -> FilesAtLeaf:
         """Every file the path to `leaf_id` named (raises UnknownEntryError)."""
         session = self.session
-        if self._generation != session.generation:  # the file was read again from scratch
-            self._calls.clear()
-            self._results.clear()
-            self._user_bash.clear()
-            self._generation = session.generation
+        self._forget_if_reread()
         current = (leaf_id, session.tree_version)
         if projection is None or (projection.leaf_id, projection.tree_version) != current:
             projection = project(session, leaf_id)  # one handed in is reused only if current
@@ -203,6 +199,20 @@ class FileTracker:
         for known in files.values():
             _settle(known, fates)
         return FilesAtLeaf(leaf_id, projection, list(files.values()))
+
+    def touches_along(self, path: list[EntryRecord]) -> list[Touch]:
+        """Every touch on `path` (a `session.path_to` result), root to leaf: what `files_at`
+        groups by file, for callers that need the touches of every branch (the index)."""
+        self._forget_if_reread()
+        return self._touches(path)
+
+    def _forget_if_reread(self) -> None:
+        session = self.session
+        if self._generation != session.generation:  # the file was read again from scratch
+            self._calls.clear()
+            self._results.clear()
+            self._user_bash.clear()
+            self._generation = session.generation
 
     # ------------------------------------------------------------------ the walk
     def _touches(self, path: list[EntryRecord]) -> list[Touch]:
