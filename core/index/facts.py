@@ -121,12 +121,20 @@ def _timestamp(session: Session, record: EntryRecord) -> str | None:
     return value if isinstance(value, str) else None
 
 
+# Replies whose tool calls pi's agent loop does not run (an error or abort ends the turn, a
+# reply cut at the token limit gets "not executed" results), or that carry none ("stop": pi
+# says "toolUse" whenever a reply calls tools). Their bodies are not read.
+_RUNS_NO_TOOLS = frozenset({"stop", "error", "aborted", "length"})
+
+
 def _commands(session: Session, active: set[int]) -> list[CommandFact]:
-    """Every bash tool call, on any branch, in file order (called, whatever came of it)."""
+    """Every bash tool call pi ran, on any branch, in file order (whatever came of it)."""
     out: list[CommandFact] = []
     for record in session.winners():
         head = record.message
         if record.type != "message" or not isinstance(head, MessageHead) or head.role != "assistant":
+            continue
+        if head.stopReason in _RUNS_NO_TOOLS:
             continue
         for call_id, command in _bash_calls(session.entry_dict(record)):
             out.append(
