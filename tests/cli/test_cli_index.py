@@ -12,6 +12,7 @@ import pytest
 
 from tests.helpers.cli import cli
 from tests.helpers.corpus import FIXTURES
+from tests.helpers.sessions import jsonl, user
 from tests.unit.index.test_index import CWD, _folder
 
 CORPUS = FIXTURES / "sessions"
@@ -165,3 +166,19 @@ def test_history_agrees_with_files_of_every_corpus_session() -> None:
     for key, rows in history.items():
         if any(r["on_active_path"] for r in rows):
             assert key in listed, key
+
+
+def test_a_first_build_shows_progress_only_on_a_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pi_sessions.app.subcommands import output
+
+    folder = _folder(tmp_path)
+    quiet = cli("commands", "--session-dir", str(folder))
+    assert quiet.code == 0 and quiet.stderr == ""  # not a terminal: nothing on stderr
+    monkeypatch.setattr(output, "stderr_is_terminal", lambda: True)
+    session = folder / "--home-u-proj--" / "s.jsonl"
+    session.write_bytes(session.read_bytes() + jsonl(user("v", "u", "more", 70)))
+    assert cli("commands", "--session-dir", str(folder)).stderr == ""  # not a first build: no progress
+    shown = cli("commands", "--no-cache", "--session-dir", str(folder))
+    assert "indexing" in shown.stderr and "0/1 sessions" in shown.stderr

@@ -212,3 +212,13 @@ def test_the_index_file_is_in_wal_mode_and_versioned(tmp_path: Path) -> None:
     assert memory.path is None
     assert refresh_index(memory, str(folder)).read == 1
     assert json.dumps(_history(memory, f"{CWD}/docs"))
+
+
+def test_a_command_pi_did_not_run_is_not_listed(tmp_path: Path) -> None:
+    entries = [
+        *_work(),
+        tool_use("h1", "u", 60, call("bash", "c8", command="make deploy"), stop="aborted"),
+        tool_use("h2", "h1", 61, call("bash", "c9", command="make clean"), stop="length"),
+    ]
+    db = _index(tmp_path, _folder(tmp_path, *entries))
+    assert [r.command for r in commands_run(db.conn, "make")] == []
