@@ -146,6 +146,9 @@ def _connect(path: Path) -> sqlite3.Connection:
 def _unusable(conn: sqlite3.Connection, root: str) -> str | None:
     """Why this database cannot be used as the index of `root` (None: it can)."""
     (app_id,) = conn.execute("PRAGMA application_id").fetchone()
+    if app_id == 0 and conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
+        _create(conn, root)  # empty: another process has only just created the file
+        return None
     if app_id != _APPLICATION_ID:
         return "not an index of ours"
     (version,) = conn.execute("PRAGMA user_version").fetchone()

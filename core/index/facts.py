@@ -81,6 +81,15 @@ def session_facts(session: Session) -> SessionFacts:
         active = {r.index for r in projection.path}
         fates = {f.record.index: state_of(f) for f in projection.fates}
     tracker = FileTracker(session)
+    called: list[tuple[EntryRecord, list[tuple[str | None, str]]]] = []
+
+    def take_commands(record: EntryRecord, entry: dict[str, Any]) -> None:
+        commands = _bash_calls(entry)
+        if commands:
+            called.append((record, commands))
+
+    tracker.read_ahead(take_commands)
+    stamps: dict[int, tuple[str | None, float | None]] = {}
     done: set[int] = set()  # tool results already taken, from an earlier tip's path
     for tip in _tips(session, leaf):
         before = set(done)
@@ -91,6 +100,7 @@ def session_facts(session: Session) -> SessionFacts:
             done.add(index)
             on_path = index in active
             in_context = on_path and touch.counts and fates.get(touch.entry.index) is FileState.IN_CONTEXT
+            stamp = _stamp(session, touch.entry, stamps)
             facts.touches.append(
                 TouchFact(
                     touch.path,
@@ -99,14 +109,13 @@ def session_facts(session: Session) -> SessionFacts:
                     touch.verb,
                     touch.tool,
                     touch.error,
-                    _timestamp(session, touch.entry),
-                    session.ts_ms(touch.entry),
+                    *stamp,
                     touch.entry.index,
                     on_path,
                     in_context,
                 )
             )
-    facts.commands = _commands(session, active)
+    facts.commands = _commands(session, active, called, stamps)
     return facts
 
 
@@ -116,9 +125,15 @@ def _tips(session: Session, leaf: str | None) -> list[str]:
     return ([leaf] if leaf is not None else []) + tips
 
 
-def _timestamp(session: Session, record: EntryRecord) -> str | None:
-    value = session.timestamp_of(record)
-    return value if isinstance(value, str) else None
+def _stamp(
+    session: Session, record: EntryRecord, known: dict[int, tuple[str | None, float | None]]
+) -> tuple[str | None, float | None]:
+    """The record's timestamp as in its line (a string, else None) and in ms, worked out once."""
+    stamp = known.get(record.index)
+    if stamp is None:
+        value = session.timestamp_of(record)
+        stamp = known[record.index] = (value if isinstance(value, str) else None, session.ts_ms(record))
+    return stamp
 
 
 # Replies whose tool calls pi's agent loop does not run (an error or abort ends the turn, a
@@ -127,27 +142,31 @@ def _timestamp(session: Session, record: EntryRecord) -> str | None:
 _RUNS_NO_TOOLS = frozenset({"stop", "error", "aborted", "length"})
 
 
-def _commands(session: Session, active: set[int]) -> list[CommandFact]:
-    """Every bash tool call pi ran, on any branch, in file order (whatever came of it)."""
-    out: list[CommandFact] = []
+def _commands(
+    session: Session,
+    active: set[int],
+    called: list[tuple[EntryRecord, list[tuple[str | None, str]]]],
+    stamps: dict[int, tuple[str | None, float | None]],
+) -> list[CommandFact]:
+    """Every bash tool call pi ran, on any branch, in file order (whatever came of it).
+    `called`: the "toolUse" replies with a bash call, read already; others are read here."""
+    replies = list(called)
     for record in session.winners():
         head = record.message
         if record.type != "message" or not isinstance(head, MessageHead) or head.role != "assistant":
             continue
-        if head.stopReason in _RUNS_NO_TOOLS:
+        stop = head.stopReason
+        if stop == "toolUse" or (isinstance(stop, str) and stop in _RUNS_NO_TOOLS):
             continue
-        for call_id, command in _bash_calls(session.entry_dict(record)):
-            out.append(
-                CommandFact(
-                    record.id,
-                    call_id,
-                    command,
-                    _timestamp(session, record),
-                    session.ts_ms(record),
-                    record.index,
-                    record.index in active,
-                )
-            )
+        commands = _bash_calls(session.entry_dict(record))
+        if commands:
+            replies.append((record, commands))
+    replies.sort(key=lambda pair: pair[0].index)
+    out: list[CommandFact] = []
+    for record, commands in replies:
+        for call_id, command in commands:
+            stamp = _stamp(session, record, stamps)
+            out.append(CommandFact(record.id, call_id, command, *stamp, record.index, record.index in active))
     return out
 
 

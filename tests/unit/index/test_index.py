@@ -222,3 +222,22 @@ def test_a_command_pi_did_not_run_is_not_listed(tmp_path: Path) -> None:
     ]
     db = _index(tmp_path, _folder(tmp_path, *entries))
     assert [r.command for r in commands_run(db.conn, "make")] == []
+
+
+def test_an_empty_file_is_filled_in_not_replaced(tmp_path: Path) -> None:
+    folder = _folder(tmp_path)
+    path = index_file_path(str(folder), tmp_path / "cache")
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"")  # as another process leaves it between creating it and its schema
+    inode = path.stat().st_ino
+    db, _ = updated_index(str(folder), base=tmp_path / "cache")
+    assert db.notice is None and path.stat().st_ino == inode
+    assert _history(db, f"{CWD}/notes.md")[0][0] == "e6"
+
+
+def test_an_unusable_cache_folder_means_an_index_in_memory(tmp_path: Path) -> None:
+    folder = _folder(tmp_path)
+    (tmp_path / "cache").write_text("a file where the folder belongs")
+    db, _ = updated_index(str(folder), base=tmp_path / "cache")
+    assert db.path is None and db.notice is not None and "not usable" in db.notice
+    assert _history(db, f"{CWD}/notes.md")[0][0] == "e6"
