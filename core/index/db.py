@@ -29,6 +29,8 @@ __all__ = [
     "index_file_path",
     "is_busy",
     "open_index",
+    "stored",
+    "text_of",
 ]
 
 SCHEMA_VERSION = 1
@@ -155,7 +157,7 @@ def _unusable(conn: sqlite3.Connection, root: str) -> str | None:
     if version != SCHEMA_VERSION:
         return f"of schema version {version} (this is {SCHEMA_VERSION})"
     row = conn.execute("SELECT value FROM meta WHERE key = 'root'").fetchone()
-    if row is None or row[0] != root:
+    if row is None or text_of(row[0]) != root:
         return "the index of another sessions folder"
     (mode,) = conn.execute("PRAGMA journal_mode = WAL").fetchone()
     if str(mode).lower() != "wal":
@@ -177,7 +179,7 @@ def _fill_schema(conn: sqlite3.Connection, root: str) -> None:
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
                     conn.execute(statement)
-            conn.execute("INSERT INTO meta (key, value) VALUES ('root', ?)", (root,))
+            conn.execute("INSERT INTO meta (key, value) VALUES ('root', ?)", (stored(root),))
             conn.execute(f"PRAGMA application_id = {_APPLICATION_ID}")
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         conn.execute("COMMIT")
@@ -203,3 +205,23 @@ def delete_index_file(path: Path) -> None:
 def is_busy(error: sqlite3.Error) -> bool:
     """Another process held the database past the busy timeout (not damage)."""
     return isinstance(error, sqlite3.OperationalError) and "locked" in str(error).lower()
+
+
+def stored(value: str | None) -> str | bytes | None:
+    """A string as the database takes it: SQLite text must be UTF-8, and session text (or a
+    file name read with surrogateescape) may hold lone surrogates; those go in as the bytes
+    of `surrogatepass` (a lookup converts its key the same way, so equal stays equal)."""
+    if value is None:
+        return None
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return value.encode("utf-8", "surrogatepass")
+    return value
+
+
+def text_of(value: object) -> str | None:
+    """`stored`, undone."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "surrogatepass")
+    return value if isinstance(value, str) else None

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..projection.file_knowledge import normalise_path
+from .db import stored, text_of
 from .facts import CHANGED
 
 __all__ = ["CommandRow", "TouchRow", "changed_files", "commands_run", "file_history"]
@@ -56,16 +57,16 @@ _TOUCH_COLUMNS = (
 def _touch(row: tuple[object, ...]) -> TouchRow:
     path, session_path, sid, cwd, entry, action, verb, tool, error, ts, on_path, in_context = row
     return TouchRow(
-        str(path),
-        str(session_path),
-        sid if isinstance(sid, str) else None,
-        str(cwd),
-        str(entry),
+        text_of(path) or "",
+        text_of(session_path) or "",
+        text_of(sid),
+        text_of(cwd) or "",
+        text_of(entry) or "",
         str(action),
-        str(verb),
-        str(tool),
+        text_of(verb) or "",
+        text_of(tool) or "",
         bool(error),
-        ts if isinstance(ts, str) else None,
+        text_of(ts),
         bool(on_path),
         bool(in_context),
     )
@@ -77,13 +78,13 @@ def file_history(conn: sqlite3.Connection, path: str, each_cwd: bool = False) ->
     if not each_cwd:
         wanted = [normalise_path(path, "")]
     else:
-        cwds = [row[0] for row in conn.execute("SELECT DISTINCT cwd FROM sessions")]
+        cwds = [text_of(row[0]) or "" for row in conn.execute("SELECT DISTINCT cwd FROM sessions")]
         wanted = sorted({normalise_path(path, cwd) for cwd in cwds})
     marks = ",".join("?" * len(wanted))
     rows = conn.execute(
         f"SELECT {_TOUCH_COLUMNS} FROM touches x JOIN sessions s ON s.id = x.session"
         f" WHERE x.path IN ({marks}) {_NEWEST_FIRST}",
-        wanted,
+        [stored(p) for p in wanted],
     )
     found = map(_touch, rows)
     if not each_cwd:
@@ -121,15 +122,16 @@ def commands_run(
     )
     needle = query.casefold() if query else None
     for session_path, sid, cwd, entry, call_id, command, ts, on_path in rows:
-        if needle is not None and needle not in str(command).casefold():
+        text = text_of(command) or ""
+        if needle is not None and needle not in text.casefold():
             continue
         yield CommandRow(
-            str(session_path),
-            sid if isinstance(sid, str) else None,
-            str(cwd),
-            str(entry),
-            call_id if isinstance(call_id, str) else None,
-            str(command),
-            ts if isinstance(ts, str) else None,
+            text_of(session_path) or "",
+            text_of(sid),
+            text_of(cwd) or "",
+            text_of(entry) or "",
+            text_of(call_id),
+            text,
+            text_of(ts),
             bool(on_path),
         )

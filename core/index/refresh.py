@@ -20,7 +20,7 @@ from pathlib import Path
 from ..common.locations import iter_session_files
 from ..common.problems import SessionError
 from ..session.session import Session
-from .db import IndexDb, delete_index_file, in_memory, is_busy, open_index
+from .db import IndexDb, delete_index_file, in_memory, is_busy, open_index, stored, text_of
 from .facts import SessionFacts, session_facts
 
 __all__ = ["Progress", "RefreshReport", "refresh_index", "updated_index"]
@@ -70,7 +70,7 @@ def refresh_index(db: IndexDb, root: str, progress: Progress | None = None) -> R
         if stamp is not None:
             present[path] = stamp
     known = {
-        row[0]: (row[1], row[2], row[3])
+        text_of(row[0]) or "": (row[1], row[2], row[3])
         for row in conn.execute("SELECT path, size, mtime_ns, inode FROM sessions")
     }
     report = RefreshReport(sessions=len(present), first_build=not known)
@@ -123,7 +123,7 @@ def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
 
 def _remove(conn: sqlite3.Connection, paths: list[str]) -> None:
     for path in paths:
-        row = conn.execute("SELECT id FROM sessions WHERE path = ?", (path,)).fetchone()
+        row = conn.execute("SELECT id FROM sessions WHERE path = ?", (stored(path),)).fetchone()
         if row is not None:
             _forget_rows(conn, row[0])
             conn.execute("DELETE FROM sessions WHERE id = ?", (row[0],))
@@ -138,15 +138,16 @@ def _store(
     conn: sqlite3.Connection, path: str, stamp: _Stamp, facts: SessionFacts | None, problem: str | None
 ) -> None:
     size, mtime_ns, inode = stamp
-    session_id = facts.session_id if facts else None
-    cwd = facts.cwd if facts else ""
-    leaf = facts.default_leaf if facts else None
-    row = conn.execute("SELECT id FROM sessions WHERE path = ?", (path,)).fetchone()
+    session_id = stored(facts.session_id) if facts else None
+    cwd = stored(facts.cwd) if facts else ""
+    leaf = stored(facts.default_leaf) if facts else None
+    key_path, problem_text = stored(path), stored(problem)
+    row = conn.execute("SELECT id FROM sessions WHERE path = ?", (key_path,)).fetchone()
     if row is None:
         cursor = conn.execute(
             "INSERT INTO sessions (path, size, mtime_ns, inode, session_id, cwd, default_leaf, problem)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (path, size, mtime_ns, inode, session_id, cwd, leaf, problem),
+            (key_path, size, mtime_ns, inode, session_id, cwd, leaf, problem_text),
         )
         key = cursor.lastrowid
     else:
@@ -155,7 +156,7 @@ def _store(
         conn.execute(
             "UPDATE sessions SET size = ?, mtime_ns = ?, inode = ?, session_id = ?, cwd = ?,"
             " default_leaf = ?, problem = ? WHERE id = ?",
-            (size, mtime_ns, inode, session_id, cwd, leaf, problem, key),
+            (size, mtime_ns, inode, session_id, cwd, leaf, problem_text, key),
         )
     if facts is None:
         return
@@ -165,13 +166,13 @@ def _store(
         [
             (
                 key,
-                t.path,
-                t.entry_id,
+                stored(t.path),
+                stored(t.entry_id),
                 t.action,
-                t.verb,
-                t.tool,
+                stored(t.verb),
+                stored(t.tool),
                 t.error,
-                t.timestamp,
+                stored(t.timestamp),
                 t.ts_ms,
                 t.seq,
                 t.on_active_path,
@@ -184,7 +185,16 @@ def _store(
         "INSERT INTO commands (session, entry_id, call_id, command, timestamp, ts_ms, seq, on_active_path)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         [
-            (key, c.entry_id, c.call_id, c.command, c.timestamp, c.ts_ms, c.seq, c.on_active_path)
+            (
+                key,
+                stored(c.entry_id),
+                stored(c.call_id),
+                stored(c.command),
+                stored(c.timestamp),
+                c.ts_ms,
+                c.seq,
+                c.on_active_path,
+            )
             for c in facts.commands
         ],
     )

@@ -325,6 +325,12 @@ def runs_for(
             (("search", query, "--deep", "--session-dir", folder, "--no-cache", "--json"), True),
             (("labels", "--session-dir", folder, "--no-cache"), False),
             (("labels", "--session-dir", folder, "--no-cache", "--json"), True),
+            (("history", "/home/u/fuzz/src/app.py", "--session-dir", folder, "--no-cache"), False),
+            (("history", "app.py", "--each-cwd", "--session-dir", folder, "--no-cache", "--json"), True),
+            (("edits", "--session-dir", folder, "--no-cache"), False),
+            (("edits", "--session-dir", folder, "--no-cache", "--json"), True),
+            (("commands", query, "--session-dir", folder, "--no-cache"), False),
+            (("commands", "--session-dir", folder, "--no-cache", "--json"), True),
         ]
     if case % 4 == 0:
         runs += [

@@ -241,3 +241,20 @@ def test_an_unusable_cache_folder_means_an_index_in_memory(tmp_path: Path) -> No
     db, _ = updated_index(str(folder), base=tmp_path / "cache")
     assert db.path is None and db.notice is not None and "not usable" in db.notice
     assert _history(db, f"{CWD}/notes.md")[0][0] == "e6"
+
+
+def test_text_sqlite_cannot_hold_as_it_is_comes_back_unchanged(tmp_path: Path) -> None:
+    odd = "odd\ud800name"  # a lone surrogate: JSON allows it, SQLite's UTF-8 text does not
+    entries = [
+        user("e0", None, "go", 0),
+        tool_use("e1", "e0", 1, call("bash", "c1", command=f"cat {odd}.txt")),
+        tool_result("e2", "e1", 2, "c1", "bash", "x"),
+    ]
+    folder = tmp_path / "sessions"
+    write(folder / "s.jsonl", header(cwd=f"/home/{odd}"), *entries)
+    db = _index(tmp_path, folder)
+    assert [r.command for r in commands_run(db.conn, odd)] == [f"cat {odd}.txt"]
+    assert [(r.cwd, r.action) for r in file_history(db.conn, f"/home/{odd}/{odd}.txt")] == [
+        (f"/home/{odd}", "read")
+    ]
+    assert refresh_index(db, str(folder)).read == 0  # and its stamp is found again
