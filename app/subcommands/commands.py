@@ -17,7 +17,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--since", metavar="DUR", help="only commands within DUR (12h, 7d, 2w, 3mo, 1y)")
     add_index_options(parser)
     parser.add_argument("--json", action="store_true", help="JSON Lines, one object per command")
-    parser.epilog = "examples: pi-sessions commands 'git push'    pi-sessions commands --since 1d --json"
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter  # the examples one a line
+    parser.epilog = "examples:\n" + "\n".join(
+        [
+            "  pi-sessions commands 'git push'",
+            "  pi-sessions commands --since 1d --json",
+        ]
+    )
 
 
 def run(ns: argparse.Namespace) -> int:

@@ -14,8 +14,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--since", metavar="DUR", help="only changes within DUR (12h, 7d, 2w, 3mo, 1y)")
     add_index_options(parser)
     parser.add_argument("--json", action="store_true", help="JSON Lines, one object per change")
-    parser.epilog = (
-        "examples: pi-sessions edits --since 2d    pi-sessions edits --json | jq -r .path | sort -u"
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter  # the examples one a line
+    parser.epilog = "examples:\n" + "\n".join(
+        [
+            "  pi-sessions edits --since 2d",
+            "  pi-sessions edits --json | jq -r .path | sort -u",
+        ]
     )
 
 

@@ -26,10 +26,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     add_index_options(parser)
     parser.add_argument("--json", action="store_true", help="JSON Lines, one object per touch")
-    parser.epilog = (
-        "examples: pi-sessions history src/app.py    "
-        "pi-sessions history /etc/hosts --json    "
-        "pi-sessions history README.md --each-cwd"
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter  # the examples one a line
+    parser.epilog = "examples:\n" + "\n".join(
+        [
+            "  pi-sessions history src/app.py",
+            "  pi-sessions history /etc/hosts --json",
+            "  pi-sessions history README.md --each-cwd",
+        ]
     )
 
 
