@@ -142,6 +142,9 @@ def _open_file(path: Path, root: str) -> tuple[sqlite3.Connection, str | None]:
 def _connect(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(path, timeout=_BUSY_MS / 1000, isolation_level=None, check_same_thread=False)
     conn.execute(f"PRAGMA busy_timeout = {_BUSY_MS}")
+    # A cache: a commit need not reach the disk before the next file (WAL keeps it whole; a
+    # crash loses at most the last files, which are read again). Per connection, so here.
+    conn.execute("PRAGMA synchronous = NORMAL")
     return conn
 
 
@@ -167,7 +170,6 @@ def _unusable(conn: sqlite3.Connection, root: str) -> str | None:
 
 def _create(conn: sqlite3.Connection, root: str) -> None:
     conn.execute("PRAGMA journal_mode = WAL")
-    conn.execute("PRAGMA synchronous = NORMAL")  # a cache: a lost last transaction is read again
     _fill_schema(conn, root)
 
 
