@@ -97,6 +97,22 @@ def warn(line: str) -> None:
     sys.stderr.write(inline(line) + "\n")
 
 
+def progress(line: str | None) -> None:
+    """A progress line on stderr, written over itself (None: clear it). Only for a terminal:
+    callers check `stderr_is_terminal()` first."""
+    from ...core.common.text import inline
+
+    sys.stderr.write("\r\x1b[K" + (inline(line) if line is not None else ""))
+    sys.stderr.flush()
+
+
+def stderr_is_terminal() -> bool:
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 def flush() -> None:
     """Before handing the terminal to another program."""
     sys.stdout.flush()

@@ -328,6 +328,12 @@ def runs_for(
             (("labels", "--session-dir", folder, "--no-cache", "--json"), True),
             (("costs", "--session-dir", folder, "--no-cache", "--by", GROUPINGS[case // 2 % 3]), False),
             (("costs", "--session-dir", folder, "--no-cache", "--json"), True),
+            (("history", "/home/u/fuzz/src/app.py", "--session-dir", folder, "--no-cache"), False),
+            (("history", "app.py", "--each-cwd", "--session-dir", folder, "--no-cache", "--json"), True),
+            (("edits", "--session-dir", folder, "--no-cache"), False),
+            (("edits", "--session-dir", folder, "--no-cache", "--json"), True),
+            (("commands", query, "--session-dir", folder, "--no-cache"), False),
+            (("commands", "--session-dir", folder, "--no-cache", "--json"), True),
         ]
     if case % 4 == 0:
         runs += [
