@@ -26,6 +26,7 @@ MODULES: dict[str, str] = {
     "serve": "serve",
     "completion": "completion",
     "config": "config",
+    "mcp": "mcp",
 }
 
 

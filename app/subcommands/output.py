@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from ...core.common.jsonout import escape_terminal_controls as _inert
 from ...core.common.jsonout import escape_terminal_controls_in as _inert_pieces
@@ -124,3 +124,35 @@ def silence_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except OSError:
         pass
+
+
+class Captured:
+    """What a subcommand run inside `captured()` wrote: stdout as bytes, stderr as text."""
+
+    def __init__(self) -> None:
+        self.out = b""
+        self.err = ""
+
+
+@contextlib.contextmanager
+def captured() -> Iterator[Captured]:
+    """Everything written here goes to memory, not to the terminal (the MCP server runs a
+    subcommand in-process and answers with what it printed). Not for two threads at once."""
+    import io
+
+    result = Captured()
+    out, err = io.BytesIO(), io.BytesIO()
+    saved = sys.stdout, sys.stderr
+    stdout = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
+    stderr = io.TextIOWrapper(err, encoding="utf-8", errors="replace", write_through=True)
+    sys.stdout, sys.stderr = stdout, stderr
+    try:
+        yield result
+    finally:
+        sys.stdout, sys.stderr = saved
+        with contextlib.suppress(ValueError, OSError):
+            stdout.flush()
+            stderr.flush()
+        result.out, result.err = out.getvalue(), err.getvalue().decode("utf-8", "replace")
+        stdout.detach()  # closing a wrapper would close the buffer under it
+        stderr.detach()
