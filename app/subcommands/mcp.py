@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     import mcp.types as types
     from mcp.server import ServerRequestContext
 
-    from .mcp_tools import ToolSpec
+    from .mcp_tools import Pager, ToolSpec
 
 HELP = "a read-only MCP server over stdio: the subcommands as tools, for coding agents"
 
@@ -43,26 +43,29 @@ def run(ns: argparse.Namespace) -> int:
     return 0
 
 
-def run_subcommand(name: str, argv: list[str]) -> tuple[int, bytes, str]:
-    """`pi-sessions NAME ARGV` in this process, its output captured, with the error lines and
-    exit statuses of the command line (app/cli.py's, which this package may not import)."""
+def run_subcommand(name: str, argv: list[str], stdout: Pager) -> tuple[int, str]:
+    """`pi-sessions NAME ARGV` in this process, its output going to `stdout`, with the error
+    lines and exit statuses of the command line (app/cli.py's, which this package may not import)."""
     from ...core.common.problems import SessionError
     from . import run
+    from .mcp_tools import Enough
     from .output import captured, warn
 
-    with captured() as result:
+    with captured(stdout) as said:
         try:
             code = run(name, argv)
+        except Enough:  # the page is full
+            code = 0
         except SessionError as e:
             warn(f"pi-sessions: {e}")
             code = 2
         except OSError as e:
             warn(f"pi-sessions: {e.strerror or e}: {e.filename or ''}".rstrip(": "))
             code = 2
-        except Exception as e:  # (SystemExit too is not let out: the server goes on)
+        except Exception as e:  # (the server goes on)
             warn(f"pi-sessions: internal error: {type(e).__name__}: {e}")
             code = 1
-    return code, result.out, result.err
+    return code, said[0]
 
 
 def _text(text: str) -> types.TextContent:

@@ -12,6 +12,8 @@ much was left out) and encoded again the way the command line encodes.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import threading
 from collections.abc import Callable
@@ -288,6 +290,72 @@ def cut_line(line: bytes, max_chars: int, budget: int, cuts: Cuts) -> bytes:
 # ---------------------------------------------------------------------- one call
 
 
+class Enough(BaseException):
+    """Raised out of a write once the page is full: the subcommand stops there (a
+    BaseException, so that no `except Exception` in a subcommand takes it for a failure)."""
+
+
+class Pager(io.RawIOBase):
+    """Where the subcommand's stdout goes: its lines before `start` are counted and dropped,
+    the page's are cut as they come, and the run is stopped (`Enough`) once a line is past
+    `limit` or the answer's bytes: neither the time nor the memory grows with what is left."""
+
+    def __init__(self, start: int, limit: int, max_chars: int) -> None:
+        super().__init__()
+        self.start, self.limit, self.max_chars = start, limit, max_chars
+        self.partial: list[bytes] = []
+        self.seen = 0  # complete lines so far
+        self.taken: list[bytes] = []
+        self.size = 0
+        self.cuts = Cuts()
+        self.more = False
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        data = bytes(data)
+        if len(self.taken) >= self.limit and data:
+            self.more = True
+            raise Enough
+        at = 0
+        while (end := data.find(b"\n", at)) >= 0:
+            self.partial.append(data[at:end])
+            at = end + 1
+            line, self.partial = b"".join(self.partial), []
+            self._line(line)
+            if len(self.taken) >= self.limit and at < len(data):
+                self.more = True
+                raise Enough
+        if at < len(data):
+            self.partial.append(data[at:])
+        return len(data)
+
+    def _line(self, line: bytes) -> None:
+        index = self.seen
+        self.seen += 1
+        if index < self.start:
+            return
+        found = Cuts()
+        line = cut_line(line, self.max_chars, MAX_ANSWER_BYTES, found)
+        if self.taken and self.size + len(line) + 1 > MAX_ANSWER_BYTES:
+            self.seen -= 1  # (the next page starts with it)
+            self.more = True
+            raise Enough
+        self.taken.append(line)
+        self.size += len(line) + 1
+        self.cuts.strings += found.strings
+        self.cuts.items += found.items
+
+    def end(self) -> None:
+        """After a run that was not stopped: a last line without its newline is a line too."""
+        if self.partial and not self.more:
+            line, self.partial = b"".join(self.partial), []
+            if line:
+                with contextlib.suppress(Enough):
+                    self._line(line)
+
+
 @dataclass
 class Answer:
     """One tool result: the JSON lines (the first text) and a note on what is left (the second)."""
@@ -299,12 +367,13 @@ class Answer:
 
 _RUNNING = threading.Lock()  # stdout is captured for the whole process: one subcommand at a time
 
+# runner(name, argv, stdout) runs the subcommand with its stdout going to `stdout`, and gives
+# its exit status and what it wrote on stderr (Enough, raised by the pager, ends a run early).
+Runner = Callable[[str, list[str], Pager], tuple[int, str]]
 
-def call(
-    name: str, given: dict[str, Any], runner: Callable[[str, list[str]], tuple[int, bytes, str]]
-) -> Answer:
-    """`name` with the arguments `given`: `runner(name, argv)` runs the subcommand and gives
-    its exit status, stdout and stderr. Raises ToolError for a bad call or a failed run."""
+
+def call(name: str, given: dict[str, Any], runner: Runner) -> Answer:
+    """`name` with the arguments `given`. Raises ToolError for a bad call or a failed run."""
     if name not in available():
         raise ToolError(f"no tool {name!r} (tools: {', '.join(available())})")
     given = dict(given)
@@ -319,45 +388,32 @@ def call(
     parser = parser_of(name)
     argv = argv_for(arguments_of(parser), given)
     parser.parse_args(argv)  # (its own checks: a bad combination is an error before the run)
+    pager = Pager(start, limit, max_chars)
     with _RUNNING:
-        code, out, err = runner(name, argv)
+        code, err = runner(name, argv, pager)
     warnings = [line for line in err.splitlines() if line.strip()]
     if code not in ANSWER_CODES:
         raise ToolError(warnings[-1] if warnings else f"pi-sessions {name} ended with status {code}")
-    lines = out.split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
-    if start > len(lines):
-        raise ToolError(f"cursor: past the end of the answer ({len(lines)} lines)")
-    return page(lines, start, limit, max_chars, warnings)
+    pager.end()
+    if start and start > pager.seen:
+        raise ToolError(f"cursor: past the end of the answer ({pager.seen} lines)")
+    return answer(pager, warnings)
 
 
-def page(lines: list[bytes], start: int, limit: int, max_chars: int, warnings: list[str]) -> Answer:
-    cuts = Cuts()
-    taken: list[bytes] = []
-    size = 0
-    at = start
-    while at < len(lines) and len(taken) < limit:
-        line_cuts = Cuts()
-        line = cut_line(lines[at], max_chars, MAX_ANSWER_BYTES, line_cuts)
-        if taken and size + len(line) + 1 > MAX_ANSWER_BYTES:
-            break  # (the next answer starts with it)
-        cuts.strings += line_cuts.strings
-        cuts.items += line_cuts.items
-        taken.append(line)
-        size += len(line) + 1
-        at += 1
+def answer(pager: Pager, warnings: list[str]) -> Answer:
+    start, taken, cuts = pager.start, pager.taken, pager.cuts
+    at = start + len(taken)
     notes = []
-    if at < len(lines):
-        notes.append(
-            f'lines {start + 1}-{at} of {len(lines)}; {len(lines) - at} more: call again with cursor "{at}"'
-        )
+    if pager.more:
+        notes.append(f'lines {start + 1}-{at}; more follow: call again with cursor "{at}"')
+    elif start:
+        notes.append(f"lines {start + 1}-{at} of {at}")
     if cuts.strings or cuts.items:
         notes.append(
             f"cut: {cuts.strings} long strings and {cuts.items} long lists shortened in the middle "
             f"(each says how much was left out); max_chars sets the strings' length"
         )
-    if not lines:
+    if not pager.seen:
         notes.append("no results")
     text = b"".join(line + b"\n" for line in taken).decode("utf-8", "replace")
     return Answer(text, "; ".join(notes), warnings[-5:])

@@ -11,6 +11,7 @@ controls, U+2028/2029) escaped as `\\uXXXX` here (core/common/jsonout.py).
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import sys
 from collections.abc import Iterable, Iterator
@@ -126,33 +127,24 @@ def silence_stdout() -> None:
         pass
 
 
-class Captured:
-    """What a subcommand run inside `captured()` wrote: stdout as bytes, stderr as text."""
-
-    def __init__(self) -> None:
-        self.out = b""
-        self.err = ""
-
-
 @contextlib.contextmanager
-def captured() -> Iterator[Captured]:
-    """Everything written here goes to memory, not to the terminal (the MCP server runs a
-    subcommand in-process and answers with what it printed). Not for two threads at once."""
-    import io
-
-    result = Captured()
-    out, err = io.BytesIO(), io.BytesIO()
+def captured(stdout: io.RawIOBase) -> Iterator[list[str]]:
+    """What is written here goes to `stdout` instead of the terminal, and stderr to the list
+    given (filled at the end): the MCP server runs a subcommand in-process and answers with
+    what it printed. Not for two threads at once."""
+    err = io.BytesIO()
     saved = sys.stdout, sys.stderr
-    stdout = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
-    stderr = io.TextIOWrapper(err, encoding="utf-8", errors="replace", write_through=True)
-    sys.stdout, sys.stderr = stdout, stderr
+    out_text = io.TextIOWrapper(stdout, encoding="utf-8", write_through=True)  # type: ignore[type-var]
+    err_text = io.TextIOWrapper(err, encoding="utf-8", errors="replace", write_through=True)
+    sys.stdout, sys.stderr = out_text, err_text
+    said: list[str] = []
     try:
-        yield result
+        yield said
     finally:
         sys.stdout, sys.stderr = saved
-        with contextlib.suppress(ValueError, OSError):
-            stdout.flush()
-            stderr.flush()
-        result.out, result.err = out.getvalue(), err.getvalue().decode("utf-8", "replace")
-        stdout.detach()  # closing a wrapper would close the buffer under it
-        stderr.detach()
+        with contextlib.suppress(BaseException):  # (a full pager refuses what is still buffered)
+            out_text.flush()
+        err_text.flush()
+        said.append(err.getvalue().decode("utf-8", "replace"))
+        out_text.detach()  # closing a wrapper would close the stream under it
+        err_text.detach()
