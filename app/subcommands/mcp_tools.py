@@ -300,9 +300,12 @@ class Pager(io.RawIOBase):
     the page's are cut as they come, and the run is stopped (`Enough`) once a line is past
     `limit` or the answer's bytes: neither the time nor the memory grows with what is left."""
 
-    def __init__(self, start: int, limit: int, max_chars: int) -> None:
+    def __init__(
+        self, start: int, limit: int, max_chars: int, transform: Callable[[bytes], bytes] | None = None
+    ) -> None:
         super().__init__()
         self.start, self.limit, self.max_chars = start, limit, max_chars
+        self.transform = transform  # (a line's redaction, when one is on: before it is cut)
         self.partial: list[bytes] = []
         self.seen = 0  # complete lines so far
         self.taken: list[bytes] = []
@@ -336,6 +339,8 @@ class Pager(io.RawIOBase):
         self.seen += 1
         if index < self.start:
             return
+        if self.transform is not None:
+            line = self.transform(line)
         found = Cuts()
         line = cut_line(line, self.max_chars, MAX_ANSWER_BYTES, found)
         if self.taken and self.size + len(line) + 1 > MAX_ANSWER_BYTES:
@@ -372,8 +377,11 @@ _RUNNING = threading.Lock()  # stdout is captured for the whole process: one sub
 Runner = Callable[[str, list[str], Pager], tuple[int, str]]
 
 
-def call(name: str, given: dict[str, Any], runner: Runner) -> Answer:
-    """`name` with the arguments `given`. Raises ToolError for a bad call or a failed run."""
+def call(
+    name: str, given: dict[str, Any], runner: Runner, transform: Callable[[bytes], bytes] | None = None
+) -> Answer:
+    """`name` with the arguments `given`, each line of its answer passed through `transform`
+    first if one is given. Raises ToolError for a bad call or a failed run."""
     if name not in available():
         raise ToolError(f"no tool {name!r} (tools: {', '.join(available())})")
     given = dict(given)
@@ -388,7 +396,7 @@ def call(name: str, given: dict[str, Any], runner: Runner) -> Answer:
     parser = parser_of(name)
     argv = argv_for(arguments_of(parser), given)
     parser.parse_args(argv)  # (its own checks: a bad combination is an error before the run)
-    pager = Pager(start, limit, max_chars)
+    pager = Pager(start, limit, max_chars, transform)
     with _RUNNING:
         code, err = runner(name, argv, pager)
     warnings = [line for line in err.splitlines() if line.strip()]
