@@ -25,16 +25,19 @@ INSTRUCTIONS = (
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter  # (the JSON line kept whole)
     parser.epilog = (
-        "An MCP client runs it as its server command, e.g. "
-        '{"mcpServers": {"pi-sessions": {"command": "pi-sessions", "args": ["mcp"]}}}    '
-        "Try it by hand: npx @modelcontextprotocol/inspector pi-sessions mcp"
+        "An MCP client runs it as its server; in its configuration:\n"
+        '  {"mcpServers": {"pi-sessions": {"command": "pi-sessions", "args": ["mcp"]}}}\n'
+        "Try it by hand: npx @modelcontextprotocol/inspector pi-sessions mcp\n"
+        "Tools, answers and secrets: docs/AGENTS.md"
     )
 
 
 def run(ns: argparse.Namespace) -> int:
     try:
         import anyio
+        import mcp.server  # noqa: F401  (an install without the SDK: one line, not a traceback)
     except ImportError:
         from ...core.common.problems import SessionError
 
