@@ -82,7 +82,9 @@ def test_a_long_list_keeps_its_two_ends_and_says_how_many_items_were_cut() -> No
 
 
 def test_a_line_with_nothing_too_long_is_passed_on_byte_for_byte() -> None:
-    line = b'{"b":1.0e+21,"a":"\\u001b[2J caf\xc3\xa9","x":[1,2,3]}'  # (not how encode_json would write it)
+    items = b",".join([b'"abcdefghijklmnop"'] * 150)  # 150 items, over 2,000 bytes in all
+    line = b'{"b":1.0e+21,"a":"\\u001b[2J caf\xc3\xa9","x":[' + items + b"]}"  # (encode_json writes 1e21)
+    assert len(line) > 2000
     assert cut_line(line, 2000, MAX_ANSWER_BYTES, Cuts()) == line
     assert cut_line(line, 0, MAX_ANSWER_BYTES, Cuts()) == line
 
