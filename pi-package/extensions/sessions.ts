@@ -18,6 +18,11 @@ function splitArgs(text: string): string[] {
 	return found.map((word) => (/^(["']).*\1$/.test(word) ? word.slice(1, -1) : word));
 }
 
+function printsAndEnds(argv: string[]): boolean {
+	// `/sessions list`, `/sessions search x`: a subcommand (a word), not the browser's PATH or flags
+	return argv.length > 0 && /^[a-z]+$/.test(argv[0]) && !argv[0].includes("/");
+}
+
 export default function (pi: ExtensionAPI) {
 	pi.registerCommand("sessions", {
 		description: "Browse this project's pi sessions in pi-sessions (args: any pi-sessions subcommand)",
@@ -30,6 +35,10 @@ export default function (pi: ExtensionAPI) {
 			const status = await ctx.ui.custom<number | null>((tui, _theme, _keys, done) => {
 				tui.stop(); // the terminal is pi-sessions' until it quits
 				const run = spawnSync(command, argv, { cwd: ctx.cwd, stdio: "inherit", env: process.env });
+				if (!run.error && printsAndEnds(argv)) {
+					// a printing subcommand: its output stays on the screen until a key is pressed
+					spawnSync("sh", ["-c", 'printf "\\n[Enter: back to pi] "; read _'], { stdio: "inherit" });
+				}
 				tui.start();
 				tui.requestRender(true);
 				done(run.error ? null : run.status);
