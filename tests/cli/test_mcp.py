@@ -275,3 +275,25 @@ def test_search_reads_a_query_that_starts_with_a_dash_as_the_query(tmp_path: Pat
     [result] = calls(("search", {"query": "-v", "session_dir": str(root)}))
     assert text(result) == cli_json("search", "--session-dir", str(root), "--", "-v")
     assert json.loads(text(result))["entry_id"] == "u1"
+
+
+def test_every_corpus_session_answers_as_the_command_line_unless_it_is_cut() -> None:
+    sessions = sorted(str(p) for p in SESSIONS.rglob("*.jsonl"))
+    wanted = [
+        (name, {"path": s, "limit": 1000, "max_chars": 0})
+        for s in sessions
+        for name in ("tree", "context", "files", "stats")
+    ]
+    results = calls(*wanted)
+    exact = 0
+    for (name, args), result in zip(wanted, results, strict=True):
+        expected = cli(name, "--json", args["path"])
+        if expected.code != 0:  # (a file pi itself cannot read: the same one line)
+            assert result.is_error and result.content[0].text == expected.stderr.strip(), (name, args)
+            continue
+        if note(result) and note(result) != "no results":
+            assert "cut" in note(result) and len(text(result)) < len(expected.stdout), (name, args)
+        else:
+            assert text(result) == expected.stdout, (name, args)
+            exact += 1
+    assert exact >= 0.9 * len(wanted), (exact, len(wanted))
