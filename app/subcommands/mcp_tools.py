@@ -272,7 +272,10 @@ def cut_line(line: bytes, max_chars: int, budget: int, cuts: Cuts) -> bytes:
 
     if len(line) <= 2 * MAX_ITEMS and (not max_chars or len(line) <= max_chars):
         return line  # (too short to hold a string or a list that is too long)
-    value = json.loads(line)
+    try:
+        value = json.loads(line)
+    except ValueError:  # (not JSON: never printed by a subcommand, but still bounded)
+        value = line.decode("utf-8", "replace")
     chars, items = max_chars, MAX_ITEMS
     if not _needs_cut(value, chars, items) and len(line) <= budget:
         return line

@@ -117,3 +117,8 @@ def test_a_call_on_the_corpus_pages_the_cli_output(corpus_dir: Any) -> None:
     )
     assert first.text + rest.text == b"".join(line + b"\n" for line in everything.taken).decode()
     assert 'cursor "4"' in first.note and "more follow" not in rest.note
+
+
+def test_a_line_that_is_not_json_is_bounded_too() -> None:
+    out = cut_line(b"\x1b[2J" + b"z" * 5000, 100, MAX_ANSWER_BYTES, Cuts())
+    assert json.loads(out).endswith("z" * 25) and b"\x1b" not in out and len(out) < 200
