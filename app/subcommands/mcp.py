@@ -65,6 +65,8 @@ def run_subcommand(name: str, argv: list[str], stdout: Pager) -> tuple[int, str]
         except OSError as e:
             warn(f"pi-sessions: {e.strerror or e}: {e.filename or ''}".rstrip(": "))
             code = 2
+        except SystemExit as e:  # (a subcommand's own exit ends its run, not the server)
+            code = e.code if isinstance(e.code, int) else 1
         except Exception as e:  # (the server goes on)
             warn(f"pi-sessions: internal error: {type(e).__name__}: {e}")
             code = 1

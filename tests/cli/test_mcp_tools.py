@@ -122,3 +122,24 @@ def test_a_call_on_the_corpus_pages_the_cli_output(corpus_dir: Any) -> None:
 def test_a_line_that_is_not_json_is_bounded_too() -> None:
     out = cut_line(b"\x1b[2J" + b"z" * 5000, 100, MAX_ANSWER_BYTES, Cuts())
     assert json.loads(out).endswith("z" * 25) and b"\x1b" not in out and len(out) < 200
+
+
+def test_a_subcommand_that_raises_or_exits_ends_its_call_not_the_server(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from pi_sessions.app.subcommands import tree
+
+    def broken(ns: Any) -> int:
+        raise RuntimeError("boom\x1b[2J")
+
+    def exits(ns: Any) -> int:
+        raise SystemExit(5)
+
+    session = str(next((FIXTURES / "sessions").rglob("*.jsonl")))
+    monkeypatch.setattr(tree, "run", broken)
+    with pytest.raises(ToolError, match=r"^pi-sessions: internal error: RuntimeError: boom") as e:
+        call("tree", {"path": session}, run_subcommand)
+    assert "\x1b" not in str(e.value)  # (warn made it inert)
+    monkeypatch.setattr(tree, "run", exits)
+    with pytest.raises(ToolError, match="ended with status 5"):
+        call("tree", {"path": session}, run_subcommand)
