@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import os
 import subprocess
 import time
@@ -30,12 +29,21 @@ from textual.app import ComposeResult, SuspendNotSupported
 from textual.screen import Screen
 from textual.worker import Worker, WorkerCancelled, WorkerState, get_current_worker
 
-from ..core.common.gcpause import COLLECTIONS, paused_gc
+from ..core.common.gcpause import COLLECTIONS
 from ..core.common.glyphs import Glyphs
 from ..core.common.locations import SessionsRoot
 from ..core.common.problems import SessionError
 from ..core.common.text import one_line
-from ..core.listing.sidebar_rows import SessionRow, SidebarRow
+from ..core.listing.first_screen import (
+    FIRST_SESSION_WAIT,
+    WATCH_AFTER_SECONDS,
+    FirstListing,
+    FirstScreen,
+    Then,
+    first_listing,
+    freeze_long_lived,
+)
+from ..core.listing.sidebar_rows import SidebarRow
 from ..core.listing.store import Listing, SessionStore
 from ..core.listing.summary import SessionSummary
 from ..core.live.activity import Activity
@@ -66,10 +74,6 @@ if TYPE_CHECKING:  # (imported where used: the first screen needs none of these,
 
 T = TypeVar("T")
 
-QUICK_SCAN_BYTES = 4 * 1024 * 1024  # up to this much to read, the first listing is done inline
-WATCH_AFTER_SECONDS = 0.5  # the watch starts this long after the first listing
-FIRST_SESSION_WAIT = 0.3  # the first frame waits this long at most for the first session
-FIRST_ROWS = 60  # rows of the sidebar checked on disk before a first screen from the cache, at least
 PANES = ("sidebar", "tree", "context")
 
 
@@ -106,8 +110,7 @@ class MainScreen(PacedScreen[None]):
         self.file_tracker: FileTracker | None = None  # the open session's, kept across entries
         self.follow = False
         self.scanned = False
-        self._first_opened: str | None = None  # the session the first screen opened by itself
-        self._user_acted = False  # a key pressed or a click since the start
+        self.first_screen = FirstScreen(open_path)  # what the first screen opens by itself
         self.last_context_ms = 0.0
 
     # ------------------------------------------------------------------ the panes
@@ -184,41 +187,22 @@ class MainScreen(PacedScreen[None]):
         self.sidebar.set_status(f"reading{self.glyphs.ellipsis}")
         self.context_view.clear("")
         self.sidebar.session_list.focus()
-        # With a usable index cache the listing is a stat per file: do it right here, before
-        # the first frame, rather than in a thread that competes with that frame for the GIL.
-        # What it makes lives as long as the app: frozen, no collection walks it (the first
-        # one after the scan took 35 ms at 30,000 sessions).
-        with paused_gc():
-            if self._list_from_cache():
-                gc.freeze()
-                return
-            report = self.store.scan(read_limit=QUICK_SCAN_BYTES)
-            if report is not None:
-                listing = self.store.listing()
-                self._scan_done(listing.summaries, listing.skipped, report.cache_problem)
-                gc.freeze()
-        if report is None:
+        first = first_listing(
+            self.store,
+            open_path=self.open_path,
+            rows_for=self.sidebar.rows_for,
+            shown=self.app.size.height,  # (it may not be known yet: FIRST_ROWS are checked at least)
+            show=self._show_first,
+        )
+        if first.then is Then.SCAN:
             self.scan_sessions()
 
-    def _list_from_cache(self) -> bool:
-        """The first listing as the index cache has it, if no session was created, deleted or
-        renamed since and the sessions it shows first are as the cache says on disk: the first
-        frame then waits for no look at the other files (a stat each, 65 ms at 30,000
-        sessions). They are checked right after it (`check_listing`); a session that changed
-        meanwhile is then corrected, as a live change would be (one that became the newest is
-        then opened, if the user has not moved yet: `_listing_checked`). Nothing is listed
-        unless the cache is taken: the scan's listing puts the cursor on its own top row."""
-        if self.open_path or not self.store.load_cached():
-            return False  # (a session to open: its row may be anywhere in the list)
-        listing = self.store.listing()
-        if not listing.summaries:
-            return False
-        rows = self.sidebar.rows_for(listing.summaries)
-        shown = max(self.app.size.height, FIRST_ROWS)  # (the size may not be known yet)
-        if self.store.stale([row.summary.path for row in rows[:shown] if isinstance(row, SessionRow)]):
-            return False  # (the caller's scan reads what changed and lists it)
-        self._scan_done(listing.summaries, listing.skipped, None, checked=False, rows=rows)
-        return True
+    def _show_first(self, first: FirstListing) -> None:
+        """The first listing, as core/listing/first_screen.py chose it (before the first frame)."""
+        if first.listing is not None:
+            listing, checked = first.listing, first.then is Then.WATCH
+            problem = first.cache_problem
+            self._scan_done(listing.summaries, listing.skipped, problem, checked=checked, rows=first.rows)
 
     def focus_pane(self, pane: str) -> None:
         self.panes.focus_pane(pane)
@@ -276,21 +260,19 @@ class MainScreen(PacedScreen[None]):
         if listing is not None:
             current = self.sidebar.session_list.current()
             self._scan_done(listing.summaries, listing.skipped, cache_problem)
-            if not self._user_acted and current is not None and current.path == self._first_opened:
-                # The user has not moved yet: the first screen opens the newest session, as a
-                # full scan's first listing would have (e.g. an old session resumed since).
+            if self.first_screen.reopen_after_check(current.path if current is not None else None):
                 self._open_initial()
         self.set_timer(WATCH_AFTER_SECONDS, self.watch_sessions)
 
     def on_key(self) -> None:
-        self._user_acted = True  # (a key, a click, a scroll: the first screen is the user's now)
+        self.first_screen.user_acted = True  # (a key, a click, a scroll: the first screen is the user's now)
 
     def _forward_event(self, event: events.Event) -> None:
         # Every mouse event comes through here on its way to its widget (which may stop it
         # before it would reach the screen: a scroll does). (Textual is pinned: the app hands
         # a screen its input events in `_forward_event`.)
         if isinstance(event, (events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)):
-            self._user_acted = True
+            self.first_screen.user_acted = True
         super()._forward_event(event)
 
     @work(thread=True, exclusive=True, group="index", exit_on_error=False)
@@ -307,9 +289,7 @@ class MainScreen(PacedScreen[None]):
             # The listing changed meanwhile. (Only then: looking at 30,000 unchanged
             # sessions on the event loop paused typing for 200 ms.)
             self.search.update(self.sidebar.summaries)
-        # The listing and the index live as long as the app: collections stop walking them
-        # (at 30,000 sessions a full collection took 0.2 s, a pause of typing and drawing).
-        gc.freeze()
+        freeze_long_lived()  # (the listing and the index live as long as the app)
 
     def _scan_done(
         self,
@@ -378,8 +358,8 @@ class MainScreen(PacedScreen[None]):
         self.set_status(f"No sessions here: {hint}. Looked in {where}.")
 
     def _open_initial(self) -> None:
-        if self.open_path:
-            path = os.path.abspath(self.open_path)
+        path = self.first_screen.open_path
+        if path is not None:
             self.sidebar.select_path(path)
             self.hold_frames(FIRST_SESSION_WAIT)
             self.open_session(path)
@@ -390,10 +370,10 @@ class MainScreen(PacedScreen[None]):
         if first is not None:
             session_list.move_cursor(first, notify=False)
         current = session_list.current()
-        if current is not None and current.path != self._first_opened:
-            self._first_opened = current.path
+        path = self.first_screen.to_open(current.path if current is not None else None)
+        if path is not None:
             self.hold_frames(FIRST_SESSION_WAIT)
-            self.open_session(current.path)
+            self.open_session(path)
 
     @work(exclusive=True, group="watch", exit_on_error=False)
     async def watch_sessions(self) -> None:
