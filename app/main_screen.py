@@ -48,6 +48,7 @@ from ..core.listing.store import Listing, SessionStore
 from ..core.listing.summary import SessionSummary
 from ..core.live.activity import Activity
 from ..core.live.context_change import context_change, nothing_to_show
+from ..core.live.tree_change import tree_change
 from ..core.live.watch import EventKind, SessionWatcher, StoreBatch, StoreEvent
 from ..core.projection.context import project
 from ..core.session.session import Session
@@ -416,9 +417,8 @@ class MainScreen(PacedScreen[None]):
             self._search.update(batch.listing.summaries)
 
     def _open_session_changed(self, event: StoreEvent, *, ours: bool = False) -> None:
-        """The open session's file changed: core says what that means for each pane (the
-        rows in `outline.extend_rows`, the context in `live.context_change`), the panes
-        apply it."""
+        """The open session's file changed: core says what that means for each pane
+        (core/live/tree_change.py, core/live/context_change.py), the panes apply it."""
         session = self.session
         if session is None:
             return
@@ -434,7 +434,10 @@ class MainScreen(PacedScreen[None]):
         if delta is None or not delta.changed:
             return
         self._hold_collections()
-        self.tree_pane.take_delta(delta)
+        tree = self.branch_tree
+        rows, index, view = tree.rows, tree.index_by_id, tree.live_filter()
+        rows_change = tree_change(session, delta, rows, index, view, tree.current_id(), follow=self.follow)
+        self.tree_pane.apply_change(rows_change)
         if delta.reloaded and not ours:
             what = "cut short" if delta.truncated else "rewritten"
             self.set_status(f"the open session was {what} on disk: read again")
