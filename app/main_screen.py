@@ -16,41 +16,28 @@ method only hands something on, and splitting them would scatter one path over f
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import os
 import subprocess
 import time
 from collections.abc import Coroutine, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from textual import events, on, work
+from textual import events, on
 from textual.app import ComposeResult, SuspendNotSupported
 from textual.screen import Screen
-from textual.worker import Worker, WorkerCancelled, WorkerState, get_current_worker
+from textual.worker import Worker, WorkerState
 
-from ..core.common.gcpause import COLLECTIONS
 from ..core.common.glyphs import Glyphs
 from ..core.common.locations import SessionsRoot
 from ..core.common.problems import SessionError
 from ..core.common.text import one_line
 from ..core.listing.first_screen import (
-    FIRST_SESSION_WAIT,
-    WATCH_AFTER_SECONDS,
-    FirstListing,
     FirstScreen,
-    Then,
-    first_listing,
-    freeze_long_lived,
 )
-from ..core.listing.sidebar_rows import SidebarRow
-from ..core.listing.store import Listing, SessionStore
+from ..core.listing.store import SessionStore
 from ..core.listing.summary import SessionSummary
 from ..core.live.activity import Activity
-from ..core.live.context_change import context_change, nothing_to_show
-from ..core.live.tree_change import tree_change
-from ..core.live.watch import EventKind, SessionWatcher, StoreBatch, StoreEvent
-from ..core.projection.context import project
+from ..core.live.watch import SessionWatcher
 from ..core.session.session import Session
 from ..widgets.branch_tree import BranchTree
 from ..widgets.context_view import ContextView
@@ -65,13 +52,14 @@ from .actions import Actions
 from .config import Settings
 from .frame_pacing import PacedScreen
 from .keymap import first_key
+from .scan_watch import ScanWatch
+from .search_glue import SearchGlue
+from .session_opener import SessionOpener
 
 if TYPE_CHECKING:  # (imported where used: the first screen needs none of these, 45 ms together)
     from ..core.projection.file_knowledge import FileTracker
-    from ..core.search.labels import LabelIndex, LabelRow
-    from ..core.search.landing import Aim, Landing
-    from ..core.search.sidebar import SidebarSearch
-    from .search_flow import SearchFlow
+    from ..core.search.labels import LabelRow
+    from ..core.search.landing import Aim
 
 T = TypeVar("T")
 
@@ -103,16 +91,14 @@ class MainScreen(PacedScreen[None]):
         # Every file change goes through the watcher (it watches once the first listing is up).
         self.watcher = SessionWatcher(self.store, poll=settings.poll)
         self.activity = Activity()
-        self._search: SidebarSearch | None = None  # (made when first needed: see `search`)
-        self._searching: SearchFlow | None = None
-        self._label_index: LabelIndex | None = None
         self.actions = Actions(self)
+        self.searches = SearchGlue(self, self)  # the sidebar's and the tree's searches, wired
+        self.opener = SessionOpener(self, self)  # opening a session, showing a context
+        self.scan_watch = ScanWatch(self, self)  # the listing, the scan and the watch
         self.session: Session | None = None
         self.file_tracker: FileTracker | None = None  # the open session's, kept across entries
         self.follow = False
-        self.scanned = False
         self.first_screen = FirstScreen(open_path)  # what the first screen opens by itself
-        self.last_context_ms = 0.0
 
     # ------------------------------------------------------------------ the panes
     def compose(self) -> ComposeResult:
@@ -122,33 +108,6 @@ class MainScreen(PacedScreen[None]):
             yield ContextView(id="context", agent_dir=self.pi_agent_dir)
         yield FitStatic("", id="status")
         yield KeyFooter()
-
-    @property
-    def search(self) -> SidebarSearch:
-        """The sidebar search, made when a search first needs it (its modules were ~10 ms of
-        the start); until then there is no index to reset or update."""
-        if self._search is None:
-            from ..core.search.sidebar import SidebarSearch
-
-            self._search = SidebarSearch(self.store.texts)
-        return self._search
-
-    @property
-    def searching(self) -> SearchFlow:
-        if self._searching is None:
-            from .search_flow import SearchFlow
-
-            self._searching = SearchFlow(self, self, self.search)
-        return self._searching
-
-    @property
-    def label_index(self) -> LabelIndex:
-        """Every label of the listed sessions (made when the labels screen first opens)."""
-        if self._label_index is None:
-            from ..core.search.labels import LabelIndex
-
-            self._label_index = LabelIndex()
-        return self._label_index
 
     @property
     def glyphs(self) -> Glyphs:
@@ -188,22 +147,7 @@ class MainScreen(PacedScreen[None]):
         self.sidebar.set_status(f"reading{self.glyphs.ellipsis}")
         self.context_view.clear("")
         self.sidebar.session_list.focus()
-        first = first_listing(
-            self.store,
-            open_path=self.open_path,
-            rows_for=self.sidebar.rows_for,
-            shown=self.app.size.height,  # (it may not be known yet: FIRST_ROWS are checked at least)
-            show=self._show_first,
-        )
-        if first.then is Then.SCAN:
-            self.scan_sessions()
-
-    def _show_first(self, first: FirstListing) -> None:
-        """The first listing, as core/listing/first_screen.py chose it (before the first frame)."""
-        if first.listing is not None:
-            listing, checked = first.listing, first.then is Then.WATCH
-            problem = first.cache_problem
-            self._scan_done(listing.summaries, listing.skipped, problem, checked=checked, rows=first.rows)
+        self.scan_watch.start()
 
     def focus_pane(self, pane: str) -> None:
         self.panes.focus_pane(pane)
@@ -232,38 +176,10 @@ class MainScreen(PacedScreen[None]):
         """One of app/actions.py's flows, as a worker (its dialogs need one)."""
         self.run_worker(flow, group="action", exit_on_error=False)
 
-    # ------------------------------------------------------------------ scanning and watching
-    @work(thread=True, exclusive=True, group="scan", exit_on_error=False)
-    def scan_sessions(self) -> None:
-        report = self.store.scan()
-        listing = self.store.listing()
-        if not get_current_worker().is_cancelled:
-            problem = report.cache_problem if report is not None else None
-            self.app.call_from_thread(self._scan_done, listing.summaries, listing.skipped, problem)
-
-    @work(thread=True, exclusive=True, group="check", exit_on_error=False)
-    def check_listing(self) -> None:
-        """Every file compared with the cached listing shown first (see `_list_from_cache`);
-        what changed is listed again. The watch starts once this is done: it compares every
-        file with what the store holds."""
-        listing: Listing | None = None
-        problem: str | None = None
-        try:
-            report = self.store.scan()
-            # (listed again also to say that the index could not be saved, as a scan would)
-            if report is not None and (report.listing_changed or report.cache_problem):
-                listing, problem = self.store.listing(), report.cache_problem
-        finally:  # (the watch starts even if the check failed: it is then reported)
-            if not get_current_worker().is_cancelled:
-                self.app.call_from_thread(self._listing_checked, listing, problem)
-
-    def _listing_checked(self, listing: Listing | None, cache_problem: str | None) -> None:
-        if listing is not None:
-            current = self.sidebar.session_list.current()
-            self._scan_done(listing.summaries, listing.skipped, cache_problem)
-            if self.first_screen.reopen_after_check(current.path if current is not None else None):
-                self._open_initial()
-        self.set_timer(WATCH_AFTER_SECONDS, self.watch_sessions)
+    # ------------------------------------------------------------------ listing (app/scan_watch.py)
+    @property
+    def scanned(self) -> bool:
+        return self.scan_watch.scanned
 
     def on_key(self) -> None:
         self.first_screen.user_acted = True  # (a key, a click, a scroll: the first screen is the user's now)
@@ -276,322 +192,39 @@ class MainScreen(PacedScreen[None]):
             self.first_screen.user_acted = True
         super()._forward_event(event)
 
-    @work(thread=True, exclusive=True, group="index", exit_on_error=False)
-    def build_search_index(self) -> None:
-        """The search index, built once the search line opens (not before: it holds every
-        message's text), in a thread while the user types the first letters."""
-        listed = self.sidebar.summaries
-        self.search.build(list(listed))
-        if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._index_built, listed)
-
-    def _index_built(self, listed: list[SessionSummary]) -> None:
-        if self.sidebar.summaries is not listed:
-            # The listing changed meanwhile. (Only then: looking at 30,000 unchanged
-            # sessions on the event loop paused typing for 200 ms.)
-            self.search.update(self.sidebar.summaries)
-        freeze_long_lived()  # (the listing and the index live as long as the app)
-
-    def _scan_done(
-        self,
-        summaries: list[SessionSummary],
-        skipped: list[tuple[str, str]],
-        cache_problem: str | None,
-        *,
-        checked: bool = True,
-        rows: list[SidebarRow] | None = None,
-    ) -> None:
-        """A listing to show (`checked`: its files were compared with the disk; `rows`: the
-        sidebar's rows of it, made already)."""
-        if self._search is not None:
-            self._search.reset()
-        first_scan = not self.scanned
-        self.scanned = True
-        dot = f" {self.glyphs.dot} "
-        self.sidebar.set_status("")
-        self.sidebar.set_summaries(summaries, rows=rows)
-        if not summaries:
-            self._show_empty_state()
-        else:
-            note = f"{len(summaries)} sessions in {self.root.describe()}"
-            if skipped:
-                note += f"{dot}{len(skipped)} other file(s) skipped (unreadable or not pi sessions)"
-            if cache_problem:
-                note += f"{dot}{cache_problem}"
-            self.set_status(note)
-        if first_scan and self.notices:
-            # Once: in the status line, and each in full in a notice (a status line is cut).
-            self.set_status(f"{self.glyphs.problem} " + dot.join(self.notices), error=True)
-            self.notify("\n".join(self.notices), title="Settings", severity="warning", timeout=15)
-        if first_scan:
-            self._open_initial()
-            # Once the first screen is up: starting the watch imports watchfiles and anyio
-            # (30 ms the first screen waited for). Nothing is missed meanwhile: once the OS
-            # watch is in place the watcher compares every file with what the scan read.
-            if checked:
-                self.set_timer(WATCH_AFTER_SECONDS, self.watch_sessions)
-            else:
-                self.call_after_frame(self.check_listing)
-        # The search index is built when the search line opens (or at the first query); a
-        # listing read again gets a new one at once if the user has searched.
-        if self._search is not None and self._search.wanted:
-            self.set_timer(0.1, self.build_search_index)
-
-    def _show_empty_state(self) -> None:
-        where = self.root.describe()
-        demo = first_key(self.app.key_bindings, "ui.demo")  # type: ignore[attr-defined]
-        how = f"Press {demo} to open" if demo else "Run pi-sessions --demo for"
-        # Paragraphs: the list wraps them to its width.
-        self.sidebar.session_list.placeholder = [
-            "No pi sessions here yet.",
-            "",
-            "Looked in:",
-            f"  {self.root.path}",
-            f"  ({self.root.source})",
-            "",
-            f"{how} the bundled demo (a temporary copy), or start pi and come back: new sessions "
-            "appear as they are written.",
-        ]
-        self.sidebar.session_list.refresh()
-        self.context_view.clear(f"No pi sessions found in {where}.")
-        # What to do first: a narrow status line is cut at its end.
-        hint = f"press {demo} for a demo (or run pi-sessions --demo)" if demo else "run pi-sessions --demo"
-        self.set_status(f"No sessions here: {hint}. Looked in {where}.")
-
-    def _open_initial(self) -> None:
-        path = self.first_screen.open_path
-        if path is not None:
-            self.sidebar.select_path(path)
-            self.hold_frames(FIRST_SESSION_WAIT)
-            self.open_session(path)
-            self.focus_pane("tree")
-            return
-        session_list = self.sidebar.session_list
-        first = session_list.first_selectable()
-        if first is not None:
-            session_list.move_cursor(first, notify=False)
-        current = session_list.current()
-        path = self.first_screen.to_open(current.path if current is not None else None)
-        if path is not None:
-            self.hold_frames(FIRST_SESSION_WAIT)
-            self.open_session(path)
-
-    @work(exclusive=True, group="watch", exit_on_error=False)
-    async def watch_sessions(self) -> None:
-        notice_shown = False
-        async for batch in self.watcher.events():
-            if self.watcher.notice and not notice_shown:
-                notice_shown = True
-                self.notify(self.watcher.notice, title="Watching", severity="warning", timeout=8)
-            self.apply_store_events(batch)
-
-    def apply_store_events(self, batch: StoreBatch, *, ours: bool = False) -> None:
-        """New, grown, replaced, renamed and vanished sessions, from one batch of the store's
-        events (read in a worker thread; `ours`: a change we made ourselves, which neither
-        marks the session live nor is announced)."""
-        had_none = not self.sidebar.summaries
-        current = self.sidebar.session_list.current()
-        select: str | None = None
-        now = time.time()
-        for event in batch:
-            if event.kind in (EventKind.GREW, EventKind.APPEARED) and not ours:
-                self.activity.grew(event.path, now)
-            if event.kind is EventKind.RENAMED and event.old_path is not None:
-                self.activity.moved(event.old_path, event.path)
-                if current is not None and current.path == event.old_path:
-                    select = event.path  # the sidebar's cursor goes with the file
-            if event.kind is EventKind.VANISHED:
-                self.activity.forget(event.path)
-            if self.session is not None and event.session is self.session:
-                self._open_session_changed(event, ours=ours)
-        self.sidebar.set_summaries(batch.listing.summaries)
-        if select is not None:
-            self.sidebar.select_path(select)
-        self.sidebar.set_open(self.session.path if self.session is not None else None)
-        if self.session is None and batch.listing.summaries and (had_none or ours):
-            # The first session of a folder that had none, or the one after ours that went.
-            current = self.sidebar.session_list.current()
-            if current is not None:
-                self.open_session(current.path)
-        if self._search is not None:
-            self._search.update(batch.listing.summaries)
-
-    def _open_session_changed(self, event: StoreEvent, *, ours: bool = False) -> None:
-        """The open session's file changed: core says what that means for each pane
-        (core/live/tree_change.py, core/live/context_change.py), the panes apply it."""
-        session = self.session
-        if session is None:
-            return
-        if event.kind is EventKind.VANISHED or event.error:
-            why = event.error or "the file is gone"
-            self._close_session(f"The open session cannot be shown any more: {why}.\n{event.path}")
-            if not ours:
-                self.set_status(f"the open session is gone: {why}: {event.path}", error=True)
-            return
-        if event.kind is EventKind.RENAMED and not ours:
-            self.set_status(f"the open session was renamed to {event.path}")
-        delta = event.append
-        if delta is None or not delta.changed:
-            return
-        self._hold_collections()
-        tree = self.branch_tree
-        rows, index, view = tree.rows, tree.index_by_id, tree.live_filter()
-        rows_change = tree_change(session, delta, rows, index, view, tree.current_id(), follow=self.follow)
-        self.tree_pane.apply_change(rows_change)
-        if delta.reloaded and not ours:
-            what = "cut short" if delta.truncated else "rewritten"
-            self.set_status(f"the open session was {what} on disk: read again")
-        context = self.context_view
-        shown = context.projection if context.session is session else None
-        change = context_change(
-            session,
-            delta,
-            shown,
-            self.context_leaf if shown is not None else None,
-            follow=self.follow,
-            show_excluded=context.show_excluded,
-        )
-        context.apply(session, change)
-
-    def _close_session(self, text: str) -> None:
-        """Nothing is open any more: every pane says so."""
-        if self.session is not None:
-            self.watcher.untrack(self.session)
-        self.session = None
-        self.tree_pane.show_session(None)
-        self.context_view.clear(text)
-        self.sidebar.set_open(None)
-
     def action_rescan(self) -> None:
         self.sidebar.set_status(f"reading{self.glyphs.ellipsis}")
-        self.scan_sessions()
+        self.scan_watch.scan()
 
     async def after_external_change(
         self, path: str, *, select_session: str | None = None, by_us: bool = True
     ) -> None:
-        """We wrote, moved or ran something on `path` (or found someone else did): bring the
-        store and every pane up to date now (the watcher would, a moment later), the way every
-        file change goes."""
-        self.apply_store_events(await self.watcher.process([path]), ours=by_us)
-        if select_session is not None:
-            self.sidebar.select_path(select_session)
-            with contextlib.suppress(WorkerCancelled):  # the user opened another one meanwhile
-                await self.open_session(select_session).wait()
+        await self.scan_watch.after_external_change(path, select_session=select_session, by_us=by_us)
 
     # ------------------------------------------------------------------ opening a session
     @on(SessionSidebar.SessionHighlighted)
     def _session_highlighted(self, event: SessionSidebar.SessionHighlighted) -> None:
         path = event.summary.path
         if self.session is None or self.session.path != path:
-            self.open_session(path, aim=self._search_aim(path))
+            self.open_session(path, aim=self.searches.aim(path))
 
     @on(SessionSidebar.SessionChosen)
     def _session_chosen(self, event: SessionSidebar.SessionChosen) -> None:
         path = event.summary.path
-        aim = self._search_aim(path)
+        aim = self.searches.aim(path)
         if self.session is None or self.session.path != path or aim is not None:
             self.open_session(path, aim=aim)
         self.focus_pane("tree")
 
-    def _search_aim(self, path: str) -> Aim | None:
-        """With a search on, the session's hit: opening it lands there."""
-        results = self.sidebar.matches
-        if results is None or path not in results:
-            return None
-        from ..core.search.landing import Aim
-
-        return Aim(results.query, results.scope, results.hit(path), results.place(path))
-
     def open_session(self, path: str, select: str | None = None, aim: Aim | None = None) -> Worker[None]:
-        """Read `path` in a worker thread, then show it (a newer open cancels this one); with
-        `aim`, land on that hit or label (the session may be open already)."""
-        return self.run_worker(
-            self._open_session(path, select, aim), group="open", exclusive=True, exit_on_error=False
-        )
-
-    async def _open_session(self, path: str, select: str | None, aim: Aim | None) -> None:
-        shown = self.session if self.session is not None and self.session.path == path else None
-
-        def read() -> tuple[Session, Landing | None]:
-            session = shown if shown is not None and aim is not None else Session.open(path)
-            if aim is None:
-                return session, None
-            from ..core.search.landing import land
-
-            return session, land(session, aim)
-
-        try:
-            session, landing = await asyncio.to_thread(read)
-        except (SessionError, OSError) as e:
-            self._session_opened(path, None, str(e), select)
-            return
-        if session is not self.session:
-            entry = landing.entry_id if landing is not None else None
-            self._session_opened(path, session, None, entry or select, notify=entry is None)
-        if landing is not None and session is self.session:
-            self._landed(landing)
-
-    def _landed(self, landing: Landing) -> None:
-        """The tree on the hit (unfolded, the view switched if it hid it), n / N walking every
-        hit of the query, the context at the hit; the status line says where it is."""
-        self.branch_tree.set_matches(list(landing.walk), select=landing.entry_id)
-        place = landing.place
-        if place.entry_id is None:
-            if place.field:
-                self.set_status(f"the hit is in the session's {place.field}")
-            return
-        from ..core.search.landing import place_words
-
-        where = place_words(place) or "the entry"
-        status = f"{place.field.replace('_', ' ') or 'hit'} of {place.entry_id}, {where}"
-        ordinal = landing.ordinal()
-        if len(landing.walk) > 1:
-            at = f"{ordinal} of {len(landing.walk)}" if ordinal is not None else f"{len(landing.walk)}"
-            status += f" {self.glyphs.dot} hit {at} in this session: n / N for next / previous"
-        self.set_status(status)
-
-    def _session_opened(
-        self,
-        path: str,
-        session: Session | None,
-        error: str | None,
-        select: str | None,
-        *,
-        notify: bool = True,
-    ) -> None:
-        self.release_frames()  # (the first screen waits for its first session: `_open_initial`)
-        if self.session is not None:
-            self.watcher.untrack(self.session)
-        self.session = session
-        self.sidebar.set_open(path if session else None)
-        if session is None:
-            self.tree_pane.show_session(None)
-            self.context_view.clear(f"cannot open {path}: {error}")
-            self.set_status(f"cannot open {path}: {error}", error=True)
-            return
-        self.watcher.track(session)
-        # The context is shown here, not when the tree's announcement comes back: the frame
-        # drawn in between would show the tree alone (for a long session, a frame's work).
-        self.tree_pane.show_session(session, select=select, notify=False)
-        shown = self.branch_tree.current_id()
-        if notify and shown is not None:
-            self._highlighted(shown)
-        empty = nothing_to_show(session)
-        if empty is not None:
-            self.context_view.clear(empty)
-        if session.problems:
-            first = session.problems[0]
-            self.set_status(
-                f"{self.glyphs.problem} {len(session.problems)} problem(s) in this file; first: {first}",
-                error=True,
-            )
+        return self.opener.open(path, select, aim)
 
     # ------------------------------------------------------------------ the context pane
     @on(BranchTree.EntryHighlighted)
     def _entry_highlighted(self, event: BranchTree.EntryHighlighted) -> None:
-        self._highlighted(event.entry_id)
+        self.highlighted(event.entry_id)
 
-    def _highlighted(self, entry_id: str) -> None:
+    def highlighted(self, entry_id: str) -> None:
         if self.follow and self.session is not None and entry_id != self.session.default_leaf:
             self._set_follow(False)
         self.show_context(entry_id)
@@ -602,23 +235,11 @@ class MainScreen(PacedScreen[None]):
         self.focus_pane("context")
 
     def show_context(self, entry_id: str, *, keep_scroll: bool = False) -> None:
-        """The context at `entry_id`, chosen by the user (a live change goes through
-        `_open_session_changed`)."""
-        session = self.session
-        if session is None or entry_id not in session.by_id:
-            return
-        started = time.perf_counter()
-        self._hold_collections()
-        COLLECTIONS.keep(self.context_view.projection)  # freed once the frame is out
-        self.context_view.show(session, project(session, entry_id), keep_scroll=keep_scroll)
-        self.last_context_ms = (time.perf_counter() - started) * 1000
+        self.opener.show_context(entry_id, keep_scroll=keep_scroll)
 
-    def _hold_collections(self) -> None:
-        """No cyclic collection until the frame showing this change is out (the app releases
-        them when it hands a frame over: core/common/gcpause.py), or a second has passed."""
-        if not COLLECTIONS.held:
-            COLLECTIONS.hold()
-            self.set_timer(1.0, COLLECTIONS.release)
+    @property
+    def last_context_ms(self) -> float:
+        return self.opener.last_context_ms
 
     def action_toggle_excluded(self) -> None:
         self.context_view.toggle_excluded()
@@ -636,33 +257,26 @@ class MainScreen(PacedScreen[None]):
     # ------------------------------------------------------------------ search
     @on(SessionSidebar.SearchOpened)
     def _search_opened(self) -> None:
-        if self.search.index is None:
-            self.build_search_index()
+        self.searches.opened()
 
     @on(SessionSidebar.SearchChanged)
     def _search_sessions(self, event: SessionSidebar.SearchChanged) -> None:
-        self.searching.start(event.query, event.scope)
+        self.searches.start(event.query, event.scope)
 
     @on(SessionList.PlacesWanted)
     def _places_wanted(self, event: SessionList.PlacesWanted) -> None:
-        self.searching.place(event.results, event.paths)
+        self.searches.place(event.results, event.paths)
 
     @on(TreePane.SearchDone)
     def _tree_matches(self, event: TreePane.SearchDone) -> None:
-        found, query = event.matches, event.query
-        if event.error:
-            self.set_status(event.error, error=True)
-            return
-        self.set_status(
-            f"{len(found)} entries match {query!r}: n / N for next / previous"
-            if found
-            else f"nothing matches {query!r}"
-        )
+        self.searches.tree_search_done(event.matches, event.query, event.error)
 
     def action_labels(self) -> None:
         from .labels_screen import LabelsScreen
 
-        screen = LabelsScreen(self.sidebar.shown_summaries() or self.sidebar.summaries, self.label_index)
+        screen = LabelsScreen(
+            self.sidebar.shown_summaries() or self.sidebar.summaries, self.searches.label_index
+        )
         self.app.push_screen(screen, self._label_chosen)
 
     def _label_chosen(self, row: LabelRow | None) -> None:
@@ -674,7 +288,7 @@ class MainScreen(PacedScreen[None]):
         from ..core.search.landing import Aim
 
         place = HitPlace(row.entry_id, "label", row.on_active_path, row.branch_from)
-        labelled = tuple(r.entry_id for r in self.label_index.labels_of(row.path))
+        labelled = tuple(r.entry_id for r in self.searches.label_index.labels_of(row.path))
         self.open_session(row.path, aim=Aim(None, "deep", place=place, walk=labelled or (row.entry_id,)))
         self.focus_pane("tree")
 
