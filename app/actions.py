@@ -7,8 +7,9 @@ core does the reading and writing. Writing a file, trashing one, copying and run
 off the event loop; what walks the open session stays on it (only the loop changes it). A flow
 knows its host only as an `ActionHost`: what is open and selected, the settings, the status
 line, and `after_external_change`, which brings every pane up to date after a write before the
-flow says it is done. A new action is a method here, a binding and a one-line `action_*` on the
-screen (app/main_screen.py). (Over 450 lines: ten flows, each short.)
+flow says it is done. Every action on what is selected goes through here (`flow`): the views'
+flows are app/view_flows.py's. A new action is a method here (its name in `FLOWS`) and a binding
+`flow('name')` in widgets/keys.py. (Over 450 lines: twelve flows, each short.)
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ import os
 import shlex
 import shutil
 import sys
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
@@ -33,6 +34,7 @@ from ..core.listing.summary import SessionSummary
 from ..core.session.describe import entry_text
 from ..core.session.session import Session
 from .config import Settings
+from .view_flows import VIEW_FLOWS, ViewFlows, ViewHost
 
 if TYPE_CHECKING:
     from ..core.writing.append import PlannedAppend
@@ -49,6 +51,21 @@ EXPORTS = {
     "html": "the session as pi's own HTML page (pi --export)",
 }
 APPEND_TRIES = 3  # a line planned while pi appends is planned again, this many times at most
+# The flows a binding can name (`flow('fork')`), here and in app/view_flows.py.
+FLOWS = (
+    "resume",
+    "fork",
+    "clone",
+    "compaction_audit",
+    "size_doctor",
+    "rename",
+    "label",
+    "delete",
+    "export",
+    "export_into",
+    "copy",
+    "copy_entry_text",
+)
 
 
 class ActionHost(Protocol):
@@ -106,11 +123,24 @@ class ActionHost(Protocol):
         """From a worker thread: put `text` on the terminal's clipboard (OSC 52)."""
 
 
+class FlowHost(ActionHost, ViewHost, Protocol):
+    """What every flow needs: the actions' host and the view flows' (app/view_flows.py)."""
+
+
 class Actions:
     """The flows, on one host."""
 
-    def __init__(self, host: ActionHost) -> None:
+    def __init__(self, host: FlowHost) -> None:
         self.host = host
+        self.views = ViewFlows(host)
+
+    def flow(self, name: str, *args: str) -> Coroutine[Any, Any, None]:
+        """The flow `name` (with `args`, e.g. `export_into` "tree"), here or a view's."""
+        if name in VIEW_FLOWS:
+            return getattr(self.views, name)(*args)  # type: ignore[no-any-return]
+        if name not in FLOWS:
+            raise ValueError(f"no flow named {name!r}")
+        return getattr(self, name)(*args)  # type: ignore[no-any-return]
 
     def _line(self, text: str, limit: int) -> str:
         return one_line(text, limit, glyphs=self.host.glyphs)

@@ -1,17 +1,16 @@
 """The main screen: sessions | branch tree | context, wired together.
 
 Attributes go down, messages come up: the screen hands each pane what to show and listens to
-what the user did there. It owns the store, the watcher and the open session; it decides
-nothing itself. Core decides (core/live/context_change.py and core/session/outline.py for a change of the open
-session, core/search/sidebar.py for a search), the panes apply (widgets/), layout is
-widgets/panes.py's, and what the user does with a session is app/actions.py's (this screen is
-its `ActionHost`). File work runs in worker threads; a worker that fails says so in the status
-line instead of taking the app down.
+what the user did there. It decides nothing itself and does little more than hand on: the
+listing, the scan and the watch are app/scan_watch.py's (what the first frame shows is
+core/listing/first_screen.py's, what a change means for each pane core/live/'s), opening a
+session and showing a context app/session_opener.py's, the searches app/search_glue.py's,
+and every action on what is selected a flow of app/actions.py's (`action_flow`; this screen is
+its host). Layout is widgets/panes.py's. File work runs in worker threads; a worker that fails
+says so in the status line instead of taking the app down.
 
 Where things go: a new pane is a widget yielded in `compose` inside `Panes`; a new action is a
-flow in app/actions.py, a binding here and a one-line `action_*`. (Over 450 lines: this is the
-one place where the store, the watcher, the open session, the panes and the actions meet; each
-method only hands something on, and splitting them would scatter one path over files.)
+flow in app/actions.py and a binding `flow('name')` in widgets/keys.py (nothing here).
 """
 
 from __future__ import annotations
@@ -29,7 +28,6 @@ from textual.worker import Worker, WorkerState
 
 from ..core.common.glyphs import Glyphs
 from ..core.common.locations import SessionsRoot
-from ..core.common.problems import SessionError
 from ..core.common.text import one_line
 from ..core.listing.first_screen import (
     FirstScreen,
@@ -57,8 +55,9 @@ from .search_glue import SearchGlue
 from .session_opener import SessionOpener
 
 if TYPE_CHECKING:  # (imported where used: the first screen needs none of these, 45 ms together)
+    from ..core.projection.context import Projection
     from ..core.projection.file_knowledge import FileTracker
-    from ..core.search.labels import LabelRow
+    from ..core.search.labels import LabelIndex
     from ..core.search.landing import Aim
 
 T = TypeVar("T")
@@ -271,27 +270,6 @@ class MainScreen(PacedScreen[None]):
     def _tree_matches(self, event: TreePane.SearchDone) -> None:
         self.searches.tree_search_done(event.matches, event.query, event.error)
 
-    def action_labels(self) -> None:
-        from .labels_screen import LabelsScreen
-
-        screen = LabelsScreen(
-            self.sidebar.shown_summaries() or self.sidebar.summaries, self.searches.label_index
-        )
-        self.app.push_screen(screen, self._label_chosen)
-
-    def _label_chosen(self, row: LabelRow | None) -> None:
-        """Land on the labelled entry; n / N walk that session's labels."""
-        if row is None:
-            return
-        self.sidebar.select_path(row.path)
-        from ..core.search.in_session import HitPlace
-        from ..core.search.landing import Aim
-
-        place = HitPlace(row.entry_id, "label", row.on_active_path, row.branch_from)
-        labelled = tuple(r.entry_id for r in self.searches.label_index.labels_of(row.path))
-        self.open_session(row.path, aim=Aim(None, "deep", place=place, walk=labelled or (row.entry_id,)))
-        self.focus_pane("tree")
-
     def action_search(self) -> None:
         if self.active_pane == "sidebar":
             self.sidebar.action_search()
@@ -334,63 +312,39 @@ class MainScreen(PacedScreen[None]):
     def osc52_from_thread(self, text: str) -> None:
         self.app.call_from_thread(self.app.copy_to_clipboard, text)
 
-    # ------------------------------------------------------------------ actions
-    def action_inspect(self) -> None:
-        session = self.session
+    def listed_summaries(self) -> list[SessionSummary]:
+        return self.sidebar.shown_summaries() or self.sidebar.summaries
+
+    @property
+    def label_index(self) -> LabelIndex:
+        return self.searches.label_index
+
+    def inspected_entry(self) -> str | None:
         entry_id = self.branch_tree.current_id()
         if self.active_pane == "context":
             entry_id = self.context_view.body.current_entry() or entry_id
-        if session is None or entry_id is None:
-            return
-        record = session.by_id[entry_id]
-        try:
-            value = session.entry_dict(record)
-        except (SessionError, OSError) as e:
-            self.set_status(f"cannot read line {record.line}: {e}", error=True)
-            return
-        title = f"{entry_id} {self.glyphs.dot} line {record.line} of {session.path}"
-        from .screens import RawJsonScreen
+        return entry_id
 
-        self.app.push_screen(RawJsonScreen(title, value))
+    def marked_entry(self) -> str | None:
+        return self.branch_tree.marked
 
-    @on(BranchTree.MarkChanged)
-    def _mark_changed(self, event: BranchTree.MarkChanged) -> None:
-        if event.entry_id is None:
-            self.set_status("mark cleared")
-            return
-        compare = first_key(self.app.key_bindings, "tree.compare")  # type: ignore[attr-defined]
-        how = f"press {compare}" if compare else "use the palette's Compare"
-        self.set_status(f"marked {event.entry_id}: move to another entry and {how} to compare the two")
+    def shown_projection(self, entry_id: str) -> Projection | None:
+        return self.context_view.projection if self.context_leaf == entry_id else None
 
-    def action_compare(self) -> None:
-        session, marked, selected = self.session, self.branch_tree.marked, self.selected_entry()
-        if session is None or selected is None:
-            return
-        if marked is None or marked not in session.by_id:
-            mark = first_key(self.app.key_bindings, "tree.mark")  # type: ignore[attr-defined]
-            how = f"press {mark} on an entry" if mark else "mark an entry (the palette)"
-            self.set_status(f"nothing is marked to compare: {how}, move to another and compare")
-            return
-        if marked == selected:
-            self.set_status("the marked entry is the selected one: move to another entry to compare")
-            return
-        from .compare_screen import CompareScreen
-
-        screen = CompareScreen(session, marked, selected)
-        self.app.push_screen(screen, lambda to: self.go_to_entry(session, to))
-
-    def action_files(self) -> None:
-        session, entry = self.session, self.selected_entry()
-        if session is None or entry is None:
-            return
+    def tracker_for(self, session: Session) -> FileTracker:
         from ..core.projection.file_knowledge import FileTracker
-        from .files_screen import FilesScreen
 
         if self.file_tracker is None or self.file_tracker.session is not session:
             self.file_tracker = FileTracker(session)
-        shown = self.context_view.projection if self.context_leaf == entry else None
-        screen = FilesScreen(session, entry, self.file_tracker, shown)
-        self.app.push_screen(screen, lambda to: self.go_to_entry(session, to))
+        return self.file_tracker
+
+    def key_of(self, binding_id: str) -> str:
+        return first_key(self.app.key_bindings, binding_id)  # type: ignore[attr-defined]
+
+    def open_at(self, path: str, aim: Aim) -> None:
+        self.sidebar.select_path(path)
+        self.open_session(path, aim=aim)
+        self.focus_pane("tree")
 
     def go_to_entry(self, session: Session, entry_id: str | None) -> None:
         """A view chose an entry of `session`: the tree's cursor goes there, the context follows."""
@@ -399,44 +353,20 @@ class MainScreen(PacedScreen[None]):
         self.focus_pane("tree")
         self.branch_tree.select(entry_id)
 
-    def action_resume(self) -> None:
-        self.run_flow(self.actions.resume())
+    # ------------------------------------------------------------------ actions
+    def action_flow(self, name: str, *args: str) -> None:
+        """Every action on what is selected, by name: a flow of `Actions` (app/actions.py), run
+        as a worker (its dialogs need one). The bindings say `flow('fork')`."""
+        self.run_flow(self.actions.flow(name, *args))
 
-    def action_fork(self) -> None:
-        self.run_flow(self.actions.fork())
-
-    def action_copy(self) -> None:
-        self.run_flow(self.actions.copy())
-
-    def action_copy_entry_text(self) -> None:
-        self.run_flow(self.actions.copy_entry_text())
-
-    def action_clone(self) -> None:
-        self.run_flow(self.actions.clone())
-
-    def action_rename(self) -> None:
-        self.run_flow(self.actions.rename())
-
-    def action_label(self) -> None:
-        self.run_flow(self.actions.label())
-
-    def action_delete(self) -> None:
-        self.run_flow(self.actions.delete())
-
-    def action_export(self) -> None:
-        self.run_flow(self.actions.export())
-
-    def action_export_context(self) -> None:
-        self.run_flow(self.actions.export_into("context"))
-
-    def action_export_tree(self) -> None:
-        self.run_flow(self.actions.export_into("tree"))
-
-    def action_compaction_audit(self) -> None:
-        self.run_flow(self.actions.compaction_audit())
-
-    def action_size_doctor(self) -> None:
-        self.run_flow(self.actions.size_doctor())
+    @on(BranchTree.MarkChanged)
+    def _mark_changed(self, event: BranchTree.MarkChanged) -> None:
+        if event.entry_id is None:
+            self.set_status("mark cleared")
+            return
+        compare = self.key_of("tree.compare")
+        how = f"press {compare}" if compare else "use the palette's Compare"
+        self.set_status(f"marked {event.entry_id}: move to another entry and {how} to compare the two")
 
     def action_demo(self) -> None:
         if self.scanned and not self.store.entries:

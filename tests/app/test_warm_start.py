@@ -252,7 +252,7 @@ async def test_a_screen_opened_before_the_first_frame_does_not_hold_back_the_che
 
     def on_mount(self: main_screen.MainScreen) -> None:
         mount(self)
-        self.action_labels()  # (as if its key was typed before the first frame)
+        self.action_flow("labels")  # (as if its key was typed before the first frame)
 
     monkeypatch.setattr(main_screen.MainScreen, "on_mount", on_mount)
     async with make_app(root, cache).run_test(size=(160, 48)) as pilot:
