@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from ..core.writing.fork import ForkPlan
 
 # Each flow imports what it writes, runs or shows where it starts: none of it is needed for
-# the first screen (17 ms of every start when imported here).
+# the first screen (a start would import them all).
 
 T = TypeVar("T")
 

@@ -54,7 +54,7 @@ from .scan_watch import ScanWatch
 from .search_glue import SearchGlue
 from .session_opener import SessionOpener
 
-if TYPE_CHECKING:  # (imported where used: the first screen needs none of these, 45 ms together)
+if TYPE_CHECKING:  # (imported where used: the first screen needs none of these)
     from ..core.projection.context import Projection
     from ..core.projection.file_knowledge import FileTracker
     from ..core.search.labels import LabelIndex

@@ -54,7 +54,7 @@ RowsFor = Callable[[Sequence[SessionSummary]], list[SidebarRow]]
 
 def freeze_long_lived() -> None:
     """What is alive now lives as long as the app (a listing, the search index): collections
-    stop walking it (at 30,000 sessions a full collection walking them paused drawing)."""
+    stop walking it (with many sessions a full collection walking them pauses drawing)."""
     gc.freeze()
 
 
