@@ -29,9 +29,7 @@ from textual.worker import Worker, WorkerState
 from ..core.common.glyphs import Glyphs
 from ..core.common.locations import SessionsRoot
 from ..core.common.text import one_line
-from ..core.listing.first_screen import (
-    FirstScreen,
-)
+from ..core.listing.first_screen import FirstScreen
 from ..core.listing.store import SessionStore
 from ..core.listing.summary import SessionSummary
 from ..core.live.activity import Activity

@@ -7,6 +7,7 @@ import ast
 import inspect
 
 from pi_sessions.app.actions import FLOWS, Actions
+from pi_sessions.app.export_flows import EXPORT_FLOWS, ExportFlows
 from pi_sessions.app.view_flows import VIEW_FLOWS, ViewFlows
 from pi_sessions.widgets.keys import SPECS
 
@@ -27,8 +28,8 @@ def test_every_flow_a_key_names_exists_and_takes_its_arguments() -> None:
     calls = _flow_calls()
     assert calls
     for name, args in calls:
-        owner = ViewFlows if name in VIEW_FLOWS else Actions
-        assert name in FLOWS or name in VIEW_FLOWS, name
+        owner = ViewFlows if name in VIEW_FLOWS else ExportFlows if name in EXPORT_FLOWS else Actions
+        assert name in (*FLOWS, *EXPORT_FLOWS, *VIEW_FLOWS), name
         method = getattr(owner, name)
         assert inspect.iscoroutinefunction(method), name
         inspect.signature(method).bind(None, *args)  # (self, then the binding's arguments)
@@ -36,4 +37,4 @@ def test_every_flow_a_key_names_exists_and_takes_its_arguments() -> None:
 
 def test_every_flow_has_a_binding() -> None:
     named = {name for name, _ in _flow_calls()}
-    assert set(FLOWS) | set(VIEW_FLOWS) == named
+    assert {*FLOWS, *EXPORT_FLOWS, *VIEW_FLOWS} == named
