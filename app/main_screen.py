@@ -1,13 +1,14 @@
 """The main screen: sessions | branch tree | context, wired together.
 
 Attributes go down, messages come up: the screen hands each pane what to show and listens to
-what the user did there. It decides nothing itself and does little more than hand on: the
-listing, the scan and the watch are app/scan_watch.py's (what the first frame shows is
-core/listing/first_screen.py's, what a change means for each pane core/live/'s), opening a
-session and showing a context app/session_opener.py's, the searches app/search_glue.py's,
-and every action on what is selected a flow of app/actions.py's (`action_flow`; this screen is
-its host). Layout is widgets/panes.py's. File work runs in worker threads; a worker that fails
-says so in the status line instead of taking the app down.
+what the user did there. It decides little (whether a session chosen needs opening, when a
+move turns follow off) and hands the rest on: the listing, the scan and the watch are
+app/scan_watch.py's (what the first frame shows is core/listing/first_screen.py's, what a
+change means for each pane core/live/'s), opening a session and showing a context
+app/session_opener.py's, the searches app/search_glue.py's, and every action on what is
+selected a flow of app/actions.py's (`action_flow`; this screen is its host). Layout is
+widgets/panes.py's. File work runs in worker threads; a worker that fails says so in the
+status line instead of taking the app down.
 
 Where things go: a new pane is a widget yielded in `compose` inside `Panes`; a new action is a
 flow in app/actions.py and a binding `flow('name')` in widgets/keys.py (nothing here).
