@@ -14,6 +14,7 @@ from pi_sessions.app import cli, tui
 from pi_sessions.app.compare_screen import CompareScreen
 from pi_sessions.app.files_screen import FilesScreen
 from pi_sessions.app.help_screen import GLYPH_MEANINGS, NOT_MARKS, HelpScreen
+from pi_sessions.app.keymap import palette_commands
 from pi_sessions.app.screens import ConfirmScreen, ForkScreen, MenuScreen, PromptScreen, RawJsonScreen
 from pi_sessions.app.text_screen import TextScreen
 from pi_sessions.core.common.glyphs import ASCII, UNICODE, Glyphs
@@ -412,6 +413,14 @@ async def test_the_palette_shows_each_commands_key(tmp_path: Path) -> None:
         assert "no key" in commands["Export the context"]
         assert commands["Jump to the active leaf"].endswith("(key: a)")
         assert commands["Cycle the tree view filter"].endswith("(key: v, ctrl+o)")
+        # every action with a key is found by name, tree and context ones included
+        assert commands["Unfold"].endswith("(key: right, l)")
+        assert commands["Next fork point"].endswith("(key: ])")
+        assert commands["Next search hit in this session"].endswith("(key: n)")
+        actions = {action for _, _, action, _ in palette_commands(screen, app.key_bindings)}
+        for spec in SPECS:
+            if spec.place in ("app", "main", "sessions", "tree", "context") and spec.id != PALETTE:
+                assert spec.action in actions, spec.id
 
 
 async def test_the_palettes_own_key_is_rebound_too(tmp_path: Path) -> None:
