@@ -358,6 +358,10 @@ class MainScreen(PacedScreen[None]):
         as a worker (its dialogs need one). The bindings say `flow('fork')`."""
         self.run_flow(self.actions.flow(name, *args))
 
+    @on(BranchTree.Note)
+    def _tree_note(self, event: BranchTree.Note) -> None:
+        self.set_status(event.text)
+
     @on(BranchTree.MarkChanged)
     def _mark_changed(self, event: BranchTree.MarkChanged) -> None:
         if event.entry_id is None:

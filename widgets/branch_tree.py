@@ -105,6 +105,18 @@ class BranchTree(RowList):
         def control(self) -> BranchTree:
             return self.tree
 
+    class Note(Message):
+        """A key did nothing here, and `text` says why (for the status line)."""
+
+        def __init__(self, tree: BranchTree, text: str) -> None:
+            super().__init__()
+            self.tree = tree
+            self.text = text
+
+        @property
+        def control(self) -> BranchTree:
+            return self.tree
+
     class FilterChanged(Message):
         def __init__(self, tree: BranchTree, view: ViewFilter) -> None:
             super().__init__()
@@ -408,6 +420,10 @@ class BranchTree(RowList):
         if branch_root is not None:
             self.folded.add(branch_root)
             self.rebuild(select=branch_root)
+        else:
+            self.post_message(
+                self.Note(self, "nothing to fold: no entries below this one, and no fork above it")
+            )
 
     def _branch_root(self, entry_id: str) -> str | None:
         session = self.session
@@ -426,6 +442,8 @@ class BranchTree(RowList):
         if entry is not None and entry in self.folded:
             self.folded.discard(entry)
             self.rebuild(select=entry)
+        elif entry is not None:
+            self.post_message(self.Note(self, "nothing to unfold: this entry is not folded"))
 
     def action_toggle_fold(self) -> None:
         entry = self.current_id()

@@ -29,8 +29,8 @@ from pi_sessions.widgets.plain import FitStatic
 from pi_sessions.widgets.sidebar import SessionList, SessionSidebar
 from textual.binding import BindingsMap
 
-from tests.helpers.app import lines_of, loaded, main, make_app, screen_text, until
-from tests.helpers.sessions import assistant, entry, header, two_fork_session, user, write
+from tests.helpers.app import lines_of, loaded, main, make_app, screen_text, static_text, until
+from tests.helpers.sessions import assistant, chain, entry, header, two_fork_session, user, write
 
 
 def sessions(root: Path) -> Path:
@@ -474,3 +474,16 @@ async def test_the_first_run_text_wraps_at_80_columns_and_names_the_live_demo_ke
         assert text.endswith("new sessions appear as they are written.")
         assert max(len(line) for line in shown) <= session_list.size.width
         assert "press ctrl+g for a demo" in status(app)
+
+
+async def test_fold_and_unfold_say_why_when_there_is_nothing_to_do(tmp_path: Path) -> None:
+    """`h` on the leaf of a linear session used to do nothing and say nothing."""
+    root = tmp_path / "sessions" / "--p--"
+    write(root / "2025-01-01T00-00-00-000Z_s1.jsonl", header(), *chain(4))
+    async with make_app(tmp_path / "sessions", tmp_path / "cache").run_test(size=(160, 40)) as pilot:
+        screen = await loaded(pilot)
+        screen.focus_pane("tree")
+        await pilot.press("end", "h")
+        await until(pilot, lambda: "nothing to fold" in static_text(screen, "#status"), "the reason")
+        await pilot.press("l")
+        await until(pilot, lambda: "nothing to unfold" in static_text(screen, "#status"), "the reason")
