@@ -97,6 +97,13 @@ def config_path() -> Path:
     return Path(platformdirs.user_config_path("pi-sessions")) / "config.toml"
 
 
+def secrets_allow_path() -> Path:
+    """The secrets audit's allow-list (core/audit/allowlist.py), next to config.toml."""
+    from ..core.audit.allowlist import ALLOW_FILE
+
+    return config_path().parent / ALLOW_FILE
+
+
 def read_settings(path: Path | None = None, env: Mapping[str, str] | None = None) -> LoadedSettings:
     """The settings from the file and the environment, where each came from, and what was
     wrong with the file: unknown keys are reported and ignored, a bad value falls back to its

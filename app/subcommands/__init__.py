@@ -22,6 +22,7 @@ MODULES: dict[str, str] = {
     "files": "files",
     "fork": "fork",
     "stats": "stats",
+    "secrets": "secrets",
     "resume": "resume",
     "serve": "serve",
     "completion": "completion",
