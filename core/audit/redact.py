@@ -5,6 +5,7 @@ no rule would see it (an AWS secret key quoted later without its keyword)."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -78,3 +79,38 @@ class Redactor:
         if isinstance(value, list):
             return [self.value(v) for v in value]
         return value
+
+
+def redactor_for_file(path: str | None, allow: AllowList | None = None) -> Redactor:
+    """A redactor primed with every secret of a session file (so an export, a copy or a served
+    page redacts what the audit found, wherever it is quoted again); one that finds them as it
+    goes when the file cannot be read."""
+    from ..common.problems import SessionError
+    from .scan import audit_file
+
+    known: dict[str, str] = {}
+    if path is not None:
+        with contextlib.suppress(SessionError, OSError):
+            known = audit_file(path, allow).values
+    return Redactor(allow, known)
+
+
+def redact_jsonl(data: bytes, redactor: Redactor) -> bytes:
+    """A session file's bytes with every line's strings redacted (a line that is not JSON is
+    kept only if the redactor finds nothing in it as text)."""
+    import json
+
+    out: list[bytes] = []
+    for line in data.split(b"\n"):
+        if not line.strip():
+            out.append(line)
+            continue
+        try:
+            value = json.loads(line)
+        except (ValueError, RecursionError):
+            out.append(redactor.text(line.decode("utf-8", "replace")).encode("utf-8"))
+            continue
+        out.append(
+            json.dumps(redactor.value(value), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        )
+    return b"\n".join(out)
