@@ -8,6 +8,7 @@ from pathlib import Path
 from pi_sessions.core.audit.redact import Redactor, redact_jsonl, redactor_for_file
 from pi_sessions.core.session.session import Session
 from pi_sessions.core.writing.export import export_context, export_tree
+
 from tests.helpers.secrets import AWS_SECRET, EXPECTED, GITHUB, write_secret_session
 
 
