@@ -35,6 +35,7 @@ from ..core.session.session import Session
 from .config import Settings
 
 if TYPE_CHECKING:
+    from ..core.audit.redact import Redactor
     from ..core.writing.append import PlannedAppend
     from ..core.writing.fork import ForkPlan
 
@@ -428,8 +429,11 @@ class Actions:
         if key is None or host.session is None:
             return
         session, folder = host.session, folders[int(key)][0]
+        redact, redactor = await self.review_secrets(session)
+        if not redact:
+            return
         if kind == "html":
-            await self._export_html(session, folder)
+            await self._export_html(session, folder, redactor)
             return
         # On the loop: an export walks the open session, which only the loop may change.
         try:
@@ -437,9 +441,9 @@ class Actions:
                 leaf = host.context_leaf or session.default_leaf
                 if leaf is None:
                     return
-                paths = export_context(session, leaf, folder)
+                paths = export_context(session, leaf, folder, redactor)
             else:
-                paths = export_tree(session, folder)
+                paths = export_tree(session, folder, redactor)
         except (OSError, SessionError) as e:
             host.set_status(f"export failed: {e}", error=True)
             return
@@ -450,7 +454,37 @@ class Actions:
         self.host.notify(f"Exported to\n{listed}", title="Export", timeout=8)
         self.host.set_status("exported: " + "  ".join(paths))
 
-    async def _export_html(self, session: Session, folder: str) -> None:
+    async def review_secrets(self, session: Session) -> tuple[bool, Redactor | None]:
+        """The review before text leaves: when the session holds secrets (core/audit), list
+        them and ask. (go on?, the redactor to use or None for as it is)."""
+        from ..core.audit.redact import Redactor
+        from ..core.audit.scan import audit_file
+        from .config import load_secrets_allow
+        from .screens import MenuScreen
+
+        allow = await asyncio.to_thread(load_secrets_allow)
+        try:
+            audit = await asyncio.to_thread(audit_file, session.path, allow) if session.path else None
+        except (OSError, SessionError):
+            audit = None
+        if audit is None or not audit.findings:
+            return True, None
+        listed = [
+            f"{f.kind} {f.preview} in {f.entry_id or 'the header'} ({f.source})" for f in audit.findings
+        ]
+        more = f"\n... and {len(listed) - 12} more" if len(listed) > 12 else ""
+        answer = await self.host.push_screen_wait(
+            MenuScreen(
+                f"The session holds {len(listed)} secret{'s' if len(listed) != 1 else ''}",
+                [("redact", "redact each one: [redacted: KIND]"), ("keep", "export as it is")],
+                detail="\n".join(listed[:12]) + more,
+            )
+        )
+        if answer is None:
+            return False, None
+        return True, Redactor(allow, audit.values) if answer == "redact" else None
+
+    async def _export_html(self, session: Session, folder: str, redactor: Redactor | None = None) -> None:
         from ..core.writing.export import export_html_with_pi
 
         host = self.host
@@ -461,7 +495,7 @@ class Actions:
         host.set_status(f"exporting with {pi} --export...")
         # pi takes a moment to start; it never gets the terminal (no input, output captured).
         try:
-            path = await asyncio.to_thread(export_html_with_pi, pi, session.path, folder)
+            path = await asyncio.to_thread(export_html_with_pi, pi, session.path, folder, 120.0, redactor)
         except (OSError, SessionError) as e:
             host.set_status(f"pi's export failed: {e}", error=True)
             return
@@ -531,6 +565,10 @@ class Actions:
         from .text_screen import TextScreen
 
         host = self.host
+        checked = await self._redacted_for_copy(value)
+        if checked is None:
+            return
+        value = checked
         plan = plan_copy(os.environ, sys.platform, shutil.which, served=host.settings.served)
         label = f"{what} ({len(value)} characters)"
         outcome: CopyOutcome = await asyncio.to_thread(copy_text, plan, value, host.osc52_from_thread)
@@ -543,6 +581,32 @@ class Actions:
             await host.push_screen_wait(TextScreen(title, value, message))
         else:
             host.notify(message, title="Copy", severity="warning", timeout=8)
+
+    async def _redacted_for_copy(self, value: str) -> str | None:
+        """A text with secrets in it: ask whether to copy it redacted (the first choice) or as
+        it is; None when the user cancelled."""
+        from ..core.audit.redact import redactor_for_file
+        from ..core.audit.rules import find_secrets
+        from .config import load_secrets_allow
+        from .screens import MenuScreen
+
+        allow = load_secrets_allow()
+        found = find_secrets(value, allow.allows if not allow.empty else None)
+        if not found:
+            return value
+        session = self.host.session
+        redactor = await asyncio.to_thread(redactor_for_file, session.path if session else None, allow)
+        redacted = redactor.text(value)
+        kinds = ", ".join(sorted({s.kind for s in found}))
+        answer = await self.host.push_screen_wait(
+            MenuScreen(
+                f"The text holds {len(found)} secret{'s' if len(found) != 1 else ''} ({kinds})",
+                [("redact", "copy it redacted: [redacted: KIND]"), ("keep", "copy it as it is")],
+            )
+        )
+        if answer is None:
+            return None
+        return redacted if answer == "redact" else value
 
 
 def pi_command() -> str | None:

@@ -9,11 +9,14 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from ..core.common.glyphs import ascii_terminal
 from ..core.common.smallfiles import read_small_text
 from ..core.writing.resume import DEFAULT_TEMPLATE
+
+if TYPE_CHECKING:
+    from ..core.audit.allowlist import AllowList
 
 ColorMode = Literal["auto", "truecolor", "256", "16", "none"]
 ThemeSetting = Literal["dark", "light", "system"]
@@ -102,6 +105,13 @@ def secrets_allow_path() -> Path:
     from ..core.audit.allowlist import ALLOW_FILE
 
     return config_path().parent / ALLOW_FILE
+
+
+def load_secrets_allow() -> AllowList:
+    """The allow-list every redaction and audit uses (its problems are in `.problems`)."""
+    from ..core.audit.allowlist import load_allow_list
+
+    return load_allow_list(secrets_allow_path())
 
 
 def read_settings(path: Path | None = None, env: Mapping[str, str] | None = None) -> LoadedSettings:

@@ -33,11 +33,10 @@ def run(ns: argparse.Namespace) -> int:
 
 def load_allow() -> AllowList:
     """The user's allow-list; what is wrong with it is said once on stderr."""
-    from ...core.audit.allowlist import load_allow_list
-    from ..config import secrets_allow_path
+    from ..config import load_secrets_allow
     from .output import warn
 
-    allow = load_allow_list(secrets_allow_path())
+    allow = load_secrets_allow()
     for problem in allow.problems:
         warn(f"pi-sessions: allow-list: {problem}")
     return allow
