@@ -19,6 +19,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--session-dir", metavar="DIR")
     parser.add_argument("--json", action="store_true", help="JSON Lines, one object per finding")
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="read every file instead of the audit's cache of unchanged files",
+    )
     parser.epilog = (
         "Values are never printed whole: a preview shows the first and last two characters and"
         " the length. Not-secrets go in the allow-list (pi-sessions config shows the folder),"
@@ -28,7 +33,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(ns: argparse.Namespace) -> int:
-    return cmd_secrets(ns.path, ns.session_dir, ns.json)
+    return cmd_secrets(ns.path, ns.session_dir, ns.json, use_cache=not ns.no_cache)
 
 
 def load_allow() -> AllowList:
@@ -42,12 +47,14 @@ def load_allow() -> AllowList:
     return allow
 
 
-def cmd_secrets(path: str | None, session_dir: str | None, as_json: bool) -> int:
+def cmd_secrets(path: str | None, session_dir: str | None, as_json: bool, use_cache: bool = True) -> int:
     import os
 
-    from ...core.audit.scan import audit_file, audit_paths, session_paths
+    from ...core.audit.cache import CACHE_NAME, audit_with_cache
+    from ...core.audit.scan import session_paths
     from ...core.common.locations import expand_path, resolve_sessions_root
     from ...core.common.problems import SessionError
+    from ...core.listing.index_cache import default_cache_dir
     from .output import text
 
     allow = load_allow()
@@ -55,18 +62,23 @@ def cmd_secrets(path: str | None, session_dir: str | None, as_json: bool) -> int
         target = expand_path(path)
         if not os.path.exists(target):
             raise SessionError(f"no such file or folder: {path}")
-        if os.path.isdir(target):
-            audits = audit_paths(session_paths(target), allow)
-        else:
-            audits = iter([audit_file(target, allow)])
+        paths = session_paths(target)
         where = target
     else:
         root = resolve_sessions_root(session_dir)
-        audits = audit_paths(session_paths(root.path), allow) if os.path.isdir(root.path) else iter(())
+        paths = session_paths(root.path) if os.path.isdir(root.path) else []
         where = root.describe()
+    if len(paths) == 1 and not os.path.isdir(paths[0]):
+        from ...core.audit.scan import audit_file
+        from .common import open_session
+
+        open_session(paths[0])  # a file that is not a session: exit 2
+        audits = iter([audit_file(paths[0], allow).findings])
+    else:
+        audits = audit_with_cache(paths, allow, default_cache_dir() / CACHE_NAME if use_cache else None)
     printed = 0
-    for audit in audits:
-        for finding in audit.findings:
+    for findings in audits:
+        for finding in findings:
             _print(finding, as_json)
             printed += 1
     if not printed and not as_json:

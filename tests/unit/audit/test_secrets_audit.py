@@ -107,3 +107,38 @@ def test_the_corpus_false_positives_are_exactly_these() -> None:
 )
 def test_the_shared_corpus_false_positives_are_exactly_these() -> None:
     assert _corpus_findings(SHARED_FIXTURES) == SHARED_FALSE_POSITIVES
+
+
+def test_the_cache_answers_for_unchanged_files_and_reads_changed_ones(tmp_path: Path) -> None:
+    from pi_sessions.core.audit.cache import audit_with_cache
+
+    path = write_secret_session(tmp_path)
+    cache = tmp_path / "cache" / "audit.json"
+    first = [f for found in audit_with_cache([str(path)], None, cache) for f in found]
+    assert len(first) == len(EXPECTED)
+    stored = cache.read_text()
+    assert all(value not in stored for value, *_ in EXPECTED.values())
+    again = [f for found in audit_with_cache([str(path)], None, cache) for f in found]
+    assert again == first
+    with path.open("a") as f:
+        f.write(
+            json.dumps(
+                {
+                    "type": "label",
+                    "id": "l9",
+                    "parentId": "a3",
+                    "timestamp": "x",
+                    "label": "sk_live_" + "Zz9" * 8,
+                }
+            )
+            + "\n"
+        )
+    grown = [f for found in audit_with_cache([str(path)], None, cache) for f in found]
+    assert [f.entry_id for f in grown if f.kind == "stripe-key"] == ["r1", "l9"]
+
+
+def test_a_file_that_is_not_a_session_is_exit_2(tmp_path: Path) -> None:
+    other = tmp_path / "notes.jsonl"
+    other.write_text("")
+    result = cli("secrets", str(other))
+    assert result.code == 2 and "Traceback" not in result.stderr
