@@ -1,12 +1,12 @@
 """The secrets audit over the 2,000-session tree, against reading the same bytes (page cache warm):
 
-  floor:  reading every file's bytes (what any audit must do at least)
-  cold:   the audit of every file (no audit cache): raw-byte anchors, candidate lines decoded
-  warm:   the same with the audit's cache filled (unchanged files are not read)  target <= 2 s
-  planted: a copy of 40 of the tree's files, one with the hand-made session's secrets each:
-           every one found
+floor:  reading every file's bytes (what any audit must do at least)
+cold:   the audit of every file (no audit cache): raw-byte anchors, candidate lines decoded
+warm:   the same with the audit's cache filled (unchanged files are not read)  target <= 2 s
+planted: a copy of 40 of the tree's files, one with the hand-made session's secrets each:
+         every one found
 
-    .venv/bin/python -m tests.bench.bench_secrets [--runs N]
+  .venv/bin/python -m tests.bench.bench_secrets [--runs N]
 """
 
 from __future__ import annotations
