@@ -317,6 +317,8 @@ def runs_for(
         (("stats", session, "--json"), True),
         (("files", session), False),
         (("files", session, "--json"), True),
+        (("secrets", session), False),
+        (("secrets", session, "--json"), True),
     ]
     if case % 2 == 0:
         query = rng.choice(QUERIES)
@@ -325,6 +327,7 @@ def runs_for(
             (("search", query, "--deep", "--session-dir", folder, "--no-cache", "--json"), True),
             (("labels", "--session-dir", folder, "--no-cache"), False),
             (("labels", "--session-dir", folder, "--no-cache", "--json"), True),
+            (("secrets", "--session-dir", folder, "--no-cache", "--json"), True),
         ]
     if case % 4 == 0:
         runs += [
