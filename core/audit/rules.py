@@ -92,6 +92,7 @@ def _real_password(value: str) -> bool:
 
 
 # ---------------------------------------------------------------------- the rules
+# Every pattern is (?a): ASCII case and classes, as the raw-byte anchors of scan.py see them.
 _KEYWORDS = (
     r"api[_-]?key|api[_-]?secret|apikey|access[_-]?token|auth[_-]?token|refresh[_-]?token|"
     r"client[_-]?secret|secret[_-]?key|private[_-]?key|secret|token|passw(?:or)?d|passwd|pwd|"
@@ -104,14 +105,14 @@ _ASSIGNMENT = r"(?:" + _KEYWORDS + r")[A-Za-z0-9_.-]*Q?[ \t]*(?:[:=]|:=|=>)[ \t]
 RULES: tuple[Rule, ...] = (
     Rule(
         "aws-access-key-id",
-        re.compile(r"(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}(?![A-Za-z0-9])"),
+        re.compile(r"(?a)(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}(?![A-Za-z0-9])"),
         "AWS's access key id: a fixed four-letter prefix (AKIA long-term, ASIA temporary) and 16"
         " base32 characters",
     ),
     Rule(
         "aws-secret-access-key",
         re.compile(
-            r"(?i:aws_?secret_?(?:access_?)?key|secret_?access_?key)[\"']?[ \t]*(?:[:=]|=>)[ \t]*[\"']?"
+            r"(?a)(?i:aws_?secret_?(?:access_?)?key|secret_?access_?key)[\"']?[ \t]*(?:[:=]|=>)[ \t]*[\"']?"
             r"([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
         ),
         "AWS's secret access key: 40 base64 characters named by aws_secret_access_key or"
@@ -121,55 +122,55 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "github-token",
         re.compile(
-            r"(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{70,251})(?![A-Za-z0-9_])"
+            r"(?a)(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{70,251})(?![A-Za-z0-9_])"
         ),
         "GitHub's tokens carry their type in a prefix: ghp_ (personal), gho_ (OAuth), ghu_/ghs_"
         " (app user/server), ghr_ (refresh), github_pat_ (fine-grained)",
     ),
     Rule(
         "slack-token",
-        re.compile(r"(?<![A-Za-z0-9])xox[abposr]-[A-Za-z0-9-]{10,250}(?![A-Za-z0-9-])"),
+        re.compile(r"(?a)(?<![A-Za-z0-9])xox[abposr]-[A-Za-z0-9-]{10,250}(?![A-Za-z0-9-])"),
         "Slack's tokens start xoxb- (bot), xoxp- (user), xoxa-/xoxr-/xoxs-/xoxo- (app, refresh...)",
     ),
     Rule(
         "slack-webhook",
         re.compile(
-            r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9]{8,}/[A-Za-z0-9]{8,}/[A-Za-z0-9]{16,}"
+            r"(?a)https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9]{8,}/[A-Za-z0-9]{8,}/[A-Za-z0-9]{16,}"
         ),
         "a Slack incoming webhook URL posts to its channel without any other credential",
     ),
     Rule(
         "stripe-key",
-        re.compile(r"(?<![A-Za-z0-9])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,247}(?![A-Za-z0-9])"),
+        re.compile(r"(?a)(?<![A-Za-z0-9])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,247}(?![A-Za-z0-9])"),
         "Stripe's secret (sk_) and restricted (rk_) keys; publishable pk_ keys are public by design",
     ),
     Rule(
         "openai-key",
         re.compile(
-            r"(?<![A-Za-z0-9_-])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,}"
+            r"(?a)(?<![A-Za-z0-9_-])sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,}"
         ),
         "OpenAI's API keys hold T3BlbkFJ, the base64 of 'OpenAI', in the middle",
     ),
     Rule(
         "anthropic-key",
-        re.compile(r"(?<![A-Za-z0-9_-])sk-ant-(?:api|admin|oat)\d{2}-[A-Za-z0-9_-]{80,}"),
+        re.compile(r"(?a)(?<![A-Za-z0-9_-])sk-ant-(?:api|admin|oat)\d{2}-[A-Za-z0-9_-]{80,}"),
         "Anthropic's API keys start sk-ant-api03- (admin and OAuth ones sk-ant-admin01-, sk-ant-oat01-)",
     ),
     Rule(
         "google-api-key",
-        re.compile(r"(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])"),
+        re.compile(r"(?a)(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])"),
         "Google's API keys: AIza and 35 more characters",
     ),
     Rule(
         "private-key",
-        re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"),
+        re.compile(r"(?a)-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"),
         "a PEM or OpenSSH private key block (its BEGIN line, at least 64 characters of key, up"
         " to its END line)",
     ),
     Rule(
         "url-password",
         re.compile(
-            r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{1,30}://[^\s/?#@:\"'\\<>]{1,128}:([^\s/?#@\"'\\<>]{1,128})@[^\s@/\"'\\<>]"
+            r"(?a)(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{1,30}://[^\s/?#@:\"'\\<>]{1,128}:([^\s/?#@\"'\\<>]{1,128})@[^\s@/\"'\\<>]"
         ),
         "the password of a URL's user information (scheme://user:password@host); placeholders"
         " such as $PASSWORD, <password> or *** are not counted",
@@ -179,14 +180,16 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "jwt",
         re.compile(
-            r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}(?![A-Za-z0-9_-])"
+            r"(?a)(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}(?![A-Za-z0-9_-])"
         ),
         "a signed JSON Web Token: base64url JSON header naming its alg, a payload, a signature",
         check=_jwt_header,
     ),
     Rule(
         "bearer-token",
-        re.compile(r"(?i)(?<![a-z])(?:bearer|token)[ \t]+([A-Za-z0-9._~+/-]{20,}=*)(?![A-Za-z0-9._~+/=-])"),
+        re.compile(
+            r"(?a)(?i)(?<![a-z])(?:bearer|token)[ \t]+([A-Za-z0-9._~+/-]{20,}=*)(?![A-Za-z0-9._~+/=-])"
+        ),
         "an HTTP Authorization credential (Bearer / token scheme) that looks generated",
         group=1,
         check=looks_random,
@@ -194,7 +197,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "keyword-secret",
         re.compile(
-            r"(?i)(?<![a-z])"
+            r"(?a)(?i)(?<![a-z])"
             + _ASSIGNMENT.replace("Q", "[\"']")
             + "("
             + _VALUE

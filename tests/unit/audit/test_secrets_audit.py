@@ -142,3 +142,16 @@ def test_a_file_that_is_not_a_session_is_exit_2(tmp_path: Path) -> None:
     other.write_text("")
     result = cli("secrets", str(other))
     assert result.code == 2 and "Traceback" not in result.stderr
+
+
+def test_json_escapes_other_writers_use_hide_nothing(tmp_path: Path) -> None:
+    path = write_secret_session(tmp_path)
+    plain = {(f.entry_id, f.kind, f.preview) for f in audit_file(str(path)).findings}
+    data = path.read_bytes()
+    for name, changed in (
+        ("slashes.jsonl", data.replace(b"/", b"\\/")),  # a writer that escapes every slash
+        ("escaped.jsonl", data.replace(b"AKIA", b"\\u0041KIA").replace(b"ghp_", b"\\u0067hp_")),
+    ):
+        other = tmp_path / name
+        other.write_bytes(changed)
+        assert {(f.entry_id, f.kind, f.preview) for f in audit_file(str(other)).findings} == plain, name
