@@ -124,6 +124,32 @@ def candidate_lines(data: bytes) -> list[bytes]:
     return [data[s:e] for s, e in spans]
 
 
+_PIECE = 32 << 20  # a huge file is searched a piece at a time (its lowercased copy is a piece)
+
+
+def _file_candidates(path: str) -> list[bytes]:
+    lines: list[bytes] = []
+    try:
+        with open(path, "rb") as f:
+            rest = b""
+            while True:
+                chunk = f.read(_PIECE)
+                if not chunk:
+                    break
+                data = rest + chunk
+                cut = data.rfind(b"\n") + 1
+                if cut == 0:  # one line longer than a piece: keep reading it
+                    rest = data
+                    continue
+                lines += candidate_lines(data[:cut])
+                rest = data[cut:]
+            if rest:
+                lines += candidate_lines(rest)
+    except OSError as e:
+        raise SessionError(f"cannot read {path}: {e.strerror or e}") from None
+    return lines
+
+
 def _strings(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], str]]:
     if isinstance(value, str):
         yield path, value
@@ -200,16 +226,11 @@ def _scan_lines(lines: Iterable[bytes], allow: AllowList | None) -> list[_Raw]:
 
 def audit_file(path: str, allow: AllowList | None = None) -> FileAudit:
     """The findings of one session file (SessionError when it is not one)."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise SessionError(f"cannot read {path}: {e.strerror or e}") from None
     audit = FileAudit(path)
-    raw = _scan_lines(candidate_lines(data), allow)
+    raw = _scan_lines(_file_candidates(path), allow)
     if not raw:
         return audit
-    session = Session.from_bytes(data, path)
+    session = Session.open(path)
     fates: dict[str, Reason] = {}
     if session.default_leaf is not None:
         for fate in project(session, session.default_leaf).fates:

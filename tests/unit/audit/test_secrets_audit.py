@@ -155,3 +155,14 @@ def test_json_escapes_other_writers_use_hide_nothing(tmp_path: Path) -> None:
         other = tmp_path / name
         other.write_bytes(changed)
         assert {(f.entry_id, f.kind, f.preview) for f in audit_file(str(other)).findings} == plain, name
+
+
+def test_a_file_read_in_small_pieces_gives_the_same_findings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pi_sessions.core.audit import scan
+
+    path = write_secret_session(tmp_path)
+    whole = audit_file(str(path)).findings
+    monkeypatch.setattr(scan, "_PIECE", 97)  # pieces cut lines, and lines longer than a piece
+    assert audit_file(str(path)).findings == whole
