@@ -26,9 +26,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.epilog = (
         "Values are never printed whole: a preview shows the first and last two characters and"
-        " the length. Not-secrets go in the allow-list (pi-sessions config shows the folder),"
-        " one value or re:PATTERN a line.    "
-        "pi-sessions secrets    pi-sessions secrets ~/.pi/agent/sessions/--home-u-proj-- --json"
+        " the length. Not-secrets go in secrets-allow.txt in the config folder (pi-sessions"
+        " config shows it), one value or re:PATTERN a line. Examples: `pi-sessions secrets`;"
+        " `pi-sessions secrets ~/.pi/agent/sessions/--home-u-proj-- --json`."
     )
 
 
