@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ..core.common.jsvalues import js_string
 from ..core.common.locations import fork_folder
 from ..core.common.problems import SessionError
-from ..core.common.text import one_line
+from ..core.common.text import counted, one_line
 from ..core.session.describe import entry_text
 from ..core.session.session import Session
 from .action_host import ActionHost
@@ -414,6 +414,10 @@ class Actions:
         from .text_screen import TextScreen
 
         host = self.host
+        checked = await self._redacted_for_copy(value)
+        if checked is None:
+            return
+        value = checked
         plan = plan_copy(os.environ, sys.platform, shutil.which, served=host.settings.served)
         label = f"{what} ({len(value)} characters)"
         outcome: CopyOutcome = await asyncio.to_thread(copy_text, plan, value, host.osc52_from_thread)
@@ -426,3 +430,29 @@ class Actions:
             await host.push_screen_wait(TextScreen(title, value, message))
         else:
             host.notify(message, title="Copy", severity="warning", timeout=8)
+
+    async def _redacted_for_copy(self, value: str) -> str | None:
+        """A text with secrets in it: ask whether to copy it redacted (the first choice) or as
+        it is; None when the user cancelled."""
+        from ..core.audit.redact import redactor_for_file
+        from ..core.audit.rules import find_secrets
+        from .config import load_secrets_allow
+        from .screens import MenuScreen
+
+        allow = load_secrets_allow()
+        found = find_secrets(value, allow.allows if not allow.empty else None)
+        if not found:
+            return value
+        session = self.host.session
+        redactor = await asyncio.to_thread(redactor_for_file, session.path if session else None, allow)
+        redacted = redactor.text(value)
+        kinds = ", ".join(sorted({s.kind for s in found}))
+        answer = await self.host.push_screen_wait(
+            MenuScreen(
+                f"The text holds {counted(len(found), 'secret')} ({kinds})",
+                [("redact", "copy it redacted: [redacted: KIND]"), ("keep", "copy it as it is")],
+            )
+        )
+        if answer is None:
+            return None
+        return redacted if answer == "redact" else value

@@ -9,11 +9,14 @@ import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from ..core.common.glyphs import ascii_terminal
 from ..core.common.smallfiles import read_small_text
 from ..core.writing.resume import DEFAULT_TEMPLATE
+
+if TYPE_CHECKING:
+    from ..core.audit.allowlist import AllowList
 
 ColorMode = Literal["auto", "truecolor", "256", "16", "none"]
 ThemeSetting = Literal["dark", "light", "system"]
@@ -95,6 +98,20 @@ def config_path() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_config_path("pi-sessions")) / "config.toml"
+
+
+def secrets_allow_path() -> Path:
+    """The secrets audit's allow-list (core/audit/allowlist.py), next to config.toml."""
+    from ..core.audit.allowlist import ALLOW_FILE
+
+    return config_path().parent / ALLOW_FILE
+
+
+def load_secrets_allow() -> AllowList:
+    """The allow-list every redaction and audit uses (its problems are in `.problems`)."""
+    from ..core.audit.allowlist import load_allow_list
+
+    return load_allow_list(secrets_allow_path())
 
 
 def read_settings(path: Path | None = None, env: Mapping[str, str] | None = None) -> LoadedSettings:

@@ -1,6 +1,7 @@
 """The export flows: what to export (the context or the tree as Markdown and JSON, pi's own HTML
 when pi is on PATH), then into which folder; nothing existing is overwritten. Core writes the
-files (core/writing/export.py); pi's export runs off the event loop.
+files (core/writing/export.py); pi's export runs off the event loop. A session that holds
+secrets (core/audit) is listed first, with the choice to redact them.
 """
 
 from __future__ import annotations
@@ -8,11 +9,15 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+from typing import TYPE_CHECKING
 
 from ..core.common.problems import SessionError
-from ..core.common.text import one_line
+from ..core.common.text import counted, one_line
 from ..core.session.session import Session
 from .action_host import ActionHost
+
+if TYPE_CHECKING:
+    from ..core.audit.redact import Redactor
 
 EXPORTS = {
     "context": "the context at the selected entry (Markdown and JSON)",
@@ -76,8 +81,11 @@ class ExportFlows:
         if key is None or host.session is None:
             return
         session, folder = host.session, folders[int(key)][0]
+        go_on, redactor = await self.review_secrets(session)
+        if not go_on:
+            return
         if kind == "html":
-            await self._export_html(session, folder)
+            await self._export_html(session, folder, redactor)
             return
         # On the loop: an export walks the open session, which only the loop may change.
         try:
@@ -85,9 +93,9 @@ class ExportFlows:
                 leaf = host.context_leaf or session.default_leaf
                 if leaf is None:
                     return
-                paths = export_context(session, leaf, folder)
+                paths = export_context(session, leaf, folder, redactor)
             else:
-                paths = export_tree(session, folder)
+                paths = export_tree(session, folder, redactor)
         except (OSError, SessionError) as e:
             host.set_status(f"export failed: {e}", error=True)
             return
@@ -98,7 +106,37 @@ class ExportFlows:
         self.host.notify(f"Exported to\n{listed}", title="Export", timeout=8)
         self.host.set_status("exported: " + "  ".join(paths))
 
-    async def _export_html(self, session: Session, folder: str) -> None:
+    async def review_secrets(self, session: Session) -> tuple[bool, Redactor | None]:
+        """The review before text leaves: when the session holds secrets (core/audit), list
+        them and ask. (go on?, the redactor to use or None for as it is)."""
+        from ..core.audit.redact import Redactor
+        from ..core.audit.scan import audit_file
+        from .config import load_secrets_allow
+        from .screens import MenuScreen
+
+        allow = await asyncio.to_thread(load_secrets_allow)
+        try:
+            audit = await asyncio.to_thread(audit_file, session.path, allow) if session.path else None
+        except (OSError, SessionError):
+            audit = None
+        if audit is None or not audit.findings:
+            return True, None
+        listed = [
+            f"{f.kind} {f.preview} in {f.entry_id or 'the header'} ({f.source})" for f in audit.findings
+        ]
+        more = f"\n... and {len(listed) - 12} more" if len(listed) > 12 else ""
+        answer = await self.host.push_screen_wait(
+            MenuScreen(
+                f"The session holds {counted(len(listed), 'secret')}",
+                [("redact", "redact each one: [redacted: KIND]"), ("keep", "export as it is")],
+                detail="\n".join(listed[:12]) + more,
+            )
+        )
+        if answer is None:
+            return False, None
+        return True, Redactor(allow, audit.values) if answer == "redact" else None
+
+    async def _export_html(self, session: Session, folder: str, redactor: Redactor | None = None) -> None:
         from ..core.writing.export import export_html_with_pi
 
         host = self.host
@@ -109,7 +147,7 @@ class ExportFlows:
         host.set_status(f"exporting with {pi} --export...")
         # pi takes a moment to start; it never gets the terminal (no input, output captured).
         try:
-            path = await asyncio.to_thread(export_html_with_pi, pi, session.path, folder)
+            path = await asyncio.to_thread(export_html_with_pi, pi, session.path, folder, 120.0, redactor)
         except (OSError, SessionError) as e:
             host.set_status(f"pi's export failed: {e}", error=True)
             return

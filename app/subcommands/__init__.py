@@ -27,6 +27,7 @@ MODULES: dict[str, str] = {
     "fork": "fork",
     "stats": "stats",
     "costs": "costs",
+    "secrets": "secrets",
     "resume": "resume",
     "serve": "serve",
     "completion": "completion",

@@ -8,7 +8,7 @@ import os
 import shutil
 import subprocess
 import tempfile
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..common.jsonout import encode_json
 from ..common.jsvalues import js_string
@@ -19,6 +19,9 @@ from ..projection.tokens import context_tokens
 from ..session.describe import content_text, entry_summary_line
 from ..session.outline import outline_rows
 from ..session.session import Session
+
+if TYPE_CHECKING:
+    from ..audit.redact import Redactor
 
 
 def context_json(session: Session, projection: Projection) -> dict[str, Any]:
@@ -159,33 +162,53 @@ def write_new_file(folder: str, stem: str, suffix: str, data: bytes) -> str:
     raise FileExistsError(f"no free file name for {stem}{suffix} in {folder}")
 
 
-def export_context(session: Session, leaf_id: str, folder: str) -> tuple[str, str]:
+def _texts(markdown: str, data: dict[str, Any], redactor: Redactor | None) -> tuple[bytes, bytes]:
+    """The Markdown and JSON files' bytes; with a redactor, each secret is `[redacted: KIND]`."""
+    if redactor is not None:
+        markdown, data = redactor.text(markdown), redactor.value(data)
+    return markdown.encode("utf-8", "replace"), encode_json(data) + b"\n"
+
+
+def export_context(
+    session: Session, leaf_id: str, folder: str, redactor: Redactor | None = None
+) -> tuple[str, str]:
     projection = project(session, leaf_id)
     stem = f"{file_name_part(session.session_id or '')}-context-{file_name_part(leaf_id, fallback='leaf')}"
-    md = write_new_file(folder, stem, ".md", context_markdown(session, projection).encode("utf-8", "replace"))
-    js = write_new_file(folder, stem, ".json", encode_json(context_json(session, projection)) + b"\n")
-    return md, js
+    md_bytes, js_bytes = _texts(
+        context_markdown(session, projection), context_json(session, projection), redactor
+    )
+    return write_new_file(folder, stem, ".md", md_bytes), write_new_file(folder, stem, ".json", js_bytes)
 
 
-def export_tree(session: Session, folder: str) -> tuple[str, str]:
+def export_tree(session: Session, folder: str, redactor: Redactor | None = None) -> tuple[str, str]:
     stem = f"{file_name_part(session.session_id or '')}-tree"
-    md = write_new_file(folder, stem, ".md", tree_markdown(session).encode("utf-8", "replace"))
-    js = write_new_file(folder, stem, ".json", encode_json(tree_json(session)) + b"\n")
-    return md, js
+    md_bytes, js_bytes = _texts(tree_markdown(session), tree_json(session), redactor)
+    return write_new_file(folder, stem, ".md", md_bytes), write_new_file(folder, stem, ".json", js_bytes)
 
 
-def export_html_with_pi(pi: str, session_path: str, folder: str, timeout: float = 120.0) -> str:
+def export_html_with_pi(
+    pi: str, session_path: str, folder: str, timeout: float = 120.0, redactor: Redactor | None = None
+) -> str:
     """pi's own HTML page of a session (`pi --export FILE OUT`), as a new file in `folder`.
 
     pi opens the file with its session manager, which may write to it (a missing final
     newline, a migration), so it gets a private copy. The output name is reserved first by
-    creating it exclusively: pi overwrites its output, and so can overwrite only that."""
+    creating it exclusively: pi overwrites its output, and so can overwrite only that. With a
+    redactor, pi is given a redacted copy."""
     base = os.path.basename(session_path).removesuffix(".jsonl")
     target = write_new_file(folder, f"pi-session-{base}", ".html", b"")
     try:
         with tempfile.TemporaryDirectory(prefix="pi-sessions-export-") as scratch:
             copy = os.path.join(scratch, os.path.basename(session_path))
-            shutil.copyfile(session_path, copy)
+            if redactor is None:
+                shutil.copyfile(session_path, copy)
+            else:
+                from ..audit.redact import redact_jsonl
+
+                with open(session_path, "rb") as f:
+                    data = f.read()
+                with open(copy, "wb") as f:
+                    f.write(redact_jsonl(data, redactor))
             result = subprocess.run(
                 [pi, "--export", copy, target],
                 stdin=subprocess.DEVNULL,

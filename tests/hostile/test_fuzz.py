@@ -320,6 +320,8 @@ def runs_for(
         (("stats", session, "--json"), True),
         (("files", session), False),
         (("files", session, "--json"), True),
+        (("secrets", session), False),
+        (("secrets", session, "--json"), True),
     ]
     if case % 2 == 0:
         query = rng.choice(QUERIES)
@@ -336,6 +338,7 @@ def runs_for(
             (("edits", "--session-dir", folder, "--no-cache", "--json"), True),
             (("commands", query, "--session-dir", folder, "--no-cache"), False),
             (("commands", "--session-dir", folder, "--no-cache", "--json"), True),
+            (("secrets", "--session-dir", folder, "--no-cache", "--json"), True),
         ]
     if case % 4 == 0:
         runs += [

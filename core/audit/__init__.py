@@ -1,0 +1,1 @@
+"""What leaked and where: credential-shaped strings in sessions, and their redaction."""
