@@ -667,13 +667,16 @@ class MainScreen(PacedScreen[None]):
     @on(TreePane.SearchDone)
     def _tree_matches(self, event: TreePane.SearchDone) -> None:
         found, query = event.matches, event.query
+        from ..core.search.query import QUERY_CUT_NOTE  # (loaded by the search already)
+
+        cut = f" ({QUERY_CUT_NOTE})" if event.cut else ""
         if event.error:
-            self.set_status(event.error, error=True)
+            self.set_status(event.error + cut, error=True)
             return
         self.set_status(
-            f"{len(found)} entries match {query!r}: n / N for next / previous"
+            f"{len(found)} entries match {query!r}{cut}: n / N for next / previous"
             if found
-            else f"nothing matches {query!r}"
+            else f"nothing matches {query!r}{cut}"
         )
 
     def action_labels(self) -> None:

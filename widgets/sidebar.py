@@ -516,7 +516,7 @@ class SessionSidebar(Vertical):
         if not self.is_current(results):
             return  # typed on since: a newer answer is on its way
         if results.error is not None:
-            self.set_status("invalid search")
+            self.set_status("invalid search" + (f" ({_cut_note()})" if results.query.cut else ""))
             return
         self.matches = results
         self.status = self._found_words(results)
@@ -534,7 +534,7 @@ class SessionSidebar(Vertical):
             self.session_list.refresh()
 
     def _found_words(self, results: SidebarResults) -> str:
-        found = f"{len(results)} found"
+        found = f"{len(results)} found" + (f", {_cut_note()}" if results.query.cut else "")
         if results.done:
             return found
         progress = results.progress
@@ -578,3 +578,9 @@ class SessionSidebar(Vertical):
 
 def _same_dir(a: str, b: str) -> bool:
     return bool(a) and os.path.normpath(a) == os.path.normpath(b)
+
+
+def _cut_note() -> str:
+    from ..core.search.query import QUERY_CUT_NOTE  # (loaded by the search already)
+
+    return QUERY_CUT_NOTE
