@@ -465,3 +465,20 @@ async def test_the_first_run_text_wraps_at_80_columns_and_names_the_live_demo_ke
         assert text.endswith("new sessions appear as they are written.")
         assert max(len(line) for line in shown) <= session_list.size.width
         assert "press ctrl+g for a demo" in status(app)
+
+
+@pytest.mark.parametrize("pane", ["sidebar", "tree", "context"])
+async def test_a_rebinding_that_leaves_no_key_to_quit_keeps_q_and_says_so(tmp_path: Path, pane: str) -> None:
+    # j is "down" in the lists and the context first; ctrl+q (Textual's quit) is the help now.
+    app = make_app(
+        sessions(tmp_path / "sessions"), tmp_path / "cache", keys={"ui.quit": "j", "ui.help": "ctrl+q"}
+    )
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await loaded(pilot)
+        warning = "keys: with these bindings no key would quit (ui.quit); q does, as by default"
+        assert warning in status(app)
+        assert [n.message for n in app._notifications] == ["\n".join(app.key_bindings.problems)]
+        screen.focus_pane(pane)
+        await pilot.pause()
+        await pilot.press("q")
+        await until(pilot, lambda: app.return_code == 0, "quit")
