@@ -12,6 +12,7 @@ from ..core.common.keybindings import (
     KeyLayer,
     Resolved,
     flatten_table,
+    keep_a_way_out,
     keys_label,
     read_pi_keybindings,
     resolve,
@@ -39,7 +40,10 @@ def load_keys(
         KeyLayer(pi_path, pi_values, pi_syntax=True),
         KeyLayer(f"[keys] of {config_file}", flatten_table(table)),
     ]
-    return resolve(SPECS, PLACES, layers, problems)
+    keys = resolve(SPECS, PLACES, layers, problems)
+    # Quit must stay reachable from each pane (ctrl+q is Textual's own quit while nothing has it).
+    keep_a_way_out(keys, PLACES, "ui.quit", ("sessions", "tree", "context"), always=("ctrl+q",))
+    return keys
 
 
 def defaults() -> Resolved:

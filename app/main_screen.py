@@ -267,7 +267,7 @@ class MainScreen(PacedScreen[None]):
 
     @on(TreePane.SearchDone)
     def _tree_matches(self, event: TreePane.SearchDone) -> None:
-        self.searches.tree_search_done(event.matches, event.query, event.error)
+        self.searches.tree_search_done(event.matches, event.query, event.error, cut=event.cut)
 
     def action_search(self) -> None:
         if self.active_pane == "sidebar":

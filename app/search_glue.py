@@ -134,13 +134,19 @@ class SearchGlue:
 
         return Aim(results.query, results.scope, results.hit(path), results.place(path))
 
-    def tree_search_done(self, found: Sequence[str], query: str, error: str | None) -> None:
-        """The tree's search answered: the status line says what it found."""
+    def tree_search_done(
+        self, found: Sequence[str], query: str, error: str | None, *, cut: bool = False
+    ) -> None:
+        """The tree's search answered: the status line says what it found (and that a long
+        query was cut to what is matched)."""
+        from ..core.search.query import QUERY_CUT_NOTE  # (loaded by the search already)
+
+        note = f" ({QUERY_CUT_NOTE})" if cut else ""
         if error:
-            self.host.set_status(error, error=True)
+            self.host.set_status(error + note, error=True)
             return
         self.host.set_status(
-            f"{len(found)} entries match {query!r}: n / N for next / previous"
+            f"{len(found)} entries match {query!r}{note}: n / N for next / previous"
             if found
-            else f"nothing matches {query!r}"
+            else f"nothing matches {query!r}{note}"
         )

@@ -33,6 +33,8 @@ from ..core.session.outline import (
     RowIndex,
     RowInsert,
     ViewFilter,
+    branch_first_entry,
+    nearest_shown_row,
     outline_rows,
     row_filter,
 )
@@ -186,7 +188,7 @@ class BranchTree(RowList):
         self.index_by_id = RowIndex(session, self.rows)
         self.set_row_count(len(self.rows))
         target = select if select is not None else previous
-        index = self._nearest_visible(target) if target else None
+        index = self._nearest(target) if target else None
         if index is None:
             index = len(self.rows) - 1
         self.cursor = -1 if not self.rows else index
@@ -243,20 +245,8 @@ class BranchTree(RowList):
         self.scroll_to_cursor(center=center)
         self.scroll_pending = False
 
-    def _nearest_visible(self, entry_id: str | None) -> int | None:
-        """The row of this entry, or of its nearest visible ancestor (hidden or folded away)."""
-        session = self.session
-        if session is None or entry_id is None:
-            return None
-        current = session.by_id.get(entry_id)
-        seen: set[str] = set()
-        while current is not None and current.id not in seen:
-            if current.id in self.index_by_id:
-                return self.index_by_id[current.id]
-            seen.add(current.id)
-            parent = current.parentId
-            current = session.by_id.get(parent) if isinstance(parent, str) else None
-        return None
+    def _nearest(self, entry_id: str | None) -> int | None:
+        return nearest_shown_row(self.session, self.index_by_id, entry_id)
 
     def current_id(self) -> str | None:
         if 0 <= self.cursor < len(self.rows):
@@ -416,7 +406,7 @@ class BranchTree(RowList):
             self.rebuild(select=entry)
             return
         # Fold the branch this row belongs to: its nearest fork ancestor's child.
-        branch_root = self._branch_root(entry)
+        branch_root = branch_first_entry(self.session, entry)
         if branch_root is not None:
             self.folded.add(branch_root)
             self.rebuild(select=branch_root)
@@ -424,18 +414,6 @@ class BranchTree(RowList):
             self.post_message(
                 self.Note(self, "nothing to fold: no entries below this one, and no fork above it")
             )
-
-    def _branch_root(self, entry_id: str) -> str | None:
-        session = self.session
-        if session is None:
-            return None
-        path = session.path_to(entry_id)
-        for i in range(len(path) - 1, 0, -1):
-            parent = path[i - 1]
-            if session.child_count(parent.id) > 1 and i < len(path) - 1:
-                root: str = path[i].id
-                return root
-        return None
 
     def action_unfold(self) -> None:
         entry = self.current_id()

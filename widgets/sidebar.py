@@ -516,7 +516,7 @@ class SessionSidebar(Vertical):
         if not self.is_current(results):
             return  # typed on since: a newer answer is on its way
         if results.error is not None:
-            self.set_status("invalid search")
+            self.set_status("invalid search" + (f" ({_cut_note()})" if results.query.cut else ""))
             return
         self.matches = results
         self.status = self._found_words(results)
@@ -534,7 +534,7 @@ class SessionSidebar(Vertical):
             self.session_list.refresh()
 
     def _found_words(self, results: SidebarResults) -> str:
-        found = f"{len(results)} found"
+        found = f"{len(results)} found" + (f", {_cut_note()}" if results.query.cut else "")
         if results.done:
             return found
         progress = results.progress
@@ -551,11 +551,15 @@ class SessionSidebar(Vertical):
 
     def on_key(self, event: events.Key) -> None:
         if event.key in ("down", "up") and self.search_input.has_focus:
-            # Into the list, on the row the cursor is on already (the first hit while typing):
-            # it is the one shown highlighted, so Down lands there, not on the second.
+            # Into the list. With hits, on the row the cursor is on already (the first hit, shown
+            # highlighted while typing): Down lands there, not on the second. Without, a move.
             self.session_list.focus()
-            summary = self.session_list.current()
-            if summary is not None:
+            if self.matches is None:
+                if event.key == "down":
+                    self.session_list.action_cursor_down()
+                else:
+                    self.session_list.action_cursor_up()
+            elif (summary := self.session_list.current()) is not None:
                 self.post_message(self.SessionHighlighted(self, summary))
             event.stop()
 
@@ -579,3 +583,9 @@ class SessionSidebar(Vertical):
 
 def _same_dir(a: str, b: str) -> bool:
     return bool(a) and os.path.normpath(a) == os.path.normpath(b)
+
+
+def _cut_note() -> str:
+    from ..core.search.query import QUERY_CUT_NOTE  # (loaded by the search already)
+
+    return QUERY_CUT_NOTE

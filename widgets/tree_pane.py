@@ -27,14 +27,18 @@ from .plain import FitStatic, PlainInput
 class TreePane(Vertical):
     class SearchDone(Message):
         """A search of the session found `matches` (entry ids, in file order), or could not
-        run (`error`: a bad query, a pattern that ran too long)."""
+        run (`error`: a bad query, a pattern that ran too long); `cut`: `query` is only the
+        start of what was typed (see `core.search.query.MAX_QUERY_CHARS`)."""
 
-        def __init__(self, pane: TreePane, query: str, matches: list[str], error: str | None = None) -> None:
+        def __init__(
+            self, pane: TreePane, query: str, matches: list[str], error: str | None = None, cut: bool = False
+        ) -> None:
             super().__init__()
             self.pane = pane
             self.query = query
             self.matches = matches
             self.error = error
+            self.cut = cut
 
         @property
         def control(self) -> TreePane:
@@ -141,15 +145,16 @@ class TreePane(Vertical):
             except PatternTooSlow as e:
                 error = str(e)
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._found, session, query, matches, error)
+            searched = parsed.text if parsed.cut else query  # (a cut query: the part searched)
+            self.app.call_from_thread(self._found, session, searched, matches, error, parsed.cut)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state is WorkerState.ERROR:
             self.notify(f"The search failed: {event.worker.error}", severity="error", timeout=10)
 
-    def _found(self, session: Session, query: str, matches: list[str], error: str | None) -> None:
+    def _found(self, session: Session, query: str, matches: list[str], error: str | None, cut: bool) -> None:
         if session is not self.session:
             return
         self.branch_tree.set_matches(matches)
         self.branch_tree.focus()
-        self.post_message(self.SearchDone(self, query, matches, error))
+        self.post_message(self.SearchDone(self, query, matches, error, cut))

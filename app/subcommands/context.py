@@ -58,21 +58,17 @@ class _MessageCache:
             edit = edits.get(record.id) if edits else None
             return (record.index, index == 0, edit.index if edit else -1)
 
-        if cache:
-            todo = [
-                r
-                for i, (r, n) in enumerate(zip(context, counts, strict=True))
-                if n and key(i, r) not in cache
-            ]
-        else:
-            todo = [r for r, n in zip(context, counts, strict=True) if n]
+        if len(counts) != len(context):
+            raise ValueError("a projection's counts are one per context entry")
+        # Only the entries that send messages, picked at C speed: `--all` on a long chain of
+        # labels has thousands of context entries per leaf and one or two that send any.
+        sending = [(i, context[i]) for i in compress(range(len(context)), counts)]
+        todo = [r for i, r in sending if key(i, r) not in cache] if cache else [r for _, r in sending]
         if not keep:
             yield from _encoded_runs(session, todo, context[0] if counts and counts[0] else None, edits)
             return
         bodies = session.entry_dicts(todo)
-        for index, (record, count) in enumerate(zip(context, counts, strict=True)):
-            if not count:
-                continue
+        for index, record in sending:
             found = cache.get(key(index, record))
             if found is None:
                 edit = edits.get(record.id) if edits else None
@@ -206,6 +202,9 @@ def _write_early(session: Session, projection: Projection, early: EarlyMessages)
     return True
 
 
+MADE_LINES = 1 << 18  # the whole lines `_TextPrinter` remembers at most
+
+
 class _TextPrinter:
     """The readable form, leaf after leaf. `--all` prints every path again and again: each
     entry's line (a parse and an excerpt) and each reason's wording are made once."""
@@ -214,6 +213,7 @@ class _TextPrinter:
         self.session = session
         self.entry_lines: dict[int, str] = {}
         self.reasons: dict[tuple[str, str | None], tuple[str, str]] = {}
+        self.made: dict[tuple[int, str, str | None, int], str] = {}
 
     def write(self, projection: Projection) -> None:
         from ...core.common.text import counted
@@ -228,19 +228,27 @@ class _TextPrinter:
             f"thinking {projection.thinking_level}  {counted(projection.message_count, 'message')}  "
             f"{context_tokens(session, projection)} tokens of context"
         ]
-        counts = dict(zip((r.index for r in projection.context), projection.counts, strict=True))
-        entry_lines, reasons = self.entry_lines, self.reasons
+        context = projection.context
+        counts = {context[i].index: n for i, n in enumerate(projection.counts) if n}
+        entry_lines, reasons, made = self.entry_lines, self.reasons, self.made
         for fate in projection.fates:
             record = fate.record
-            line = entry_lines.get(record.index)
-            if line is None:
-                line = entry_lines[record.index] = entry_summary_line(session, record)
-            key = (fate.reason, fate.by)
-            said = reasons.get(key)
-            if said is None:
-                said = reasons[key] = ("+" if fate.in_context else "-", fate.describe())
-            mark, why = said
             n = counts.get(record.index, 0)
-            out.append(f"{mark} {line}  [{why}, {n} msg]" if n else f"{mark} {line}  [{why}]")
+            # (each leaf of `--all` prints its whole path again: a line is made once)
+            whole = (record.index, fate.reason, fate.by, n)  # (the reason says if it is in)
+            done = made.get(whole)
+            if done is None:
+                line = entry_lines.get(record.index)
+                if line is None:
+                    line = entry_lines[record.index] = entry_summary_line(session, record)
+                key = (fate.reason, fate.by)
+                said = reasons.get(key)
+                if said is None:
+                    said = reasons[key] = ("+" if fate.in_context else "-", fate.describe())
+                mark, why = said
+                done = f"{mark} {line}  [{why}, {n} msg]" if n else f"{mark} {line}  [{why}]"
+                if len(made) < MADE_LINES:
+                    made[whole] = done
+            out.append(done)
         out.append("")
         lines(out)

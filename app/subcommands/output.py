@@ -85,10 +85,10 @@ def text(line: str) -> None:
 
 def lines(many: list[str]) -> None:
     """Readable lines, in one write."""
-    from ...core.common.text import inline
+    from ...core.common.text import inline_lines
 
     if many:
-        sys.stdout.buffer.write("\n".join(map(inline, many)).encode("utf-8", "replace") + b"\n")
+        sys.stdout.buffer.write(inline_lines(many).encode("utf-8", "replace") + b"\n")
 
 
 def warn(line: str) -> None:

@@ -52,7 +52,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(ns: argparse.Namespace) -> int:
-    from ...core.search.query import parse_duration, parse_query
+    from ...core.search.query import QUERY_CUT_NOTE, parse_duration, parse_query
     from .output import warn
 
     window = None
@@ -63,6 +63,8 @@ def run(ns: argparse.Namespace) -> int:
             warn(f"pi-sessions: --since: {e}")
             return 2
     query = parse_query(ns.query, window_ms=window)
+    if query.cut:
+        warn(f"pi-sessions: {QUERY_CUT_NOTE} (a longer query costs too much to match)")
     if query.error is not None:
         warn(f"pi-sessions: {query.error}")
         return 2

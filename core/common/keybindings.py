@@ -386,6 +386,62 @@ def _settle_conflicts(result: Resolved, places: Places, owner: Mapping[str, int]
                     )
 
 
+def keep_a_way_out(
+    result: Resolved,
+    places: Places,
+    binding_id: str,
+    chains: Sequence[str],
+    always: Sequence[str] = (),
+) -> None:
+    """Make sure `binding_id` (quit) keeps a key that reaches it in each of `chains`: when the
+    user's keys left it none (unbound, or each key taken first by another binding there),
+    its default keys come back, taken from whatever held them in those chains, and one
+    problem line says so. `always`: keys that do it anyway unless some binding there has
+    them (Textual's own ctrl+q)."""
+    specs = result.specs
+    spec = specs[binding_id]
+    chain_places = [[set(namespace) for namespace in places.chains[name]] for name in chains]
+
+    def works(key: str, chain: list[set[str]], own: str | None) -> bool:
+        """Does `key` reach `own` in `chain` (None: does no binding there have it)?"""
+        place = specs[own].place if own is not None else None
+        depth = next((d for d, namespace in enumerate(chain) if place in namespace), len(chain))
+        for d, namespace in enumerate(chain):
+            for other, other_spec in specs.items():
+                if other == own or other_spec.place not in namespace or key not in result.keys[other]:
+                    continue
+                if own is None or d < depth or other_spec.priority:
+                    return False  # (an inner binding, or a priority one, takes the key first)
+        return True
+
+    def reached(chain: list[set[str]]) -> bool:
+        return any(works(k, chain, binding_id) for k in result.keys[binding_id]) or any(
+            works(k, chain, None) for k in always
+        )
+
+    if not spec.keys or all(reached(chain) for chain in chain_places):
+        return
+    taken_from: list[str] = []
+    held = {place for chain in chain_places for namespace in chain for place in namespace}
+    for other, other_spec in specs.items():
+        if other == binding_id or other_spec.place not in held:
+            continue
+        kept = tuple(k for k in result.keys[other] if k not in spec.keys)
+        if kept != result.keys[other]:
+            gone = keys_label([k for k in result.keys[other] if k not in kept])
+            lost = result.lost.get(other)
+            result.lost[other] = (f"{lost}, " if lost else "") + f"{gone} to {binding_id}"
+            result.keys[other] = kept
+            taken_from.append(other)
+    result.keys[binding_id] = tuple(dict.fromkeys((*spec.keys, *result.keys[binding_id])))
+    shown = keys_label(spec.keys, " / ")
+    source = f" (taken back from {', '.join(taken_from)})" if taken_from else ""
+    result.problems.append(
+        f"keys: with these bindings no key would {spec.title} ({binding_id}); "
+        f"{shown} does, as by default{source}"
+    )
+
+
 # ---------------------------------------------------------------------- where overrides come from
 PI_LEGACY_NAMES = {
     # pi migrates these old names of the ids we share (core/keybindings.js).

@@ -76,6 +76,18 @@ def inline(text: str, *, glyphs: Glyphs = UNICODE) -> str:
     return _INLINE_RE.sub(_replacer(glyphs), _SPACE_RE.sub(" ", text))
 
 
+_ANY_BUT_NEWLINE_RE = re.compile(f"[{_SPACE_CONTROLS.replace(chr(10), '')}{_OTHER_CONTROLS}]")
+
+
+def inline_lines(lines: list[str], *, glyphs: Glyphs = UNICODE) -> str:
+    """`inline` of each line, joined by newlines: one scan of the whole when no line holds
+    a control (`context --all` prints millions of lines)."""
+    joined = "\n".join(lines)
+    if joined.count("\n") == len(lines) - 1 and _ANY_BUT_NEWLINE_RE.search(joined) is None:
+        return joined  # (no line holds a newline of its own, nor any other control)
+    return "\n".join([inline(line, glyphs=glyphs) for line in lines])
+
+
 def one_line(text: str, limit: int = 200, *, glyphs: Glyphs = UNICODE) -> str:
     """A single display line: whitespace runs (newlines included) become one space, controls
     become placeholders, and the result is cut to `limit` characters at a word boundary

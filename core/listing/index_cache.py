@@ -1,7 +1,7 @@
 """The persistent index cache: where it lives, what it holds, and reading it safely.
 
 Under `platformdirs.user_cache_path("pi-sessions")`, one file per sessions folder remembers,
-per session file, its size, mtime and inode, its summary and the running state of the summary
+per session file, its size, mtime, inode and ctime, its summary and the running state of the summary
 (so a warm start is a stat per file). It is read only when it is a regular file of a sane
 size, opened without blocking (a FIFO or a device where it belongs cannot hang us), written
 atomically, and a corrupt, stale or unwritable cache is ignored and rebuilt.
@@ -32,7 +32,9 @@ from msgspec.structs import replace
 from ..reading.growth import ReadMark
 from .summary import SessionSummary, SummaryBuilder
 
-CACHE_VERSION = 8  # 8: the head's CRC-32; 7: in the listing's order; 6: tool results' usage; 5: states apart
+CACHE_VERSION = (
+    9  # 9: ctimes; 8: the head's CRC-32; 7: in the listing's order; 6: tool results' usage; 5: states apart
+)
 MAGIC = b"pisx" + CACHE_VERSION.to_bytes(4, "big")  # the file's first bytes; then the head's length
 _PREFIX = len(MAGIC) + 8 + 4  # then the head's CRC-32: a flipped bit is a rebuild, not a wrong list
 # An index of 2,000 sessions with their texts is ~10 MiB: anything past this is not ours.
@@ -75,7 +77,7 @@ class IndexEntry(msgspec.Struct, array_like=True, gc=False, eq=False):
     stays encoded (in memory, or in the cache file it was loaded from) until someone needs
     it: a warm start reads only the summaries.
 
-    Its first seven fields are a `_StoredEntry`'s: a cache file's head decodes into entries
+    Its first eight fields are a `_StoredEntry`'s: a cache file's head decodes into entries
     at C speed (making 30,000 of them one by one cost a warm start 30 ms)."""
 
     size: int
@@ -85,6 +87,7 @@ class IndexEntry(msgspec.Struct, array_like=True, gc=False, eq=False):
     state_length: int = 0
     summary: SessionSummary | None = None  # derived from `builder`, kept so a warm start is a stat
     skipped: str | None = None  # why this file is not a session (left out of the list)
+    ctime_ns: int = -1  # (-1: not known) a same-size rewrite with its mtime put back changes it
     _builder: Any = None  # SummaryBuilder | None
     _state: Any = None  # `builder`, encoded: bytes, or the `_States` that hold it (None: decoded)
 
@@ -121,8 +124,13 @@ class IndexEntry(msgspec.Struct, array_like=True, gc=False, eq=False):
             self._state, self._builder = msgspec.msgpack.encode(self._builder), None
 
     def matches(self, st: os.stat_result) -> bool:
-        """The file is as it was when this entry was read (same inode, size and mtime)."""
-        return st.st_ino == self.inode and st.st_size == self.size and st.st_mtime_ns == self.mtime_ns
+        """The file is as it was when this entry was read (same inode, size, mtime and ctime)."""
+        return (
+            st.st_ino == self.inode
+            and st.st_size == self.size
+            and st.st_mtime_ns == self.mtime_ns
+            and (st.st_ctime_ns == self.ctime_ns or self.ctime_ns == -1)
+        )
 
     @property
     def mark(self) -> ReadMark | None:
@@ -130,7 +138,7 @@ class IndexEntry(msgspec.Struct, array_like=True, gc=False, eq=False):
         b = self.builder
         if b is None:
             return None
-        return ReadMark(b.offset, b.head, b.tail, self.inode, self.size, self.mtime_ns)
+        return ReadMark(b.offset, b.head, b.tail, self.inode, self.size, self.mtime_ns, self.ctime_ns)
 
 
 _NIL = b"\xc0"  # msgpack's nil
@@ -146,6 +154,7 @@ class _StoredEntry(msgspec.Struct, kw_only=True, array_like=True, gc=False):
     state_length: int = 0
     summary: SessionSummary | None = None
     skipped: str | None = None
+    ctime_ns: int = -1
 
 
 class IndexFile(msgspec.Struct, kw_only=True):
@@ -371,6 +380,7 @@ def _encode_index(root: str, entries: dict[str, IndexEntry]) -> tuple[bytes, lis
             # the path is the entry's key: not stored twice (a quarter of the head at 30k)
             summary=replace(summary, path="") if summary is not None else None,
             skipped=entry.skipped,
+            ctime_ns=entry.ctime_ns,
         )
     try:
         head = encode(IndexFile(version=CACHE_VERSION, root=root, entries=stored))

@@ -128,7 +128,7 @@ def _summarize(
                 pieces.taken = builder.offset - before  # (the rest comes again, with what follows)
     except NotASession as e:
         seen = stamp()
-        return IndexEntry(seen.size, seen.mtime_ns, seen.inode, skipped=str(e))
+        return IndexEntry(seen.size, seen.mtime_ns, seen.inode, skipped=str(e), ctime_ns=seen.ctime_ns)
     return _entry_of(path, builder, stamp())
 
 
@@ -138,7 +138,7 @@ def entry_from_bytes(path: str, data: bytes, stamp: Stamp, keep_text: bool = Fal
 
 
 def _entry_of(path: str, builder: SummaryBuilder, stamp: Stamp) -> IndexEntry:
-    entry = IndexEntry(stamp.size, stamp.mtime_ns, stamp.inode)
+    entry = IndexEntry(stamp.size, stamp.mtime_ns, stamp.inode, ctime_ns=stamp.ctime_ns)
     entry.builder = builder
     if builder.header is None:
         entry.skipped = "empty file (no session header yet)"
@@ -163,9 +163,16 @@ def take_growth(
         try:
             builder.feed_bytes(growth.since(before))
         except NotASession as e:
-            skipped = IndexEntry(growth.size, growth.stamp.mtime_ns, growth.stamp.inode, skipped=str(e))
+            seen = growth.stamp
+            skipped = IndexEntry(seen.size, seen.mtime_ns, seen.inode, skipped=str(e), ctime_ns=seen.ctime_ns)
             return FileChange.REPLACED, skipped, growth.size
-    entry.size, entry.mtime_ns, entry.inode = growth.stamp.size, growth.stamp.mtime_ns, growth.stamp.inode
+    seen = growth.stamp
+    entry.size, entry.mtime_ns, entry.inode, entry.ctime_ns = (
+        seen.size,
+        seen.mtime_ns,
+        seen.inode,
+        seen.ctime_ns,
+    )
     if builder.offset == before:
         return FileChange.UNCHANGED, entry, 0
     entry.summary = None
@@ -341,6 +348,7 @@ class SessionStore:
                     and st.st_mtime_ns == old.mtime_ns
                     and st.st_size == old.size
                     and st.st_ino == old.inode
+                    and (st.st_ctime_ns == old.ctime_ns or old.ctime_ns == -1)
                 ):
                     fresh[path] = old
                     unchanged += 1

@@ -175,7 +175,7 @@ class SessionWatcher:
                         del vanished[old]
                         event.kind, event.old_path = EventKind.RENAMED, old
                         if old in tracked:
-                            updates[path] = _prepare(tracked[old], looks[path])
+                            updates[path] = _prepare(tracked[old], looks[path], renamed=True)
                             tracked[path] = tracked[old]
                 if path in updates:
                     event.session = tracked[path]
@@ -317,9 +317,11 @@ _KINDS = {
 }
 
 
-def _prepare(session: Session, look: Growth) -> tuple[SessionUpdate | None, str | None]:
+def _prepare(
+    session: Session, look: Growth, *, renamed: bool = False
+) -> tuple[SessionUpdate | None, str | None]:
     try:
-        return session.prepare(look), None
+        return session.prepare(look, renamed=renamed), None
     except (SessionError, OSError) as e:
         return None, str(e)
 

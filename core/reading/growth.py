@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TypeVar
 
+from ..common.problems import SessionError
 from .lines import HEAD_BYTES, TAIL_BYTES
 
 
@@ -37,9 +38,12 @@ class ReadMark:
     head: bytes  # the file's first bytes (up to HEAD_BYTES, and not past `offset`)
     tail: bytes  # the TAIL_BYTES before `offset`
     inode: int | None = None  # None: not known
-    # The file's size and mtime when it was read: a file that still has both is unchanged.
+    # The file's size and mtime when it was read: a file that still has both is unchanged...
     size: int = -1
     mtime_ns: int = -1
+    # ...and its ctime (-1: not known): a same-size rewrite whose mtime was put back has a new
+    # one (nobody can set it back). A rename or a chmod gives one too: read again, to be safe.
+    ctime_ns: int = -1
 
     def advanced(self, consumed: bytes, stamp: Stamp) -> ReadMark:
         """The mark after `consumed` (the bytes at `offset`) were read."""
@@ -48,13 +52,30 @@ class ReadMark:
         if len(head) < HEAD_BYTES:
             head = (head + consumed)[: min(HEAD_BYTES, end)]
         tail = (self.tail + consumed)[-TAIL_BYTES:] if consumed else self.tail
-        return ReadMark(end, head, tail, stamp.inode, stamp.size, stamp.mtime_ns)
+        return ReadMark(end, head, tail, stamp.inode, stamp.size, stamp.mtime_ns, stamp.ctime_ns)
 
 
 def mark_of(data: bytes, end: int, stamp: Stamp) -> ReadMark:
     """The mark of a reader that read `data` (a whole file) up to `end`."""
     head, tail = data[: min(HEAD_BYTES, end)], data[max(0, end - TAIL_BYTES) : end]
-    return ReadMark(end, head, tail, stamp.inode, stamp.size, stamp.mtime_ns)
+    return ReadMark(end, head, tail, stamp.inode, stamp.size, stamp.mtime_ns, stamp.ctime_ns)
+
+
+def look_at(path: str, marks: Sequence[ReadMark]) -> Growth:
+    """`read_growth`, its failures said as one SessionError (the file gone, or unreadable)."""
+    try:
+        return read_growth(path, list(marks))
+    except FileNotFoundError:
+        raise SessionError(f"the file is gone: {path}") from None
+    except OSError as e:
+        raise SessionError(f"cannot read {path}: {e.strerror or e}") from None
+
+
+def mark_read_back(read: Callable[[int, int], bytes], end: int, stamp: Stamp) -> ReadMark:
+    """The mark of a reader that read up to `end` of a file it can read again (`read(offset, size)`)."""
+    head = read(0, min(HEAD_BYTES, end)) if end else b""
+    tail = read(max(0, end - TAIL_BYTES), min(end, TAIL_BYTES)) if end else b""
+    return ReadMark(end, head, tail, stamp.inode, stamp.size, stamp.mtime_ns, stamp.ctime_ns)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +85,11 @@ class Stamp:
     inode: int
     size: int
     mtime_ns: int
+    ctime_ns: int = -1  # (-1: not known)
+
+    @classmethod
+    def of(cls, st: os.stat_result) -> Stamp:
+        return cls(st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
 @dataclass(slots=True)
@@ -112,7 +138,9 @@ class Growth:
         if (mark.inode is not None and mark.inode != stamp.inode) or stamp.size < mark.offset:
             return Verdict.REPLACED
         if (mark.size, mark.mtime_ns, mark.inode) == (stamp.size, stamp.mtime_ns, stamp.inode):
-            return Verdict.UNCHANGED
+            if mark.ctime_ns in (-1, stamp.ctime_ns) or stamp.ctime_ns == -1:
+                return Verdict.UNCHANGED
+            return Verdict.REPLACED  # the same size and mtime, a new ctime: maybe rewritten
         if stamp.size == mark.size:
             return Verdict.REPLACED  # a new mtime but not one byte more: rewritten in place
         tail_start = mark.offset - len(mark.tail)
@@ -135,7 +163,7 @@ def read_growth(path: str, marks: Sequence[ReadMark | None]) -> Growth:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise OSError(errno.EINVAL, "not a regular file", path)
-        stamp = Stamp(st.st_ino, st.st_size, st.st_mtime_ns)
+        stamp = Stamp.of(st)
         look = Growth(path, stamp, stamp.size, b"", b"")
         # What the stamp alone decides, and where the bytes the others need begin.
         first: list[Verdict | None] = [look._judge(mark) for mark in marks]
@@ -235,7 +263,7 @@ class Pieces:
     def stamp(self, st: os.stat_result) -> Stamp:
         if self.read < st.st_size:
             return Stamp(st.st_ino, self.read, -1)  # it shrank while it was read
-        return Stamp(st.st_ino, st.st_size, st.st_mtime_ns)
+        return Stamp.of(st)
 
 
 def _pread_all(fd: int, start: int, end: int) -> bytes:

@@ -5,7 +5,8 @@ whitespace normalization), or `re:<pattern>` (one case-insensitive JavaScript re
 expression); unbalanced quotes fall back to plain words. On top of pi: a word `@7d` (`@<n>` then
 `h`, `d`, `w`, `mo` or `y`) keeps only sessions active within that long before now. In a
 `re:` query the time filters come first (`@2w re:fix(ed|es)`), since the pattern runs to the
-end of the query.
+end of the query. A query longer than MAX_QUERY_CHARS is cut to that (`ParsedQuery.cut`): the
+cost of matching grows with its length, and a pasted page froze the browser at every key.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DURATION_UNITS_MS",
+    "MAX_QUERY_CHARS",
+    "QUERY_CUT_NOTE",
     "ParsedQuery",
     "QueryToken",
     "TokenKind",
@@ -36,6 +39,8 @@ TokenKind = Literal["fuzzy", "phrase"]
 HOUR_MS = 3_600_000.0
 DAY_MS = 24 * HOUR_MS
 DURATION_UNITS_MS = {"h": HOUR_MS, "d": DAY_MS, "w": 7 * DAY_MS, "mo": 30 * DAY_MS, "y": 365 * DAY_MS}
+MAX_QUERY_CHARS = 256  # (a query of 3,000 took seconds per key over a few hundred sessions)
+QUERY_CUT_NOTE = f"query cut to {MAX_QUERY_CHARS} characters"
 _DURATION = re.compile(r"([0-9]{1,12})(h|d|w|mo|y)", re.IGNORECASE)
 _WINDOW_WORD = re.compile(r"@([0-9]{1,12})(h|d|w|mo|y)", re.IGNORECASE)
 
@@ -90,6 +95,7 @@ class ParsedQuery:
     text: str = ""  # the query, trimmed
     # Only sessions active (pi's `modified`) within this many milliseconds before now.
     window_ms: float | None = None
+    cut: bool = False  # the query was longer than MAX_QUERY_CHARS: `text` is its start
 
     @property
     def is_blank(self) -> bool:
@@ -111,8 +117,12 @@ class ParsedQuery:
 
 
 def parse_query(text: str, window_ms: float | None = None) -> ParsedQuery:
-    """pi's parseSearchQuery, plus `@7d`-style time filters (and `window_ms` from elsewhere)."""
-    return _parse(js_trim(text)).within(window_ms)
+    """pi's parseSearchQuery, plus `@7d`-style time filters (and `window_ms` from elsewhere),
+    on at most the first MAX_QUERY_CHARS characters of the trimmed query."""
+    trimmed = js_trim(text)
+    if len(trimmed) <= MAX_QUERY_CHARS:
+        return _parse(trimmed).within(window_ms)
+    return replace(_parse(js_trim(trimmed[:MAX_QUERY_CHARS])), cut=True).within(window_ms)
 
 
 def _parse(trimmed: str) -> ParsedQuery:

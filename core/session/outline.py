@@ -398,3 +398,30 @@ def extend_rows(
         leaf_row.hidden_count,
     )
     return RowInsert(at, parent_row, new_rows)
+
+
+def branch_first_entry(session: Session, entry_id: str) -> str | None:
+    """The first entry of the branch `entry_id` is on, right below its nearest fork (what the
+    tree folds when a leaf is folded); None when no fork is above it."""
+    path = session.path_to(entry_id)
+    for i in range(len(path) - 2, 0, -1):
+        if session.child_count(path[i - 1].id) > 1:
+            first: str = path[i].id
+            return first
+    return None
+
+
+def nearest_shown_row(session: Session | None, rows: Mapping[str, int], entry_id: str | None) -> int | None:
+    """The row of `entry_id`, or of its nearest ancestor that has one (the entry hidden by the
+    view filter or folded away); None when none has."""
+    if session is None or entry_id is None:
+        return None
+    current = session.by_id.get(entry_id)
+    seen: set[str] = set()
+    while current is not None and current.id not in seen:
+        if current.id in rows:
+            return rows[current.id]
+        seen.add(current.id)
+        parent = current.parentId
+        current = session.by_id.get(parent) if isinstance(parent, str) else None
+    return None

@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import chain, compress, count
 from operator import attrgetter
 from typing import Any
@@ -27,10 +27,18 @@ from ..common.gcpause import paused_gc
 from ..common.jsvalues import js_truthy
 from ..common.problems import Problem, ProblemKind, SessionError, UnknownEntryError
 from ..reading.bodies import BodyCache, read_body, read_body_runs, read_message_runs
-from ..reading.growth import Growth, GrowthSource, ReadMark, Stamp, Verdict, mark_of, read_growth
+from ..reading.growth import (
+    Growth,
+    GrowthSource,
+    ReadMark,
+    Stamp,
+    Verdict,
+    look_at,
+    mark_of,
+    mark_read_back,
+    read_growth,
+)
 from ..reading.lines import (
-    HEAD_BYTES,
-    TAIL_BYTES,
     ByteSource,
     BytesSource,
     FileSource,
@@ -161,7 +169,7 @@ class Session:
             source = BytesSource(data)
         elif isinstance(self.source, FileSource):
             st = os.stat(self.source.path)  # before reading: a later look sees what came after
-            stamp = Stamp(st.st_ino, st.st_size, st.st_mtime_ns)
+            stamp = Stamp.of(st)
         with paused_gc():
             result = read_values(
                 source,
@@ -199,12 +207,9 @@ class Session:
     def _mark_after_load(self, data: bytes | None, stamp: Stamp | None) -> ReadMark | None:
         if stamp is None or not isinstance(self.source, FileSource):
             return None
-        end = self.end_offset
         if data is not None:
-            return mark_of(data, end, stamp)
-        head = self.source.read(0, min(HEAD_BYTES, end)) if end else b""
-        tail = self.source.read(max(0, end - TAIL_BYTES), min(end, TAIL_BYTES)) if end else b""
-        return ReadMark(end, head, tail, stamp.inode, stamp.size, stamp.mtime_ns)
+            return mark_of(data, self.end_offset, stamp)
+        return mark_read_back(self.source.read, self.end_offset, stamp)
 
     def _only_blank(self) -> bool:
         return not any(p.kind != ProblemKind.PARTIAL_LAST_LINE for p in self.problems)
@@ -447,27 +452,26 @@ class Session:
     def _version(self) -> tuple[int, int]:
         return self.generation, self.end_offset
 
-    def prepare(self, growth: Growth | None = None) -> SessionUpdate:
+    def prepare(self, growth: Growth | None = None, *, renamed: bool = False) -> SessionUpdate:
         """The reading half of `refresh`: what the file gained, read and decoded, not applied.
         It leaves the session as it is, so it may run in a worker thread while the session
         is drawn (nothing else may change the session meanwhile). `growth` is a look at the
         file that judged `read_mark` (the watcher's, shared with the store); without one the
-        file is looked at here. Raises SessionError when the file is gone or no session."""
+        file is looked at here. `renamed`: the file was renamed since (which gave it a new
+        ctime: only its size, mtime and bytes tell). Raises SessionError when the file is
+        gone or no session."""
         mark = self._mark
+        if renamed and mark is not None:
+            mark = replace(mark, ctime_ns=-1)
         if mark is None or not isinstance(self.source, FileSource):
             return SessionUpdate(self._version)
         path = self.source.path
         if growth is None:
-            try:
-                growth = read_growth(path, [mark])
-            except FileNotFoundError:
-                raise SessionError(f"the file is gone: {path}") from None
-            except OSError as e:
-                raise SessionError(f"cannot read {path}: {e.strerror or e}") from None
+            growth = look_at(path, [mark])
         try:
             verdict = growth.verdict(mark)
         except KeyError:  # that look did not read what this session needs to judge it
-            return self.prepare(read_growth(growth.path, [mark]))
+            return self.prepare(read_growth(growth.path, [mark]), renamed=renamed)
         if verdict is Verdict.UNCHANGED:
             return SessionUpdate(self._version, mark=mark.advanced(b"", growth.stamp))
         if verdict is Verdict.GREW:

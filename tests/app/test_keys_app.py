@@ -487,3 +487,20 @@ async def test_fold_and_unfold_say_why_when_there_is_nothing_to_do(tmp_path: Pat
         await until(pilot, lambda: "nothing to fold" in static_text(screen, "#status"), "the reason")
         await pilot.press("l")
         await until(pilot, lambda: "nothing to unfold" in static_text(screen, "#status"), "the reason")
+
+
+@pytest.mark.parametrize("pane", ["sidebar", "tree", "context"])
+async def test_a_rebinding_that_leaves_no_key_to_quit_keeps_q_and_says_so(tmp_path: Path, pane: str) -> None:
+    # j is "down" in the lists and the context first; ctrl+q (Textual's quit) is the help now.
+    app = make_app(
+        sessions(tmp_path / "sessions"), tmp_path / "cache", keys={"ui.quit": "j", "ui.help": "ctrl+q"}
+    )
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await loaded(pilot)
+        warning = "keys: with these bindings no key would quit (ui.quit); q does, as by default"
+        assert warning in status(app)
+        assert [n.message for n in app._notifications] == ["\n".join(app.key_bindings.problems)]
+        screen.focus_pane(pane)
+        await pilot.pause()
+        await pilot.press("q")
+        await until(pilot, lambda: app.return_code == 0, "quit")

@@ -22,7 +22,7 @@ from pi_sessions.widgets.context_blocks import build_blocks
 from textual.pilot import Pilot
 
 from tests.helpers.app import lines_of, loaded, make_app, settled, static_text, until, watching
-from tests.helpers.sessions import chain, header, jsonl, user, write
+from tests.helpers.sessions import chain, header, jsonl, rewrite_keeping_size_and_mtime, user, write
 
 
 def two_sessions(root: Path) -> tuple[Path, Path]:
@@ -237,3 +237,24 @@ async def test_our_own_label_reaches_every_pane_like_any_append(tmp_path: Path) 
         assert_panes_show(screen, path)
         assert screen.session is not None and screen.session.labels == {"e4": "nice"}
         assert screen.branch_tree.rows[-1].record.type == "label"
+
+
+async def test_rewritten_to_the_same_size_with_its_mtime_put_back(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    path, _ = two_sessions(root)
+    async with make_app(root, tmp_path / "cache").run_test(size=(160, 40)) as pilot:
+        screen = await open_first(pilot, path)
+        rows = chain(12)
+        rows[0] = user("e0", None, "Question 0", 0)  # (was "question 0": same size, other bytes)
+        data = jsonl(header(id="open", timestamp="2025-03-02T00:00:00.000Z"), *rows)
+        rewrite_keeping_size_and_mtime(path, data)
+        await until(pilot, lambda: "rewritten on disk" in static_text(screen, "#status"), "the rewrite seen")
+        await settled(pilot)
+        assert_panes_show(screen, path)
+        session = screen.session
+        assert (
+            session is not None
+            and session.entry_dict(session.by_id["e0"])["message"]["content"] == "Question 0"
+        )
+        listed = {s.path: s for s in screen.sidebar.summaries}[str(path)]
+        assert listed.first_message == "Question 0"  # the sidebar read it again too

@@ -583,3 +583,29 @@ async def test_folding_from_a_leaf_below_an_inner_fork_folds_the_outer_branch(tm
             line for line in lines_of(screen.branch_tree) if "outer branch" in line and "other" not in line
         )
         assert "▸" in folded and "+2" in folded.split()
+
+
+async def test_a_tree_search_longer_than_the_limit_is_cut_and_the_status_says_so(tmp_path: Path) -> None:
+    from pi_sessions.core.search.query import MAX_QUERY_CHARS
+    from textual import events
+
+    root = tmp_path / "sessions"
+    write(
+        root / "--home-u-proj--" / "words.jsonl",
+        header(id="words"),
+        user("u1", None, "the alpha release", 1),
+        assistant("a1", "u1", "alpha and omega", 2),
+    )
+    start = " ".join(["alpha"] * 60)[:MAX_QUERY_CHARS]
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 30)) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("tab", "slash")
+        screen.tree_pane.search_input.post_message(events.Paste(start + " omega" * 500))
+        await pilot.press("enter")
+        await until(pilot, lambda: "match" in static_text(screen, "#status"), "the search")
+        # Both entries: the words after the first 256 characters (omega) were not searched.
+        assert static_text(screen, "#status") == (
+            f"2 entries match {start.strip()!r} (query cut to {MAX_QUERY_CHARS} characters):"
+            " n / N for next / previous"
+        )

@@ -279,3 +279,31 @@ async def test_a_time_filter_is_shown_and_applied(tmp_path: Path) -> None:
         assert "active within 2w" in static_text(screen, "#sidebar-title")
         assert len(screen.sidebar.matches) == 0
         assert sidebar_search.describe_window(14 * 86_400_000) == "2w"
+
+
+async def test_a_pasted_query_longer_than_the_limit_is_cut_and_the_status_says_so(tmp_path: Path) -> None:
+    from pi_sessions.core.search.query import MAX_QUERY_CHARS
+    from textual import events
+
+    root = tmp_path / "sessions"
+    write(root / "p" / "one.jsonl", header(id="s-one"), user("u1", None, "alpha beta", 1))
+    write(root / "p" / "two.jsonl", header(id="s-two"), user("u1", None, "alpha omega", 1))
+    start = " ".join(["alpha"] * 60)[:MAX_QUERY_CHARS]
+    pasted = start + " omega" * 500  # (the whole of it would keep s-two only)
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await loaded(pilot)
+        search = screen.sidebar.search_input
+        await pilot.press("slash")
+        search.post_message(events.Paste(pasted))
+        await until(pilot, lambda: getattr(screen.sidebar.matches, "text", None) == pasted, "the answer")
+        await settled(pilot)
+        assert f"query cut to {MAX_QUERY_CHARS} characters" in static_text(screen, "#sidebar-title")
+        shown = [r.summary.id for r in screen.sidebar.session_list.rows if isinstance(r, SessionRow)]
+        assert sorted(shown) == ["s-one", "s-two"]  # the hits of the query's first 256 characters
+        await pilot.press("backspace")  # and at the next key too
+        await until(pilot, lambda: getattr(screen.sidebar.matches, "text", None) == pasted[:-1], "the answer")
+        assert f"query cut to {MAX_QUERY_CHARS} characters" in static_text(screen, "#sidebar-title")
+        await pilot.press("ctrl+a", "ctrl+k", *"omega")  # a short query is not cut
+        await until(pilot, lambda: getattr(screen.sidebar.matches, "text", None) == "omega", "the answer")
+        assert "query cut" not in static_text(screen, "#sidebar-title")

@@ -293,3 +293,28 @@ def test_the_readme_lists_every_subcommand() -> None:
     block = readme.split("## Command line", 1)[1].split("```", 2)[1]
     missing = [name for name in subcommands.MODULES if f"pi-sessions {name}" not in block]
     assert not missing, f"README's command list lacks {missing}"
+
+
+def test_context_all_on_a_chain_of_labels_prints_each_leaf_as_its_own_context_does(tmp_path: Path) -> None:
+    """`--all` makes each leaf's messages and lines once for all leaves (a chain of labels:
+    thousands of context entries per leaf, one that sends messages): what it prints for
+    each leaf is what `--leaf` prints for it alone, a control in an entry made inert."""
+    from tests.helpers.cli import cli, raw_controls
+
+    rows = [header(), user("u0", None, "hello\x1b[31m red", 0), assistant("a0", "u0", "hi", 1)]
+    parent = "a0"
+    for i in range(60):
+        rows.append(
+            entry("label", f"l{i}", parent, i + 2, targetId="u0", label=f"lab\n{i}" if i == 7 else f"lab{i}")
+        )
+        parent = f"l{i}"
+    path = str(write(tmp_path / "s.jsonl", *rows))
+    ids = ["u0", "a0", *(f"l{i}" for i in range(60))]
+    for form in ((), ("--json",)):
+        every = cli("context", path, "--all", *form)
+        assert every.code == 0 and not raw_controls(every.stdout)
+        one_by_one = "".join(cli("context", path, "--leaf", leaf, *form).stdout for leaf in ids)
+        assert every.stdout == one_by_one
+    assert len(cli("context", path, "--all").stdout.splitlines()) == sum(
+        len(ids[: i + 1]) + 2 for i in range(len(ids))
+    )

@@ -202,3 +202,23 @@ def test_a_pattern_too_slow_is_one_line_and_exit_2(tmp_path: Path) -> None:
     out = run(tmp_path, "search", "re:(a|aa)+$", "--session-dir", str(root))
     assert out.returncode == 2 and "pattern too slow" in out.stderr and "Traceback" not in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_a_query_longer_than_the_limit_is_cut_with_one_warning_line(tmp_path: Path) -> None:
+    from pi_sessions.core.search.query import MAX_QUERY_CHARS
+
+    root = tmp_path / "sessions"
+    write(root / "p" / "one.jsonl", header(id="s-one"), user("u1", None, "alpha beta", 1))
+    write(root / "p" / "two.jsonl", header(id="s-two"), user("u1", None, "alpha omega", 1))
+    start = " ".join(["alpha"] * 60)[:MAX_QUERY_CHARS]
+    for args in ((), ("--deep",)):
+        out = run(tmp_path, "search", start + " omega" * 500, "--session-dir", str(root), "--json", *args)
+        assert out.stderr.splitlines() == [
+            f"pi-sessions: query cut to {MAX_QUERY_CHARS} characters (a longer query costs too much to match)"
+        ]
+        assert sorted(row["session_id"] for row in lines(out)) == ["s-one", "s-two"]  # the cut query's hits
+        assert lines(run(tmp_path, "search", start, "--session-dir", str(root), "--json", *args)) == lines(
+            out
+        )
+    short = run(tmp_path, "search", "alpha omega", "--session-dir", str(root), "--json")
+    assert short.stderr == "" and [row["session_id"] for row in lines(short)] == ["s-two"]

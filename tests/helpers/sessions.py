@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -110,3 +111,22 @@ def calls(record: Path) -> list[list[str]]:
     if not record.exists():
         return []
     return [c.strip("\n").splitlines() for c in record.read_text().split("--\n") if c.strip()]
+
+
+def rewrite_keeping_size_and_mtime(path: Path, data: bytes) -> None:
+    """`data` written over `path` (same length, same inode) and its mtime put back: only its
+    ctime tells (which nobody can put back)."""
+    before = path.stat()
+    assert len(data) == before.st_size and data != path.read_bytes()
+    with open(path, "r+b") as f:
+        f.write(data)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    # A file written within the clock's last tick may get the same ctime: the next tick's differs.
+    while path.stat().st_ctime_ns == before.st_ctime_ns:
+        os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = path.stat()
+    assert (after.st_ino, after.st_size, after.st_mtime_ns) == (
+        before.st_ino,
+        before.st_size,
+        before.st_mtime_ns,
+    )

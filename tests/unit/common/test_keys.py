@@ -14,7 +14,9 @@ from pi_sessions.core.common.keybindings import (
     KeyLayer,
     KeySpec,
     Places,
+    Resolved,
     flatten_table,
+    keep_a_way_out,
     key_label,
     pi_key,
     read_pi_keybindings,
@@ -236,3 +238,40 @@ def test_dotted_ids_may_be_written_bare_in_toml() -> None:
 
     table = tomllib.loads('app.session.rename = "ctrl+e"\n"tree.fold" = ["h"]\n')
     assert flatten_table(table) == {"app.session.rename": "ctrl+e", "tree.fold": ["h"]}
+
+
+# ---------------------------------------------------------------------- quit stays reachable
+def quit_kept(ours: dict[str, object]) -> Resolved:
+    """The real table with `ours` over it, quit kept reachable as the app does."""
+    result = resolve(SPECS, PLACES, [KeyLayer("[keys]", ours)])
+    keep_a_way_out(result, PLACES, "ui.quit", ("sessions", "tree", "context"), always=("ctrl+q",))
+    return result
+
+
+def test_when_no_key_would_quit_its_default_comes_back_and_it_is_said_once() -> None:
+    # j is the lists' and the context's "down" there first; ctrl+q (Textual's quit) is help now.
+    result = quit_kept({"ui.quit": "j", "ui.help": "ctrl+q"})
+    assert result.keys_of("ui.quit") == ("q", "j")
+    assert result.keymap()["ui.quit"] == "q,j"
+    assert (
+        result.problems[-1] == "keys: with these bindings no key would quit (ui.quit); q does, as by default"
+    )
+    assert sum("no key would quit" in p for p in result.problems) == 1
+    # The default key is taken back from whatever would have had it first.
+    taken = quit_kept({"ui.quit": [], "ui.help": "ctrl+q", "list.down": ["down", "q"]})
+    assert taken.keys_of("ui.quit") == ("q",) and taken.keys_of("list.down") == ("down",)
+    assert taken.problems[-1].endswith("q does, as by default (taken back from list.down)")
+    assert taken.lost["list.down"] == "q to ui.quit"
+
+
+def test_a_key_that_still_quits_everywhere_leaves_the_users_choice_alone() -> None:
+    for quit, ours in [
+        ((), {"ui.quit": []}),  # (unbound, or shadowed in a pane: ctrl+q is still Textual's quit)
+        (("tab",), {"ui.quit": "tab"}),
+        (("ctrl+x",), {"ui.quit": "ctrl+x"}),
+        (("Q",), {"ui.help": "q", "ui.quit": "Q"}),
+    ]:
+        result = quit_kept(ours)
+        assert not any("no key would quit" in p for p in result.problems), ours
+        assert result.keys_of("ui.quit") == quit, ours
+    assert quit_kept({}).problems == [] and quit_kept({}).keymap() == {}

@@ -75,3 +75,16 @@ def test_a_row_cuts_its_last_piece_at_a_word_boundary_and_keeps_a_label_apart() 
     text = RowText(base).add("assistant ", raw=True).add("Here is the summary of it").right("⎇2").strip(30)
     assert text.text == "assistant Here is the…      ⎇2"
     assert cell_len(text.text) == 30
+
+
+def test_many_lines_made_inert_at_once_are_each_line_made_inert() -> None:
+    from pi_sessions.core.common.text import inline, inline_lines
+
+    for lines in (
+        ["plain", "lines", ""],
+        ["a line with\na newline of its own", "next"],  # (one scan would take it for two lines)
+        ["esc \x1b[31m", "bidi \u202e", "tab\tand nel\x85"],
+        ["\n", "", "\n\n"],
+        [],
+    ):
+        assert inline_lines(lines) == "\n".join(inline(line) for line in lines), lines

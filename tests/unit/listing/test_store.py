@@ -12,9 +12,18 @@ import pytest
 from pi_sessions.app.subcommands.listing import cmd_list
 from pi_sessions.core.common.locations import resolve_sessions_root
 from pi_sessions.core.listing.store import FileChange, ScanReport, SessionStore
+from pi_sessions.core.reading.growth import read_growth
 from pi_sessions.core.session.session import Session
 
-from tests.helpers.sessions import assistant, entry, header, jsonl, user, write
+from tests.helpers.sessions import (
+    assistant,
+    entry,
+    header,
+    jsonl,
+    rewrite_keeping_size_and_mtime,
+    user,
+    write,
+)
 
 
 def make_tree(root: Path) -> dict[str, Path]:
@@ -397,6 +406,27 @@ def test_rewritten_prefix_is_read_again(tmp_path: Path) -> None:
     report = store.scan()
     assert report.read == 1 and report.grown == 0
     assert store.summary(str(files["old"])).first_message == "OLD QUESTION"
+
+
+def test_a_same_size_rewrite_with_its_mtime_put_back_is_read_again_live_and_from_the_cache(
+    tmp_path: Path,
+) -> None:
+    root, cache = tmp_path / "sessions", tmp_path / "cache"
+    files = make_tree(root)
+    store = SessionStore(root, cache_dir=cache)
+    store.scan()
+    data = files["old"].read_bytes().replace(b"old question", b"OLD QUESTION")
+    rewrite_keeping_size_and_mtime(files["old"], data)
+    warm = SessionStore(root, cache_dir=cache)  # a start after it, on the cache
+    report = warm.scan()
+    assert report.cache_loaded and report.read == 1
+    assert warm.summary(str(files["old"])).first_message == "OLD QUESTION"
+    # While running: one look at the file (as the watcher does) reads it again.
+    rewrite_keeping_size_and_mtime(files["old"], data.replace(b"OLD QUESTION", b"old QUESTION"))
+    assert warm.take(
+        str(files["old"]), read_growth(str(files["old"]), [warm.mark_for(str(files["old"]))])
+    ) is (FileChange.REPLACED)
+    assert warm.summary(str(files["old"])).first_message == "old QUESTION"
 
 
 def test_texts_stay_in_the_cache_file_until_asked_and_survive_another_save(tmp_path: Path) -> None:

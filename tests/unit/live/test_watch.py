@@ -15,7 +15,15 @@ from pi_sessions.core.listing.store import SessionStore
 from pi_sessions.core.live.watch import EventKind, SessionWatcher, StoreEvent
 from pi_sessions.core.session.session import Session
 
-from tests.helpers.sessions import assistant, chain, header, jsonl, user, write
+from tests.helpers.sessions import (
+    assistant,
+    chain,
+    header,
+    jsonl,
+    rewrite_keeping_size_and_mtime,
+    user,
+    write,
+)
 
 pytestmark = pytest.mark.unit  # async for the watcher, but no app
 
@@ -149,6 +157,21 @@ async def test_truncation_replacement_by_rename_deletion_and_rename(
     os.unlink(renamed)
     event = await harness.until(EventKind.VANISHED, renamed)
     assert event.summary is None and str(renamed) not in store.entries
+
+
+async def test_a_same_size_rewrite_with_its_mtime_put_back_is_seen(
+    live: tuple[Harness, Path, SessionStore],
+) -> None:
+    harness, folder, store = live
+    path = write(folder / "s.jsonl", header(), user("a", None, "one"), assistant("b", "a", "two", 1))
+    await harness.until(EventKind.APPEARED, path)
+    session = Session.open(path)
+    harness.watcher.track(session)
+    rewrite_keeping_size_and_mtime(path, path.read_bytes().replace(b'"one"', b'"ONE"'))
+    event = await harness.until(EventKind.REPLACED, path)
+    assert event.append is not None and event.append.reloaded
+    assert event.summary.first_message == store.summary(str(path)).first_message == "ONE"
+    assert session.entry_dict(session.by_id["a"])["message"]["content"] == "ONE"
 
 
 async def test_fifty_new_files_at_once(live: tuple[Harness, Path, SessionStore]) -> None:

@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from pi_sessions.core.reading.growth import ReadMark, Verdict, mark_of, read_growth
 
+from tests.helpers.sessions import rewrite_keeping_size_and_mtime
+
 LINES = b"".join(b'{"n": %d, "pad": "%s"}\n' % (i, b"x" * 40) for i in range(20))
 
 
@@ -69,3 +71,14 @@ def test_what_is_not_a_regular_file_is_refused_at_once(tmp_path: Path, odd: str)
         path.symlink_to("/dev/null")
     with pytest.raises(OSError, match="not a regular file"):
         read_growth(str(path), [None])
+
+
+def test_a_same_size_rewrite_with_its_mtime_put_back_is_read_again(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(LINES)
+    mark = reader_at(path, len(LINES))
+    rewrite_keeping_size_and_mtime(path, LINES.replace(b'"n": 10,', b'"n": 99,'))  # in the middle
+    look = read_growth(str(path), [mark])
+    assert look.verdict(mark) is Verdict.REPLACED and look.since(0) == path.read_bytes()
+    again = mark_of(look.data, len(LINES), look.stamp)
+    assert read_growth(str(path), [again]).verdict(again) is Verdict.UNCHANGED  # then read once

@@ -229,3 +229,29 @@ def test_time_filters_are_said_as_they_could_be_typed() -> None:
     windows = (12 * 3_600_000, 10 * day, 7 * day, 14 * day, 90 * day, 365 * day)
     assert [describe_window(ms) for ms in windows] == ["12h", "10d", "1w", "2w", "3mo", "1y"]
     assert describe_window(parse_query("deploy @3mo").window_ms or 0) == "3mo"
+
+
+def test_a_query_longer_than_the_limit_is_cut_and_says_so(tmp_path: Path) -> None:
+    """A pasted page is matched as its first MAX_QUERY_CHARS characters (the cost of matching
+    grows with the query: 3,000 characters froze the browser at every key)."""
+    from pi_sessions.core.search.query import MAX_QUERY_CHARS
+
+    root = tmp_path / "sessions"
+    write(root / "p" / "one.jsonl", header(id="s-one"), user("u1", None, "alpha beta", 1))
+    write(root / "p" / "two.jsonl", header(id="s-two"), user("u1", None, "alpha omega", 1))
+    store = SessionStore(root, cache_dir=tmp_path / "cache", keep_text=True)
+    store.scan()
+    listing = store.listing().summaries
+    search = SidebarSearch(store.texts)
+    start = " ".join(["alpha"] * 60)[:MAX_QUERY_CHARS]
+    long = start + " omega" * 10
+    assert len(long) > MAX_QUERY_CHARS
+    parsed = parse_query(long)
+    assert parsed.cut and parsed.text == start.strip()
+    assert parse_query(long[:MAX_QUERY_CHARS]).tokens == parsed.tokens
+    assert not parse_query(start).cut and not parse_query("  " + start + "  ").cut  # trimmed first
+    found = search.search(long, listing)
+    assert found.query.cut and found.text == long  # the query as typed is kept
+    assert set(found.paths) == set(search.search(start, listing).paths) == {s.path for s in listing}
+    # (the whole query would have kept one session only)
+    assert {s.id for s in listing if s.path in search.search(start[:200] + " omega", listing)} == {"s-two"}
