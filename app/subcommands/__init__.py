@@ -22,6 +22,7 @@ MODULES: dict[str, str] = {
     "files": "files",
     "fork": "fork",
     "stats": "stats",
+    "check": "check",
     "resume": "resume",
     "serve": "serve",
     "completion": "completion",
