@@ -96,9 +96,9 @@ class Readiness:
         by_why: dict[Why, int] = {}
         for stale in self.stale_files:
             by_why[stale.why] = by_why.get(stale.why, 0) + 1
-        for why, count in by_why.items():
-            noun = "file" if count == 1 else "files"
-            parts.append(f"{count} {noun} {why.describe()}")
+        if by_why:
+            counted = ", ".join(f"{n} {why.describe()}" for why, n in by_why.items())
+            parts.append(f"files the model saw: {counted}")
         if not parts:
             return f"pi {PI_VERSION}: ready, nothing to warn about"
         return f"pi {PI_VERSION}: ready with warnings: " + "; ".join(parts)

@@ -31,8 +31,8 @@ class Why(StrEnum):
 
 
 _DESCRIBE = {
-    Why.CHANGED: "changed on disk since",
-    Why.DELETED: "deleted since",
+    Why.CHANGED: "changed",
+    Why.DELETED: "deleted",
     Why.DIFFERS_FROM_HEAD: "differ from git HEAD",
 }
 

@@ -82,7 +82,7 @@ def test_stale_files_are_listed_with_why(tmp_path: Path) -> None:
         (str(work / "notes.md"), "deleted", "r1")
     ]
     text = cli("check", str(path))
-    assert "1 file deleted since" in text.stdout and "notes.md" in text.stdout
+    assert "files the model saw: 1 deleted" in text.stdout and "notes.md" in text.stdout
 
 
 def test_the_readable_form_is_inert(tmp_path: Path) -> None:
