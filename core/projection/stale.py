@@ -114,8 +114,8 @@ def _on_disk(
         st = lstat(known.path)
     except FileNotFoundError:
         return Why.DELETED, f"no longer on disk; last {verb} in {latest.entry.id}"
-    except OSError:
-        return None  # unreadable here (permissions, a dangling folder): nothing to tell
+    except (OSError, ValueError):  # unreadable here (permissions; a lone surrogate in the name)
+        return None
     if stat.S_ISDIR(st.st_mode):
         return None
     mtime_ms = st.st_mtime_ns / 1e6

@@ -86,11 +86,34 @@ def test_stale_files_are_listed_with_why(tmp_path: Path) -> None:
 
 
 def test_the_readable_form_is_inert(tmp_path: Path) -> None:
+    calls = [
+        {"type": "toolCall", "id": f"c{i}", "name": "read", "arguments": {"path": p}}
+        for i, p in enumerate(["/tmp/\ud800lone", "/tmp/nul\x00here", "/tmp/\x1b[2Jx"])
+    ]
+    results = [
+        {
+            "type": "message",
+            "id": f"r{i}",
+            "parentId": "a0" if i == 0 else f"r{i - 1}",
+            "timestamp": "2025-03-01T10:00:03.000Z",
+            "message": {
+                "role": "toolResult",
+                "toolCallId": f"c{i}",
+                "toolName": "read",
+                "isError": False,
+                "content": "x",
+            },
+        }
+        for i in range(3)
+    ]
     path = write(
         tmp_path / "s.jsonl",
         header(cwd="/gone\x1b[31m/\u202e"),
-        user("u1", None, "hi", 1),
-        assistant("a1", "u1", "hi", 2, model="evil\x1b]52;c;x\x07", provider="p\x9b"),
+        user("u0", None, "read", 0),
+        assistant("a0", "u0", "", 1, content=calls, stopReason="toolUse"),
+        *results,
+        user("u1", "r2", "hi", 4),
+        assistant("a1", "u1", "hi", 5, model="evil\x1b]52;c;x\x07", provider="p\x9b"),
     )
     result = cli("check", str(path))
     assert result.code == 3
