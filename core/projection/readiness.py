@@ -178,17 +178,23 @@ def orphan_tool_calls(session: Session, projection: Projection) -> list[Finding]
         pending.clear()
         answered.clear()
 
+    # Only replies and results are read back, all in one walk over the file (no cache churn).
+    steps: list[tuple[int, EntryRecord, str | None]] = []
     for index, (record, count) in enumerate(zip(projection.context, projection.counts, strict=True)):
         if not count:
             continue
         head = record.message if record.type == "message" else None
-        role = head.role if isinstance(head, MessageHead) else None
+        steps.append((index, record, head.role if isinstance(head, MessageHead) else None))
+    wanted = [record for _, record, role in steps if role in ("assistant", "toolResult")]
+    bodies = session.entry_dicts(wanted)
+    for index, record, role in steps:
         if role == "system":
             continue  # pi-ai holds these back: they never close a tool call
         if role not in ("assistant", "toolResult"):
             close()  # a user turn (or what convertToLlm makes one of) closes the calls
             continue
-        for message in entry_messages(session, record, index == 0, projection.edits.get(record.id)):
+        body = next(bodies)
+        for message in entry_messages(session, record, index == 0, projection.edits.get(record.id), body):
             if not isinstance(message, dict):
                 continue
             if message.get("role") == "toolResult":
