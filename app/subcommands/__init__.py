@@ -23,6 +23,7 @@ MODULES: dict[str, str] = {
     "fork": "fork",
     "stats": "stats",
     "check": "check",
+    "slim": "slim",
     "resume": "resume",
     "serve": "serve",
     "completion": "completion",

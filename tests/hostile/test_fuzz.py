@@ -319,6 +319,7 @@ def runs_for(
         (("files", session, "--json"), True),
         (("check", session), False),
         (("check", session, "--json"), True),
+        (("slim", session, "--dry-run", "--max-output=10", "--json"), True),
     ]
     if case % 2 == 0:
         query = rng.choice(QUERIES)
@@ -349,6 +350,7 @@ def runs_for(
             (("stats", session, f"--leaf={leaf}"), False),
             (("files", session, f"--leaf={leaf}", "--json"), True),
             (("check", session, f"--leaf={leaf}", "--json"), True),
+            (("slim", session, f"--leaf={leaf}", "--dry-run"), False),
             (("compare", session, leaf, other), False),
             (("compare", session, leaf, other, "--json"), True),
         ]
