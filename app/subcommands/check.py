@@ -44,8 +44,8 @@ def cmd_check(path: str, leaf: str | None, as_json: bool) -> int:
     except UnknownEntryError:
         raise
     except SessionError as e:
-        if str(e).startswith(("no such file", "is a folder", "cannot read")):
-            raise  # not an answer about a file: a bad argument
+        if str(e).startswith(("no such file", "is a folder", "cannot read", "not a pi session yet")):
+            raise  # a bad argument, or an empty file (pi would write a new header into it)
         _show(not_a_session(str(e)), as_json)
         warn(f"pi-sessions: {e}")
         return 2

@@ -51,6 +51,9 @@ def test_an_unknown_leaf_or_a_missing_file_is_bad_input(tmp_path: Path) -> None:
     assert unknown.code == 2 and unknown.stdout == "" and "nope" in unknown.stderr
     missing = cli("check", str(tmp_path / "none.jsonl"), "--json")
     assert missing.code == 2 and missing.stdout == ""
+    (tmp_path / "empty.jsonl").write_bytes(b"")  # pi writes a header into it: not refused
+    empty = cli("check", str(tmp_path / "empty.jsonl"), "--json")
+    assert empty.code == 2 and empty.stdout == "" and "empty" in empty.stderr
 
 
 def test_stale_files_are_listed_with_why(tmp_path: Path) -> None:
