@@ -523,7 +523,7 @@ SPECS: tuple[KeySpec, ...] = (
     KeySpec(
         "sizeDoctor.slim",
         "sizeDoctor",
-        _k("s"),
+        _k("o"),  # offload
         "choose('slim')",
         "the size doctor: a slim copy (the path, images and big tool outputs moved out to files)",
     ),

@@ -1,4 +1,4 @@
-"""The size doctor's `s`: a slim copy of the path, asked first, then opened."""
+"""The size doctor's `o` (offload): a slim copy of the path, asked first, then opened."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ async def test_the_size_doctor_writes_a_slim_copy_and_opens_it(tmp_path: Path) -
         screen = await loaded(pilot)
         await pilot.press("S")
         await until(pilot, lambda: isinstance(app.screen, SizeDoctorScreen), "the size doctor")
-        await pilot.press("s")
+        await pilot.press("o")
         await until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
         assert isinstance(app.screen, ConfirmScreen)
         assert app.screen.question.startswith("Write a slim copy? 1 moved out")  # the image (leaf b1)
