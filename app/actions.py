@@ -36,6 +36,7 @@ from .view_flows import VIEW_FLOWS, ViewFlows, ViewHost
 __all__ = ["FLOWS", "ActionHost", "Actions", "FlowHost"]
 
 if TYPE_CHECKING:
+    from ..core.projection.readiness import Readiness
     from ..core.writing.append import PlannedAppend
     from ..core.writing.fork import ForkPlan
 
@@ -94,7 +95,7 @@ class Actions:
     async def resume_session(
         self, path: str, cwd: str, session_id: str, *, skip_live_check: bool = False
     ) -> None:
-        from .screens import ConfirmScreen
+        from .screens import ConfirmScreen, MenuScreen
 
         host = self.host
         if not skip_live_check and host.is_live(path):
@@ -104,13 +105,46 @@ class Actions:
             )
             if not await host.push_screen_wait(question):
                 return
+        ready = None if skip_live_check else await self._readiness(path)  # (a fork we just wrote: no)
         if not cwd or not os.path.isdir(cwd):
-            await self._resume_missing_cwd(path, cwd, session_id)
+            await self._resume_missing_cwd(path, cwd, session_id, ready.summary() if ready else "")
             return
+        if ready is not None and ready.needs_attention:
+            choice = await host.push_screen_wait(
+                MenuScreen(
+                    "pi will resume this session with warnings",
+                    [
+                        ("resume", "resume it anyway"),
+                        ("clone", "clone it and resume the clone (the original stays as it is)"),
+                        ("cancel", "cancel"),
+                    ],
+                    detail=ready.summary() + "\n(pi-sessions check PATH lists each)",
+                )
+            )
+            if choice == "clone":
+                await self._fork_and_resume(path, None)
+            if choice != "resume":
+                return
         await self._run_resume(path, cwd, session_id)
 
-    async def _resume_missing_cwd(self, path: str, cwd: str, session_id: str) -> None:
-        from ..core.writing.fork import plan_fork
+    async def _readiness(self, path: str, leaf: str | None = None) -> Readiness | None:
+        """The resume check of `path` at `leaf` (the default leaf), None when it cannot be made."""
+        from ..core.writing.readycheck import check_leaf
+
+        try:
+            session = await self._session_at(path)
+            leaf = leaf or session.default_leaf
+            return None if leaf is None else await asyncio.to_thread(check_leaf, session, leaf)
+        except (SessionError, OSError):
+            return None
+
+    async def _session_at(self, path: str) -> Session:
+        open_session = self.host.session
+        if open_session is not None and open_session.path == path:
+            return open_session
+        return await asyncio.to_thread(Session.open, path)
+
+    async def _resume_missing_cwd(self, path: str, cwd: str, session_id: str, summary: str = "") -> None:
         from .screens import MenuScreen
 
         host = self.host
@@ -122,22 +156,27 @@ class Actions:
                 ("fork", f"fork it into {here}"),
                 ("cancel", "cancel"),
             ],
+            detail=summary,
         )
         choice = await host.push_screen_wait(menu)
         if choice == "here":
             await self._run_resume(path, here, session_id)
         elif choice == "fork":
-            open_session = host.session
-            if open_session is not None and open_session.path == path:
-                session = open_session
-            else:
-                session = await asyncio.to_thread(Session.open, path)
-            leaf = session.default_leaf
-            if leaf is None:
-                host.notify("the session has no entries to fork", severity="warning")
-                return
-            plan = plan_fork(session, leaf, cwd=here, folder=fork_folder(host.root, here))
-            await self._write_and_open(plan, resume=True)
+            await self._fork_and_resume(path, here)
+
+    async def _fork_and_resume(self, path: str, cwd: str | None) -> None:
+        """A clone of `path` at its default leaf (into `cwd`'s folder when given), then resumed."""
+        from ..core.writing.fork import plan_fork
+
+        host = self.host
+        session = await self._session_at(path)
+        leaf = session.default_leaf
+        if leaf is None:
+            host.notify("the session has no entries to fork", severity="warning")
+            return
+        folder = fork_folder(host.root, cwd) if cwd else None
+        plan = plan_fork(session, leaf, cwd=cwd, folder=folder)
+        await self._write_and_open(plan, resume=True)
 
     async def _run_resume(self, path: str, cwd: str, session_id: str) -> None:
         from ..core.writing.resume import build_resume_command, shell_line
@@ -191,6 +230,7 @@ class Actions:
             host.notify("this session has no entries to fork", severity="warning")
             return
         cwd: str | None = None
+        ready = await self._readiness(session.path, entry) if session.path else None
         while True:
             try:
                 folder = fork_folder(host.root, cwd) if cwd else None
@@ -199,6 +239,8 @@ class Actions:
                 host.set_status(str(e), error=True)
                 return
             preview = fork_preview(session, plan, glyphs=host.glyphs)
+            if ready is not None:
+                preview.append(f"at this entry: {ready.summary()}")
             choice = await host.push_screen_wait(ForkScreen(f"Fork at {self._line(entry, 200)}", preview))
             if choice in ("fork", "fork-resume"):
                 await self._write_and_open(plan, resume=choice == "fork-resume")
@@ -267,6 +309,14 @@ class Actions:
             await self.clone()
         elif choice == "fork":
             await self.fork(leaf=entry)
+        elif choice == "slim":
+            await self.slim(entry)
+
+    async def slim(self, leaf: str) -> None:
+        """A slim copy of the path to `leaf` (images and big tool outputs moved out to files)."""
+        from .slim_flow import write_slim_copy
+
+        await write_slim_copy(self.host, leaf, self._line)
 
     # ------------------------------------------------------------------ small edits
     async def rename(self) -> None:

@@ -35,6 +35,7 @@ exit status:
   0    ok
   1    internal error (PI_SESSIONS_DEBUG=1 shows the traceback)
   2    bad input: a bad argument, a file that is not a pi session, an unknown entry id
+  3    check: ready with warnings
   130  interrupted (ctrl+c)
 """
 

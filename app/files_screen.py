@@ -22,6 +22,7 @@ from ..core.common.problems import SessionError
 from ..core.common.text import one_line
 from ..core.projection.context import Fate, Projection, project
 from ..core.projection.file_knowledge import FileKnowledge, FilesAtLeaf, FileTracker, Touch, seen_text
+from ..core.projection.stale import StaleFile
 from ..core.session.session import Session
 from ..widgets.files_view import FileList, touch_fate, touch_line
 from ..widgets.glyphs import glyphs_of
@@ -48,6 +49,7 @@ class FilesScreen(ModalScreen[str | None]):
         self.tracker = tracker
         self.given = projection
         self.report: FilesAtLeaf | None = None
+        self.stale: dict[str, StaleFile] = {}  # path -> how it changed on disk since the model saw it
         self.fates: dict[int, Fate] = {}  # record index -> its fate at the leaf
         self.touch_index = -1  # which touch of the cursor's file is shown
         self.tries = 0
@@ -106,7 +108,12 @@ class FilesScreen(ModalScreen[str | None]):
 
     @work(thread=True, exclusive=True, group="files", exit_on_error=False)
     def _read(self, projection: Projection) -> None:
+        from ..core.projection.stale import stale_files  # (StaleFile above: the same module)
+        from ..core.writing.gitprobe import open_probe
+
         report = self.tracker.files_at(self.leaf, projection)
+        # What changed on disk since the model saw it (marked on its row).
+        self.stale = {s.path: s for s in stale_files(self.session, report, open_probe(self.session.cwd))}
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self._read_done, report)
 
@@ -128,7 +135,7 @@ class FilesScreen(ModalScreen[str | None]):
             f"Files at {self.leaf}{dot}{count} {'file' if count == 1 else 'files'} named by the tool calls "
             f"on the path{dot}cwd {self.session.cwd or '?'}"
         )
-        self.file_list.show(report)
+        self.file_list.show(report, self.stale)
         if not report.files:
             self._show_touch(None, None)
 

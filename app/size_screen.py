@@ -77,7 +77,12 @@ def size_lines(
 
 class SizeDoctorScreen(ReportScreen):
     BINDINGS = bindings("sizeDoctor")
-    KEYS = (("sizeDoctor.clone", "clone"), ("sizeDoctor.fork", "fork here"), ("sizeDoctor.close", "close"))
+    KEYS = (
+        ("sizeDoctor.clone", "clone"),
+        ("sizeDoctor.fork", "fork here"),
+        ("sizeDoctor.slim", "slim copy"),
+        ("sizeDoctor.close", "close"),
+    )
 
     def build(self, glyphs: Glyphs) -> list[ReportLine]:
         session = self.session

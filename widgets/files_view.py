@@ -18,6 +18,7 @@ from ..core.common.text import one_line
 from ..core.projection.bashpaths import Access
 from ..core.projection.context import Fate
 from ..core.projection.file_knowledge import USER_BASH, FileKnowledge, FilesAtLeaf, FileState, Touch
+from ..core.projection.stale import StaleFile, Why
 from .links import file_link
 from .rowlist import RowList
 from .rowtext import RowText
@@ -30,6 +31,11 @@ STATE_STYLES = {
     FileState.NEVER_SEEN: "files--never-seen",
 }
 STATE_WIDTH = 10  # "never-seen"
+STALE_MARKS = {  # a file that is no longer what the model saw (core/projection/stale.py)
+    Why.DELETED: "deleted since",
+    Why.CHANGED: "changed on disk since",
+    Why.DIFFERS_FROM_HEAD: "differs from git HEAD",
+}
 
 
 def touch_line(touch: Touch, *, glyphs: Glyphs = UNICODE) -> str:
@@ -80,6 +86,7 @@ class FileList(RowList):
         "files--never-seen",
         "files--path",
         "files--where",
+        "files--stale",
     }
 
     DEFAULT_CSS = """
@@ -89,11 +96,13 @@ class FileList(RowList):
     FileList > .files--never-seen { color: $text-muted; }
     FileList > .files--path { text-style: bold; }
     FileList > .files--where { color: $text-muted; }
+    FileList > .files--stale { color: $warning; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.files: list[FileKnowledge] = []
+        self.stale: dict[str, StaleFile] = {}  # path -> how the disk differs from what the model saw
         self.path_width = 0  # the longest path shown, in cells
 
     def show_note(self, text: str) -> None:
@@ -103,8 +112,9 @@ class FileList(RowList):
         self.cursor = -1
         self.set_row_count(0)
 
-    def show(self, report: FilesAtLeaf) -> None:
+    def show(self, report: FilesAtLeaf, stale: dict[str, StaleFile] | None = None) -> None:
         self.files = list(report.files)
+        self.stale = dict(stale or {})
         self.path_width = max(
             (cell_len(one_line(f.display, 300, glyphs=self.glyphs)) for f in self.files), default=0
         )
@@ -132,4 +142,8 @@ class FileList(RowList):
         pad = min(self.path_width, width // 2) - cell_len(path)
         text.add(" " * (max(pad, 0) + 2), raw=True)
         text.add(file_summary(known, glyphs=g), self.style("files--where"))
+        stale = self.stale.get(known.path)
+        if stale is not None:
+            text.add(f" {g.dot} ", self.style("files--where"), raw=True)
+            text.add(STALE_MARKS[stale.why], self.style("files--stale"), raw=True)
         return text.strip(width)

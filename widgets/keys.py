@@ -530,6 +530,13 @@ SPECS: tuple[KeySpec, ...] = (
         "choose('fork')",
         "the size doctor: fork at the selected entry (keeps only the path to it)",
     ),
+    KeySpec(
+        "sizeDoctor.slim",
+        "sizeDoctor",
+        _k("o"),  # offload
+        "choose('slim')",
+        "the size doctor: a slim copy (the path, images and big tool outputs moved out to files)",
+    ),
     KeySpec("labels.close", "labels", _k("escape"), "close", "close the labels list"),
     KeySpec(
         "costs.by",

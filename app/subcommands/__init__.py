@@ -28,6 +28,8 @@ MODULES: dict[str, str] = {
     "stats": "stats",
     "costs": "costs",
     "secrets": "secrets",
+    "check": "check",
+    "slim": "slim",
     "resume": "resume",
     "serve": "serve",
     "completion": "completion",

@@ -14,6 +14,7 @@ from ..common.jsvalues import json_number
 from ..common.problems import SessionError
 from ..session.session import Session
 from .branch_costs import ForkBranch, branch_totals
+from .cache_breaks import CacheBreak, cache_breaks
 from .compaction_audit import CompactionAudit, audit_compactions
 from .context import project
 from .gauge import context_gauge
@@ -51,6 +52,7 @@ class SessionStats:
     forks: tuple[Fork, ...]
     compactions: tuple[CompactionAudit, ...]
     sizes: SizeReport
+    cache_breaks: tuple[CacheBreak, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         gauge = self.gauge.to_json()
@@ -88,6 +90,7 @@ class SessionStats:
             ],
             "compactions": [audit.to_json() for audit in self.compactions],
             "sizes": self.sizes.to_json(),
+            "cache_breaks": [b.to_json() for b in self.cache_breaks],
         }
 
 
@@ -129,4 +132,5 @@ def session_stats(session: Session, leaf_id: str | None = None, *, agent: str | 
         forks=tuple(forks),
         compactions=tuple(audit_compactions(session, projection.path)),
         sizes=size_report(session, leaf),
+        cache_breaks=tuple(cache_breaks(session, projection.path)),
     )

@@ -41,6 +41,7 @@ def test_wheel_ships_one_namespace_and_the_stylesheet(tmp_path: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     assert "pi_sessions/styles.tcss" in names
     assert "pi_sessions/app/cli.py" in names
+    assert "pi_sessions/core/projection/pi_models.txt" in names  # check's model catalog: package data
     # every module of every wing ships (a new wing not listed in pyproject's packages would not)
     sources = {f"pi_sessions/{p.relative_to(ROOT).as_posix()}" for p in (ROOT / "core").rglob("*.py")}
     assert sources - set(names) == set()
