@@ -35,6 +35,9 @@ from ..core.session.session import Session
 from .config import Settings
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ..core.index.queries import TouchRow
     from ..core.writing.append import PlannedAppend
     from ..core.writing.fork import ForkPlan
 
@@ -98,6 +101,16 @@ class ActionHost(Protocol):
         did): every pane and count is current when this returns (with `select_session`, that
         session is selected and open)."""
 
+    def go_to_entry(self, session: Session, entry_id: str | None) -> None: ...
+
+    def index_base(self) -> Path | None:
+        """The folder of the index (None: the default cache folder)."""
+        ...
+
+    def open_touch(self, row: TouchRow) -> None:
+        """Open the session of a file's touch at its entry."""
+        ...
+
     def run_in_terminal(self, argv: list[str], cwd: str) -> int:
         """Hand the terminal to `argv` and come back: its exit status (OSError if it cannot run)."""
 
@@ -110,6 +123,7 @@ class Actions:
     """The flows, on one host."""
 
     def __init__(self, host: ActionHost) -> None:
+        self.last_file: str | None = None  # the file last selected in the files view
         self.host = host
 
     def _line(self, text: str, limit: int) -> str:
@@ -299,6 +313,49 @@ class Actions:
             await self.clone()
         elif choice == "fork":
             await self.fork(leaf=entry)
+
+    # ------------------------------------------------------------------ across sessions (the index)
+    async def file_history(self) -> None:
+        """Ask for a file (the one last selected in the files view by default) and show its
+        history across every session; the row chosen opens its session at its entry."""
+        from .history_screen import HistoryScreen
+        from .screens import PromptScreen
+
+        session = self.host.session
+        cwd = (session.cwd if session is not None else "") or self.host.current_cwd
+        prompt = PromptScreen(
+            "History of a file",
+            value=self.last_file or "",
+            placeholder="a path; a relative one is taken in the open session's folder",
+            detail=f"relative to {self._line(cwd, 200)}",
+        )
+        value = await self.host.push_screen_wait(prompt)
+        if not value or not value.strip():
+            return
+        path = value.strip()
+        if not path.startswith("~"):  # (a `~/x` a session wrote stays as written)
+            path = os.path.normpath(os.path.join(cwd, path))
+        screen = HistoryScreen(self.host.root.path, path, self.host.index_base())
+        row = await self.host.push_screen_wait(screen)
+        if row is not None:
+            self.host.open_touch(row)
+
+    async def recent_edits(self) -> None:
+        from .edits_screen import EditsScreen
+
+        row = await self.host.push_screen_wait(EditsScreen(self.host.root.path, self.host.index_base()))
+        if row is not None:
+            self.host.open_touch(row)
+
+    def files_closed(self, session: Session, chosen: str | TouchRow | None, last_file: str | None) -> None:
+        """The files view closed: on the entry it chose, or on a row of a file's history."""
+        from ..core.index.queries import TouchRow
+
+        self.last_file = last_file or self.last_file
+        if isinstance(chosen, TouchRow):
+            self.host.open_touch(chosen)
+        else:
+            self.host.go_to_entry(session, chosen)
 
     # ------------------------------------------------------------------ small edits
     async def rename(self) -> None:

@@ -58,6 +58,9 @@ from .frame_pacing import PacedScreen
 from .keymap import first_key
 
 if TYPE_CHECKING:  # (imported where used: the first screen needs none of these, 45 ms together)
+    from pathlib import Path
+
+    from ..core.index.queries import TouchRow
     from ..core.projection.file_knowledge import FileTracker
     from ..core.search.labels import LabelIndex, LabelRow
     from ..core.search.landing import Aim, Landing
@@ -797,8 +800,9 @@ class MainScreen(PacedScreen[None]):
         if self.file_tracker is None or self.file_tracker.session is not session:
             self.file_tracker = FileTracker(session)
         shown = self.context_view.projection if self.context_leaf == entry else None
-        screen = FilesScreen(session, entry, self.file_tracker, shown)
-        self.app.push_screen(screen, lambda to: self.go_to_entry(session, to))
+        index = (self.root.path, self.index_base())
+        screen = FilesScreen(session, entry, self.file_tracker, shown, index=index)
+        self.app.push_screen(screen, lambda to: self.actions.files_closed(session, to, screen.last_file))
 
     def go_to_entry(self, session: Session, entry_id: str | None) -> None:
         """A view chose an entry of `session`: the tree's cursor goes there, the context follows."""
@@ -806,6 +810,25 @@ class MainScreen(PacedScreen[None]):
             return
         self.focus_pane("tree")
         self.branch_tree.select(entry_id)
+
+    def index_base(self) -> Path | None:
+        return self.store.cache_dir
+
+    def open_touch(self, row: TouchRow) -> None:
+        """Open a file touch's session (a history or edits row) at its entry."""
+        from ..core.search.in_session import HitPlace
+        from ..core.search.landing import Aim
+
+        self.sidebar.select_path(row.session_path)
+        place = HitPlace(row.entry_id, f"{row.action} {row.path}", row.on_active_path or None, None)
+        self.open_session(row.session_path, aim=Aim(None, "deep", place=place, walk=(row.entry_id,)))
+        self.focus_pane("tree")
+
+    def action_file_history(self) -> None:
+        self.run_flow(self.actions.file_history())
+
+    def action_recent_edits(self) -> None:
+        self.run_flow(self.actions.recent_edits())
 
     def action_resume(self) -> None:
         self.run_flow(self.actions.resume())
