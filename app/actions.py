@@ -37,9 +37,9 @@ from .config import Settings
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from ..core.index.queries import TouchRow
     from ..core.writing.append import PlannedAppend
     from ..core.writing.fork import ForkPlan
+    from .history_screen import TouchChoice
 
 # Each flow imports what it writes, runs or shows where it starts: none of it is needed for
 # the first screen (17 ms of every start when imported here).
@@ -107,7 +107,7 @@ class ActionHost(Protocol):
         """The folder of the index (None: the default cache folder)."""
         ...
 
-    def open_touch(self, row: TouchRow) -> None:
+    def open_touch(self, choice: TouchChoice) -> None:
         """Open the session of a file's touch at its entry."""
         ...
 
@@ -336,23 +336,23 @@ class Actions:
         if not path.startswith("~"):  # (a `~/x` a session wrote stays as written)
             path = os.path.normpath(os.path.join(cwd, path))
         screen = HistoryScreen(self.host.root.path, path, self.host.index_base())
-        row = await self.host.push_screen_wait(screen)
-        if row is not None:
-            self.host.open_touch(row)
+        choice = await self.host.push_screen_wait(screen)
+        if choice is not None:
+            self.host.open_touch(choice)
 
     async def recent_edits(self) -> None:
         from .edits_screen import EditsScreen
 
-        row = await self.host.push_screen_wait(EditsScreen(self.host.root.path, self.host.index_base()))
-        if row is not None:
-            self.host.open_touch(row)
+        choice = await self.host.push_screen_wait(EditsScreen(self.host.root.path, self.host.index_base()))
+        if choice is not None:
+            self.host.open_touch(choice)
 
-    def files_closed(self, session: Session, chosen: str | TouchRow | None, last_file: str | None) -> None:
+    def files_closed(self, session: Session, chosen: str | TouchChoice | None, last_file: str | None) -> None:
         """The files view closed: on the entry it chose, or on a row of a file's history."""
-        from ..core.index.queries import TouchRow
+        from .history_screen import TouchChoice
 
         self.last_file = last_file or self.last_file
-        if isinstance(chosen, TouchRow):
+        if isinstance(chosen, TouchChoice):
             self.host.open_touch(chosen)
         else:
             self.host.go_to_entry(session, chosen)

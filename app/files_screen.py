@@ -23,7 +23,6 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from ..core.common.problems import SessionError
 from ..core.common.text import one_line
-from ..core.index.queries import TouchRow
 from ..core.projection.context import Fate, Projection, project
 from ..core.projection.file_knowledge import FileKnowledge, FilesAtLeaf, FileTracker, Touch, seen_text
 from ..core.session.session import Session
@@ -33,6 +32,7 @@ from ..widgets.keys import bindings
 from ..widgets.plain import FitStatic, PlainStatic
 from ..widgets.plain_views import PlainLog
 from ..widgets.rowlist import RowList
+from .history_screen import HistoryScreen, TouchChoice
 from .keymap import hint
 from .screens import live_keys
 
@@ -40,7 +40,7 @@ MAX_TEXT_LINES = 20_000  # a longer text shows its first lines and says how many
 READ_TRIES = 3  # a reading overtaken by a change of the session, or failed: this many in all
 
 
-class FilesScreen(ModalScreen[str | TouchRow | None]):
+class FilesScreen(ModalScreen[str | TouchChoice | None]):
     BINDINGS = bindings("files")
 
     def __init__(
@@ -229,14 +229,12 @@ class FilesScreen(ModalScreen[str | TouchRow | None]):
         known = self.file_list.current_file()
         if known is None or self.index is None:
             return
-        from .history_screen import HistoryScreen
-
         root, base = self.index
         self.app.push_screen(HistoryScreen(root, known.path, base), self._history_chosen)
 
-    def _history_chosen(self, row: TouchRow | None) -> None:
-        if row is not None:
-            self.dismiss(row)
+    def _history_chosen(self, choice: TouchChoice | None) -> None:
+        if choice is not None:
+            self.dismiss(choice)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -5,13 +5,15 @@ on the entry. The rows are `pi-sessions history PATH --json`'s (core/index/queri
 The index is brought up to date in a worker thread (a first build reads every session file:
 the title counts them meanwhile) and asked there; the first frame never waits for it.
 `TouchesScreen` is that reading and the list, shared with the edits feed (app/edits_screen.py).
-The screen answers the row chosen (the main screen opens its session at its entry), or None.
+The screen answers the row chosen with the same file's other touches in that session (the main
+screen opens the session at the entry, n / N walk those), or None.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from textual import on, work
@@ -32,11 +34,17 @@ from .screens import live_keys
 PROGRESS_SECONDS = 0.1  # the reading's progress reaches the title about this often
 
 
+@dataclass(frozen=True, slots=True)
+class TouchChoice:
+    row: TouchRow
+    walk: tuple[str, ...]  # the entries touching the same file in that session, oldest first
+
+
 class _Cancelled(Exception):
     """The screen closed while the index was being brought up to date."""
 
 
-class TouchesScreen(Screen[TouchRow | None]):
+class TouchesScreen(Screen[TouchChoice | None]):
     """Rows of file touches read from the index in a worker; subclasses say which."""
 
     DEFAULT_CSS = """
@@ -156,7 +164,13 @@ class TouchesScreen(Screen[TouchRow | None]):
         event.stop()
         row = self.touch_list.current()
         if row is not None:
-            self.dismiss(row)
+            self.dismiss(TouchChoice(row, self.walk_of(row)))
+
+    def walk_of(self, row: TouchRow) -> tuple[str, ...]:
+        """The entries that touched `row`'s file in its session, oldest first (n / N walk them)."""
+        key = (row.session_path, row.path)
+        same = (r.entry_id for r in reversed(self.rows or []) if (r.session_path, r.path) == key)
+        return tuple(dict.fromkeys(same))
 
     def action_close(self) -> None:
         self.workers.cancel_group(self, "touches")

@@ -60,11 +60,11 @@ from .keymap import first_key
 if TYPE_CHECKING:  # (imported where used: the first screen needs none of these, 45 ms together)
     from pathlib import Path
 
-    from ..core.index.queries import TouchRow
     from ..core.projection.file_knowledge import FileTracker
     from ..core.search.labels import LabelIndex, LabelRow
     from ..core.search.landing import Aim, Landing
     from ..core.search.sidebar import SidebarSearch
+    from .history_screen import TouchChoice
     from .search_flow import SearchFlow
 
 T = TypeVar("T")
@@ -814,14 +814,18 @@ class MainScreen(PacedScreen[None]):
     def index_base(self) -> Path | None:
         return self.store.cache_dir
 
-    def open_touch(self, row: TouchRow) -> None:
-        """Open a file touch's session (a history or edits row) at its entry."""
+    def open_touch(self, choice: TouchChoice) -> None:
+        """Open a file touch's session (a history or edits row) at its entry; n / N walk the
+        file's other touches there."""
+        from ..core.projection.file_knowledge import display_path
         from ..core.search.in_session import HitPlace
         from ..core.search.landing import Aim
 
+        row = choice.row
         self.sidebar.select_path(row.session_path)
-        place = HitPlace(row.entry_id, f"{row.action} {row.path}", row.on_active_path or None, None)
-        self.open_session(row.session_path, aim=Aim(None, "deep", place=place, walk=(row.entry_id,)))
+        what = f"{row.action} {display_path(row.path, row.cwd)}"
+        place = HitPlace(row.entry_id, what, row.on_active_path or None, None)  # (not where a branch leaves)
+        self.open_session(row.session_path, aim=Aim(None, "deep", place=place, walk=choice.walk))
         self.focus_pane("tree")
 
     def action_file_history(self) -> None:

@@ -136,6 +136,11 @@ async def test_a_files_history_lists_every_touch_with_its_fate_and_enter_lands_o
         assert "active path, in context" in shown[1] and "active path, out of context" in shown[2]
         await pilot.press("down", "down", "enter")  # e3: in the other session
         await _landed(pilot, main, first, "e3")
+        assert main.branch_tree.matches == ["e2", "e3"]  # n / N walk the file's touches there
+        status = static_text(main, "#status")
+        assert status.startswith("changed src/a.py of e3, active path") and "hit 2 of 2" in status
+        await pilot.press("N")
+        await until(pilot, lambda: main.branch_tree.current_id() == "e2", "the earlier touch")
         await _ask_history(pilot, A_PY)
         await pilot.press("enter")
         await _touches(pilot, HistoryScreen)
