@@ -4,6 +4,7 @@ newest first, and enter opens the row's session at its entry; hostile text stays
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -12,13 +13,16 @@ from pi_sessions.app.files_screen import FilesScreen
 from pi_sessions.app.history_screen import HistoryScreen, TouchesScreen
 from pi_sessions.app.main_screen import MainScreen
 from pi_sessions.app.screens import PromptScreen
+from pi_sessions.core.index.db import index_file_path
 from pi_sessions.core.index.queries import changed_files, file_history
 from pi_sessions.core.index.refresh import updated_index
 from pi_sessions.core.projection.file_knowledge import normalise_path
+from pi_sessions.widgets.keys import SPEC_BY_ID
 from pi_sessions.widgets.plain import PlainInput
 from textual.pilot import Pilot
 
 from tests.helpers.app import loaded, make_app, static_text, until
+from tests.helpers.cli import cli
 from tests.helpers.evil import evil
 from tests.helpers.sessions import assistant, header, user, write
 from tests.helpers.tools import call, compaction, tool_result, tool_use
@@ -78,6 +82,22 @@ def _facts(rows: Any) -> list[tuple[str, str, str, bool, bool]]:
     return [(Path(r.session_path).name, r.entry_id, r.action, r.on_active_path, r.in_context) for r in rows]
 
 
+def _cli_rows(*args: str) -> list[tuple[str, str, str, str, bool, bool]]:
+    """What `pi-sessions ARGS --json` prints (an index in memory: the browser's is left alone)."""
+    out = cli(*args, "--json", "--no-cache")
+    assert out.code == 0, out.stderr
+    objs = [json.loads(line) for line in out.stdout.splitlines()]
+    keys = ("session_path", "entry_id", "path", "timestamp", "on_active_path", "in_context")
+    return [tuple(obj[k] for k in keys) for obj in objs]  # type: ignore[misc]
+
+
+def _screen_rows(screen: TouchesScreen) -> list[tuple[str, str, str, str | None, bool, bool]]:
+    return [
+        (r.session_path, r.entry_id, r.path, r.timestamp, r.on_active_path, r.in_context)
+        for r in screen.touch_list.rows
+    ]
+
+
 async def _touches(pilot: Pilot[Any], kind: type[TouchesScreen]) -> TouchesScreen:
     await until(pilot, lambda: isinstance(pilot.app.screen, kind), kind.__name__)
     screen = pilot.app.screen
@@ -118,8 +138,9 @@ async def test_a_files_history_lists_every_touch_with_its_fate_and_enter_lands_o
         ("s.jsonl", "e3", "changed", True, False),  # compacted away
         ("s.jsonl", "e2", "read", True, False),
     ]
-    db, _ = updated_index(str(root), use_file=False)  # what `history --json` answers
+    db, _ = updated_index(str(root), use_file=False)
     assert _facts(file_history(db.conn, A_PY)) == expected
+    db.close()
     app = make_app(root, tmp_path / "cache")
     async with app.run_test(size=(160, 40)) as pilot:
         main = await loaded(pilot)
@@ -127,8 +148,8 @@ async def test_a_files_history_lists_every_touch_with_its_fate_and_enter_lands_o
         await pilot.press("enter")
         history = await _touches(pilot, HistoryScreen)
         assert isinstance(history, HistoryScreen) and history.path == A_PY
-        assert history.rows == file_history(db.conn, A_PY)
         assert _facts(history.touch_list.rows) == expected
+        assert _screen_rows(history) == _cli_rows("history", A_PY, "--session-dir", str(root))
         title = static_text(history, ".touches-title")
         assert title.startswith(f"History of {A_PY}") and "4 entries" in title
         shown = [history.touch_list.render_line(y).text for y in range(4)]
@@ -157,7 +178,6 @@ async def test_a_files_history_lists_every_touch_with_its_fate_and_enter_lands_o
         ]
         await pilot.press("escape")
         await until(pilot, lambda: pilot.app.screen is main, "the main screen")
-    db.close()
 
 
 async def test_the_files_view_opens_the_files_history_and_a_row_lands_in_another_session(
@@ -197,7 +217,7 @@ async def test_the_files_view_opens_the_files_history_and_a_row_lands_in_another
 
 async def test_the_recent_edits_feed_lists_the_agents_changes_newest_first(tmp_path: Path) -> None:
     root, first, _ = _folder(tmp_path)
-    db, _ = updated_index(str(root), use_file=False)  # what `edits --json` answers
+    db, _ = updated_index(str(root), use_file=False)
     expected = list(changed_files(db.conn))
     db.close()
     assert [(Path(r.session_path).name, r.entry_id, r.path) for r in expected] == [
@@ -215,6 +235,7 @@ async def test_the_recent_edits_feed_lists_the_agents_changes_newest_first(tmp_p
         await pilot.press("e")
         edits = await _touches(pilot, EditsScreen)
         assert edits.rows == expected
+        assert _screen_rows(edits) == _cli_rows("edits", "--session-dir", str(root))
         shown = [edits.touch_list.render_line(y).text for y in range(4)]
         assert "old.txt" in shown[1] and "abandoned branch" in shown[1] and "changed (rm)" in shown[1]
         assert "out.txt" in shown[2] and "active path, in context" in shown[2]
@@ -280,3 +301,32 @@ async def test_hostile_paths_and_ids_are_shown_inert(tmp_path: Path) -> None:
         await until(
             pilot, lambda: app.screen is main and main.branch_tree.current_id() == evil("t1"), "the entry"
         )
+
+
+async def test_the_keys_are_in_the_help(tmp_path: Path) -> None:
+    root, _, _ = _folder(tmp_path)
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 48)) as pilot:
+        await loaded(pilot)
+        await pilot.press("question_mark")
+        rows = app.screen.rows  # type: ignore[attr-defined]
+        shown = {what: keys for keys, what in rows if what}
+        assert shown[SPEC_BY_ID["ui.history"].title] == "H"
+        assert shown[SPEC_BY_ID["ui.edits"].title] == "e"
+        assert shown[SPEC_BY_ID["files.history"].title] == "h"
+        assert shown[SPEC_BY_ID["history.close"].title] == "esc, q"
+
+
+async def test_a_damaged_index_is_rebuilt_and_the_screen_says_so(tmp_path: Path) -> None:
+    root, _, _ = _folder(tmp_path)
+    index = index_file_path(str(root), tmp_path / "cache")
+    index.parent.mkdir(parents=True, exist_ok=True)
+    index.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000)
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 40), notifications=True) as pilot:
+        await loaded(pilot)
+        await pilot.press("e")
+        edits = await _touches(pilot, EditsScreen)
+        assert [r.entry_id for r in edits.touch_list.rows] == ["o3", "b1", "e7", "e3"]
+        assert edits.notice is not None and "rebuilt" in edits.notice
+        assert any("rebuilt" in n.message for n in app._notifications)
