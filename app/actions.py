@@ -107,6 +107,10 @@ class ActionHost(Protocol):
         """The folder of the index (None: the default cache folder)."""
         ...
 
+    def session_titles(self) -> dict[str, str]:
+        """Each listed session's title by its path."""
+        ...
+
     def open_touch(self, choice: TouchChoice) -> None:
         """Open the session of a file's touch at its entry."""
         ...
@@ -335,7 +339,7 @@ class Actions:
         path = value.strip()
         if not path.startswith("~"):  # (a `~/x` a session wrote stays as written)
             path = os.path.normpath(os.path.join(cwd, path))
-        screen = HistoryScreen(self.host.root.path, path, self.host.index_base())
+        screen = HistoryScreen(self.host.root.path, path, self.host.index_base(), self.host.session_titles)
         choice = await self.host.push_screen_wait(screen)
         if choice is not None:
             self.host.open_touch(choice)
@@ -343,7 +347,8 @@ class Actions:
     async def recent_edits(self) -> None:
         from .edits_screen import EditsScreen
 
-        choice = await self.host.push_screen_wait(EditsScreen(self.host.root.path, self.host.index_base()))
+        screen = EditsScreen(self.host.root.path, self.host.index_base(), self.host.session_titles)
+        choice = await self.host.push_screen_wait(screen)
         if choice is not None:
             self.host.open_touch(choice)
 

@@ -13,6 +13,7 @@ time), the files are read once more, a few times at most.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from textual import on, work
@@ -49,10 +50,10 @@ class FilesScreen(ModalScreen[str | TouchChoice | None]):
         leaf: str,
         tracker: FileTracker,
         projection: Projection | None = None,
-        index: tuple[str, Path | None] | None = None,
+        index: tuple[str, Path | None, Callable[[], Mapping[str, str]]] | None = None,
     ) -> None:
         super().__init__()
-        self.index = index  # (the sessions folder, the index's folder): a file's history needs them
+        self.index = index  # (the sessions folder, the index's folder, the titles): for a file's history
         self.last_file: str | None = None  # the path of the file the cursor was last on
         self.session = session
         self.leaf = leaf
@@ -229,8 +230,8 @@ class FilesScreen(ModalScreen[str | TouchChoice | None]):
         known = self.file_list.current_file()
         if known is None or self.index is None:
             return
-        root, base = self.index
-        self.app.push_screen(HistoryScreen(root, known.path, base), self._history_chosen)
+        root, base, titles = self.index
+        self.app.push_screen(HistoryScreen(root, known.path, base, titles), self._history_chosen)
 
     def _history_chosen(self, choice: TouchChoice | None) -> None:
         if choice is not None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,10 +60,16 @@ class TouchesScreen(Screen[TouchChoice | None]):
     CLOSE = "history.close"
     SHOW_FILE = False
 
-    def __init__(self, root: str, cache_base: Path | None = None) -> None:
+    def __init__(
+        self,
+        root: str,
+        cache_base: Path | None = None,
+        titles: Callable[[], Mapping[str, str]] | None = None,
+    ) -> None:
         super().__init__()
         self.root = root
         self.cache_base = cache_base
+        self.titles = titles  # the listed sessions' titles by path (asked once the rows are in)
         self.rows: list[TouchRow] | None = None  # None until read
         self.progress: tuple[int, int] | None = None  # (files read, files to read) in a first build
         self.notice: str | None = None
@@ -129,6 +136,8 @@ class TouchesScreen(Screen[TouchChoice | None]):
 
     def _take(self, rows: list[TouchRow], notice: str | None) -> None:
         self.rows, self.notice, self.progress = rows, notice, None
+        if self.titles is not None:
+            self.touch_list.titles = self.titles()
         self.touch_list.set_rows(rows, self.empty_note())
         self._update_title()
         if notice:
@@ -182,8 +191,14 @@ class HistoryScreen(TouchesScreen):
     GROUP = "history"
     CLOSE = "history.close"
 
-    def __init__(self, root: str, path: str, cache_base: Path | None = None) -> None:
-        super().__init__(root, cache_base)
+    def __init__(
+        self,
+        root: str,
+        path: str,
+        cache_base: Path | None = None,
+        titles: Callable[[], Mapping[str, str]] | None = None,
+    ) -> None:
+        super().__init__(root, cache_base, titles)
         self.path = path
 
     def query_rows(self, conn: sqlite3.Connection) -> list[TouchRow]:

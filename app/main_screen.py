@@ -800,7 +800,7 @@ class MainScreen(PacedScreen[None]):
         if self.file_tracker is None or self.file_tracker.session is not session:
             self.file_tracker = FileTracker(session)
         shown = self.context_view.projection if self.context_leaf == entry else None
-        index = (self.root.path, self.index_base())
+        index = (self.root.path, self.index_base(), self.session_titles)
         screen = FilesScreen(session, entry, self.file_tracker, shown, index=index)
         self.app.push_screen(screen, lambda to: self.actions.files_closed(session, to, screen.last_file))
 
@@ -813,6 +813,9 @@ class MainScreen(PacedScreen[None]):
 
     def index_base(self) -> Path | None:
         return self.store.cache_dir
+
+    def session_titles(self) -> dict[str, str]:
+        return {summary.path: summary.title for summary in self.sidebar.summaries}
 
     def open_touch(self, choice: TouchChoice) -> None:
         """Open a file touch's session (a history or edits row) at its entry; n / N walk the

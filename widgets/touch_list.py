@@ -1,13 +1,15 @@
 """The rows of the history and edits screens: one touch of a file per line, in columns.
 
-`2025-03-01 10:00:43   changed (edit)   active path, in context   src/a.py   e3   --home-u-proj--/s.jsonl`:
-the time, what the touch did, its fate at the session's default leaf, then the file (the edits
-feed: many files) or the session (a file's history: one file), the entry and the session's
-file. Rows come from core/index/queries.py; this only draws them.
+`2025-03-01 10:00:43   changed (edit)   active path, in context   src/a.py   e3   fix the parser`:
+the time, what the touch did, its fate at the session's default leaf (shorter in a narrow
+list), the file (the edits feed only: a file's history is of one file), the entry, and the
+session (its name or first message when listed, else its file). Rows come from
+core/index/queries.py; this only draws them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from rich.cells import cell_len
@@ -24,6 +26,7 @@ WHEN_CELLS = 19  # "2025-03-01 10:00:43"
 HOW_CELLS = 18
 FATE_CELLS = 27  # "active path, out of context"
 PATH_CELLS = 40
+WIDE = 120  # from this width on, the fate in full words
 
 
 def touch_when(row: TouchRow) -> str:
@@ -41,10 +44,12 @@ def touch_how(row: TouchRow) -> str:
     return how + (", failed" if row.error else "")
 
 
-def touch_fate(row: TouchRow) -> str:
+def touch_fate(row: TouchRow, short: bool = False) -> str:
     """Where the touch stands at the session's default leaf."""
     if not row.on_active_path:
-        return "abandoned branch"
+        return "branch" if short else "abandoned branch"
+    if short:
+        return "in context" if row.in_context else "not in context"
     return "active path, in context" if row.in_context else "active path, out of context"
 
 
@@ -59,6 +64,7 @@ class TouchList(RowList):
         super().__init__(id=id)
         self.show_file = show_file  # the edits feed names each file; a file's history names it once
         self.rows: list[TouchRow] = []
+        self.titles: Mapping[str, str] = {}  # session path -> its title, for the sessions listed
 
     def show_note(self, text: str) -> None:
         """No rows (yet): `text` instead ("reading…", none, or why it failed)."""
@@ -91,13 +97,18 @@ class TouchList(RowList):
         how_style = self.style("touchlist--changed") if row.action == "changed" else None
         text.add(" " + self._column(touch_how(row), HOW_CELLS), how_style, raw=True)
         fate_style = self.style("touchlist--branch") if not row.on_active_path else dim
-        text.add(" " + self._column(touch_fate(row), FATE_CELLS), fate_style, raw=True)
+        short = width < WIDE
+        fate = self._column(touch_fate(row, short), len("not in context") if short else FATE_CELLS)
+        text.add(" " + fate, fate_style, raw=True)
         if self.show_file:
             path_cells = min(PATH_CELLS, max(12, width // 4))
             text.add(" " + self._column(display_path(row.path, row.cwd), path_cells), None, raw=True)
         text.add(" " + self._column(row.entry_id, 8), dim, raw=True)
-        session = Path(row.session_path)
-        text.add(f" {session.parent.name}/{session.name}", None if not self.show_file else dim)
+        title = self.titles.get(row.session_path)
+        if title is None:
+            session = Path(row.session_path)
+            title = f"{session.parent.name}/{session.name}"
+        text.add(" " + title, None if not self.show_file else dim)
         return text.strip(width)
 
     def _column(self, value: str, cells: int) -> str:

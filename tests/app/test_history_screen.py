@@ -155,6 +155,8 @@ async def test_a_files_history_lists_every_touch_with_its_fate_and_enter_lands_o
         shown = [history.touch_list.render_line(y).text for y in range(4)]
         assert "abandoned branch" in shown[0] and "changed (edit)" in shown[0]
         assert "active path, in context" in shown[1] and "active path, out of context" in shown[2]
+        assert shown[0].rstrip().endswith("o3      again")  # the session by its first message
+        assert shown[2].rstrip().endswith("e3      fix it")
         await pilot.press("down", "down", "enter")  # e3: in the other session
         await _landed(pilot, main, first, "e3")
         assert main.branch_tree.matches == ["e2", "e3"]  # n / N walk the file's touches there
@@ -270,7 +272,7 @@ async def test_hostile_paths_and_ids_are_shown_inert(tmp_path: Path) -> None:
     write(
         root / "--home-u-proj--" / "s.jsonl",
         header(),
-        user(evil("u0"), None, "go", 0),
+        user(evil("u0"), None, evil("first"), 0),  # the session's title
         tool_use(evil("t1"), evil("u0"), 1, call("write", "c1", path=bad, content=evil("content"))),
         tool_result(evil("r1"), evil("t1"), 2, "c1", "write", evil("ok")),
     )
