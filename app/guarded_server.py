@@ -19,6 +19,7 @@ import contextlib
 import hmac
 import logging
 import secrets
+import signal
 from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlsplit
@@ -99,8 +100,23 @@ class GuardedServer(Server):
         logging.basicConfig(level=logging.WARNING, format="pi-sessions serve: %(message)s")
 
     async def on_startup(self, app: web.Application) -> None:
-        self.announce(f"pi-sessions: serving the browser on {self.url}")
-        self.announce("pi-sessions: open that address (it holds this run's secret); ctrl+c stops")
+        pass  # (textual-serve prints its banner here, before the port listens)
+
+    def serve(self, debug: bool = False) -> None:
+        """Run until ctrl+c or SIGTERM; the address is printed once the port listens."""
+        self.initialize_logging()
+        loop = asyncio.new_event_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError):
+                loop.add_signal_handler(signum, self.request_exit)
+
+        def listening(*_: object) -> None:  # aiohttp's "running on" moment
+            self.announce(f"pi-sessions: serving the browser on {self.url}")
+            self.announce("pi-sessions: open that address (it holds this run's secret); ctrl+c stops")
+
+        web.run_app(
+            self._make_app(), host=self.host, port=self.port, handle_signals=False, loop=loop, print=listening
+        )
 
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()

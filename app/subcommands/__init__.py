@@ -31,6 +31,7 @@ MODULES: dict[str, str] = {
     "serve": "serve",
     "completion": "completion",
     "config": "config",
+    "mcp": "mcp",
 }
 
 

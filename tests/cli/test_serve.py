@@ -236,7 +236,14 @@ def test_the_parts_of_textual_serve_we_build_on_are_there() -> None:
     from textual_serve.app_service import AppService
     from textual_serve.server import Server
 
-    assert {"handle_websocket", "on_startup", "_make_app", "initialize_logging"} <= set(vars(Server))
+    assert {
+        "handle_websocket",
+        "on_startup",
+        "_make_app",
+        "initialize_logging",
+        "serve",
+        "request_exit",
+    } <= set(vars(Server))
     assert "self._process" in inspect.getsource(AppService._open_app_process)
     assert 'websocket_url+"?width="' in (
         Path(inspect.getfile(Server)).parent / "static/js/textual.js"

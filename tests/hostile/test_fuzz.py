@@ -297,7 +297,9 @@ def digest(folder: Path) -> dict[bytes, str]:
     }
 
 
-SERVED_ELSEWHERE = {"serve"}  # a server, not a one-shot command: tests/cli/test_serve.py
+# Servers, not one-shot commands: tests/cli/test_serve.py, and tests/cli/test_mcp.py (whose tools run
+# the fuzzed subcommands).
+SERVED_ELSEWHERE = {"serve", "mcp"}
 GROUPINGS = ("day", "model", "cwd")  # costs --by, in turn (no draw: the cases stay as they were)
 QUERIES = ["the", "a", "x", "/", "\\", "(", "[", "*", "\x1b", "é", "\u202e", "00"]
 
