@@ -184,8 +184,9 @@ class ViewFlows:
         value = (await host.push_screen_wait(prompt) or "").strip()
         if not value:
             return
+        # (A `~/x` stays as written, as sessions keep it: whose home it was is not in the session.)
         path = value if value.startswith("~") else os.path.normpath(os.path.join(cwd, value))
-        root, base = host.index_root  # (a `~/x` a session wrote stays as written: whose home is unknown)
+        root, base = host.index_root
         choice = await host.push_screen_wait(HistoryScreen(root, path, base, host.session_titles))
         if choice is not None:
             self._open_touch(choice)
