@@ -1,7 +1,8 @@
 """The files view: every file the tool calls on the path to an entry named, with what the model
 knew of each there (core/projection/file_knowledge.py), and the exact text the model saw
 of the file through its last read or edit (or any other touch), with a jump to the entry that
-holds it. Dismissed with the entry to go to (None: stay where the tree is).
+holds it. Dismissed with the entry to go to (None: stay where the tree is), or with a row of
+the cursor's file's history across sessions (`h`: app/history_screen.py) to open.
 
 The path's tool calls are read back in a worker thread (the first time, a second for 100,000
 entries); the tracker the screen is handed remembers them for the next entry. The projection is
@@ -11,6 +12,9 @@ time), the files are read once more, a few times at most.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -30,6 +34,7 @@ from ..widgets.keys import bindings
 from ..widgets.plain import FitStatic, PlainStatic
 from ..widgets.plain_views import PlainLog
 from ..widgets.rowlist import RowList
+from .history_screen import HistoryScreen, TouchChoice
 from .keymap import hint
 from .screens import live_keys
 
@@ -37,13 +42,20 @@ MAX_TEXT_LINES = 20_000  # a longer text shows its first lines and says how many
 READ_TRIES = 3  # a reading overtaken by a change of the session, or failed: this many in all
 
 
-class FilesScreen(ModalScreen[str | None]):
+class FilesScreen(ModalScreen[str | TouchChoice | None]):
     BINDINGS = bindings("files")
 
     def __init__(
-        self, session: Session, leaf: str, tracker: FileTracker, projection: Projection | None = None
+        self,
+        session: Session,
+        leaf: str,
+        tracker: FileTracker,
+        projection: Projection | None = None,
+        index: tuple[str, Path | None, Callable[[], Mapping[str, str]]] | None = None,
     ) -> None:
         super().__init__()
+        self.index = index  # (the sessions folder, the index's folder, the titles): for a file's history
+        self.last_file: str | None = None  # the path of the file the cursor was last on
         self.session = session
         self.leaf = leaf
         self.tracker = tracker
@@ -69,7 +81,12 @@ class FilesScreen(ModalScreen[str | None]):
                     yield PlainLog(id="files-text", highlight=False, auto_scroll=False)
             keys = live_keys(self)
             touches = hint(
-                keys, [("files.previousTouch", "earlier"), ("files.nextTouch", "later read or edit")]
+                keys,
+                [
+                    ("files.previousTouch", "earlier"),
+                    ("files.nextTouch", "later read or edit"),
+                    ("files.history", "history (all sessions)"),
+                ],
             )
             yield PlainStatic(
                 f"enter: go to the entry shown    {touches}    tab: the text    "
@@ -154,6 +171,7 @@ class FilesScreen(ModalScreen[str | None]):
         known = self.file_list.current_file()
         if known is None:
             return
+        self.last_file = known.path
         latest = known.latest
         touches = known.touches
         self.touch_index = touches.index(latest) if latest is not None else len(touches) - 1
@@ -213,6 +231,18 @@ class FilesScreen(ModalScreen[str | None]):
         touch = self.shown_touch()
         if touch is not None:
             self.dismiss(touch.entry.id)
+
+    def action_history(self) -> None:
+        """The cursor's file across every session; a row chosen there closes this view too."""
+        known = self.file_list.current_file()
+        if known is None or self.index is None:
+            return
+        root, base, titles = self.index
+        self.app.push_screen(HistoryScreen(root, known.path, base, titles), self._history_chosen)
+
+    def _history_chosen(self, choice: TouchChoice | None) -> None:
+        if choice is not None:
+            self.dismiss(choice)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -54,6 +54,8 @@ from .search_glue import SearchGlue
 from .session_opener import SessionOpener
 
 if TYPE_CHECKING:  # (imported where used: the first screen needs none of these)
+    from pathlib import Path
+
     from ..core.projection.context import Projection
     from ..core.projection.file_knowledge import FileTracker
     from ..core.search.labels import LabelIndex
@@ -339,6 +341,13 @@ class MainScreen(PacedScreen[None]):
 
     def key_of(self, binding_id: str) -> str:
         return first_key(self.app.key_bindings, binding_id)  # type: ignore[attr-defined]
+
+    @property
+    def index_root(self) -> tuple[str, Path | None]:
+        return self.root.path, self.store.cache_dir
+
+    def session_titles(self) -> dict[str, str]:
+        return {summary.path: summary.title for summary in self.sidebar.summaries}
 
     def open_at(self, path: str, aim: Aim) -> None:
         self.sidebar.select_path(path)

@@ -1,30 +1,38 @@
 """The flows that open a view over what is selected: every label (the labels screen, then landing
 on the one chosen), the raw JSON of an entry, the comparison of the marked entry with the
-selected one, the files the model knew at the selected entry, and the costs of every session.
+selected one, the files the model knew at the selected entry, the costs of every session, and
+from the index: a file's history across sessions and the recent edits (app/history_screen.py,
+app/edits_screen.py), landing on the touch chosen.
 Each is one async flow, as app/actions.py's are (`Actions.flow` runs them by name); each knows
 its host only as a `ViewHost`.
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from textual.screen import Screen
 
 from ..core.common.glyphs import Glyphs
 from ..core.common.problems import SessionError
+from ..core.common.text import one_line
 from ..core.listing.summary import SessionSummary
 from ..core.session.session import Session
 
 if TYPE_CHECKING:  # (imported where used: the first screen needs none of these)
+    from pathlib import Path
+
     from ..core.projection.context import Projection
     from ..core.projection.file_knowledge import FileTracker
     from ..core.search.labels import LabelIndex
     from ..core.search.landing import Aim
+    from .history_screen import TouchChoice
 
 T = TypeVar("T")
 
-VIEW_FLOWS = ("labels", "inspect", "compare", "files", "costs")
+VIEW_FLOWS = ("labels", "inspect", "compare", "files", "costs", "history", "edits")
 
 
 class ViewHost(Protocol):
@@ -34,6 +42,15 @@ class ViewHost(Protocol):
     def glyphs(self) -> Glyphs: ...
     @property
     def session(self) -> Session | None: ...
+    @property
+    def current_cwd(self) -> str: ...
+    @property
+    def index_root(self) -> tuple[str, Path | None]:
+        """The sessions folder and the folder of its index (None: the default cache folder)."""
+
+    def session_titles(self) -> Mapping[str, str]:
+        """Each listed session's title by its path."""
+
     @property
     def label_index(self) -> LabelIndex:
         """Every label of the listed sessions."""
@@ -72,6 +89,7 @@ class ViewFlows:
 
     def __init__(self, host: ViewHost) -> None:
         self.host = host
+        self.last_file: str | None = None  # the file last selected in the files view
 
     async def labels(self) -> None:
         """Every label of the listed sessions; land on the one chosen (n / N walk that
@@ -138,5 +156,57 @@ class ViewFlows:
             return
         from .files_screen import FilesScreen
 
-        screen = FilesScreen(session, entry, host.tracker_for(session), host.shown_projection(entry))
-        host.go_to_entry(session, await host.push_screen_wait(screen))
+        root, base = host.index_root
+        index = (root, base, host.session_titles)
+        screen = FilesScreen(session, entry, host.tracker_for(session), host.shown_projection(entry), index)
+        chosen = await host.push_screen_wait(screen)
+        self.last_file = screen.last_file or self.last_file
+        if isinstance(chosen, str) or chosen is None:
+            host.go_to_entry(session, chosen)
+        else:
+            self._open_touch(chosen)  # a row of the file's history (`h` there)
+
+    async def history(self) -> None:
+        """Ask for a file (by default the one last selected in the files view) and show its
+        history across every session; land on the touch chosen."""
+        from .history_screen import HistoryScreen
+        from .screens import PromptScreen
+
+        host = self.host
+        session = host.session
+        cwd = (session.cwd if session is not None else "") or host.current_cwd
+        prompt = PromptScreen(
+            "History of a file",
+            value=self.last_file or "",
+            placeholder="a path; a relative one is taken in the open session's folder",
+            detail=f"relative to {one_line(cwd, 200, glyphs=host.glyphs)}",
+        )
+        value = (await host.push_screen_wait(prompt) or "").strip()
+        if not value:
+            return
+        # (A `~/x` stays as written, as sessions keep it: whose home it was is not in the session.)
+        path = value if value.startswith("~") else os.path.normpath(os.path.join(cwd, value))
+        root, base = host.index_root
+        choice = await host.push_screen_wait(HistoryScreen(root, path, base, host.session_titles))
+        if choice is not None:
+            self._open_touch(choice)
+
+    async def edits(self) -> None:
+        """The files the agent changed across every session, newest first; land on the one chosen."""
+        from .edits_screen import EditsScreen
+
+        root, base = self.host.index_root
+        choice = await self.host.push_screen_wait(EditsScreen(root, base, self.host.session_titles))
+        if choice is not None:
+            self._open_touch(choice)
+
+    def _open_touch(self, choice: TouchChoice) -> None:
+        """Open a touch's session at its entry, n / N walking the file's touches there."""
+        from ..core.projection.file_knowledge import display_path
+        from ..core.search.in_session import HitPlace
+        from ..core.search.landing import Aim
+
+        row = choice.row
+        what = f"{row.action} {display_path(row.path, row.cwd)}"
+        place = HitPlace(row.entry_id, what, row.on_active_path or None, None)  # (not where a branch leaves)
+        self.host.open_at(row.session_path, Aim(None, "deep", place=place, walk=choice.walk))

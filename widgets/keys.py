@@ -242,6 +242,22 @@ SPECS: tuple[KeySpec, ...] = (
         "costs of every session: tokens and cost per day, week, month, model or project",
         palette="Costs of every session",
     ),
+    KeySpec(
+        "ui.history",
+        "main",
+        _k("H"),
+        "flow('history')",
+        "history of a file: every session and entry that read, changed or named it, with its fate",
+        palette="History of a file",
+    ),
+    KeySpec(
+        "ui.edits",
+        "main",
+        _k("e"),
+        "flow('edits')",
+        "recent edits: the files the agent changed across all sessions, newest first",
+        palette="Recent edits",
+    ),
     KeySpec("ui.demo", "main", _k("d"), "demo", "open the bundled demo sessions (when there are none)"),
     # ------------------------------------------------------------------ the sessions list
     KeySpec(
@@ -513,6 +529,13 @@ SPECS: tuple[KeySpec, ...] = (
         "touch(1)",
         "the files view: a later read or edit of the file",
     ),
+    KeySpec(
+        "files.history",
+        "files",
+        _k("h"),
+        "history",
+        "the files view: the file's history across every session",
+    ),
     KeySpec("files.close", "files", _k("escape", "q"), "close", "close the files view"),
     KeySpec("audit.close", "audit", _k("escape", "q", "A"), "close", "close the compaction audit"),
     KeySpec("sizeDoctor.close", "sizeDoctor", _k("escape", "q", "S"), "close", "close the size doctor"),
@@ -553,6 +576,8 @@ SPECS: tuple[KeySpec, ...] = (
         "the costs: plot each period's cost per model, or per project",
     ),
     KeySpec("costs.close", "costs", _k("escape", "q", "dollar_sign"), "close", "close the costs"),
+    KeySpec("history.close", "history", _k("escape", "q"), "close", "close a file's history"),
+    KeySpec("edits.close", "edits", _k("escape", "q", "e"), "close", "close the recent edits"),
 )
 
 SPEC_BY_ID = {spec.id: spec for spec in SPECS}
@@ -592,6 +617,8 @@ PLACES = Places(
         "sizeDoctor": "the size doctor",
         "labels": "the labels list",
         "costs": "the costs",
+        "history": "a file's history",
+        "edits": "the recent edits",
     },
     chains={
         "sessions": (("list",), ("sessions",), ("main",), ("app",)),
@@ -602,10 +629,12 @@ PLACES = Places(
         "compare": (("list",), ("compare",)),
         "files": (("list",), ("files",)),
         "labels": (("list",), ("labels",), ("app",)),
+        "history": (("list",), ("history",), ("app",)),
+        "edits": (("list",), ("edits",), ("app",)),
     },
 )
 
-DIALOG_PLACES = frozenset({*DIALOGS, "compare", "files", "labels"})
+DIALOG_PLACES = frozenset({*DIALOGS, "compare", "files", "labels", "history", "edits"})
 
 # The help's sections: a heading and the places it lists.
 SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -616,6 +645,7 @@ SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Context", ("context",)),
     ("Compare and files", ("compare", "files")),
     ("Every label", ("labels",)),
+    ("Across sessions: a file's history, recent edits", ("history", "edits")),
     ("Dialogs", DIALOGS),
 )
 

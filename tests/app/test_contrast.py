@@ -23,6 +23,8 @@ SCREENS = [
     "ctrl+p",
     "number_sign",
     "dollar_sign",
+    "H",
+    "e",
     "A",
     "S",
     "w",
