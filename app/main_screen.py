@@ -56,6 +56,7 @@ from .actions import Actions
 from .config import Settings
 from .frame_pacing import PacedScreen
 from .keymap import first_key
+from .marks_flow import MarkActions, load_marks
 
 if TYPE_CHECKING:  # (imported where used: the first screen needs none of these, 45 ms together)
     from ..core.projection.file_knowledge import FileTracker
@@ -184,6 +185,7 @@ class MainScreen(PacedScreen[None]):
         self.sidebar.set_status(f"reading{self.glyphs.ellipsis}")
         self.context_view.clear("")
         self.sidebar.session_list.focus()
+        self.notices.extend(filter(None, [load_marks(self.sidebar)]))  # pins and tags, before any row
         # With a usable index cache the listing is a stat per file: do it right here, before
         # the first frame, rather than in a thread that competes with that frame for the GIL.
         # What it makes lives as long as the app: frozen, no collection walks it (the first
@@ -822,6 +824,15 @@ class MainScreen(PacedScreen[None]):
 
     def action_label(self) -> None:
         self.run_flow(self.actions.label())
+
+    def action_pin(self) -> None:
+        self.run_flow(MarkActions(self).pin())
+
+    def action_archive(self) -> None:
+        self.run_flow(MarkActions(self).archive())
+
+    def action_tag(self) -> None:
+        self.run_flow(MarkActions(self).tag())
 
     def action_delete(self) -> None:
         self.run_flow(self.actions.delete())

@@ -103,8 +103,10 @@ def build_rows(
     named_only: bool = False,
     order: SortOrder = SortOrder.RECENT,
     home: str | None = None,
+    pinned: Container[object] = frozenset(),
 ) -> list[SidebarRow]:
-    """Rows to draw (`filter_rows` keeps a search's results of them)."""
+    """Rows to draw (`filter_rows` keeps a search's results of them). Sessions whose id is in
+    `pinned` come first in their group, in the group's order (core/listing/marks.py)."""
     current = os.path.abspath(current_cwd) if current_cwd else None
     summaries = summaries if isinstance(summaries, list) else list(summaries)
     # A listing comes newest first: each folder's sessions are then in that order already
@@ -143,6 +145,8 @@ def build_rows(
             members = sorted(members, key=key)
         elif not in_order:
             members = _newest_first(members)
+        if pinned:
+            members = _pinned_first(members, pinned)
         rows.append(GroupRow(cwd, home_relative(cwd, home), len(members), cwd == current))
         rows.extend(_nested(members))
     return rows
@@ -255,6 +259,13 @@ def _kept_nested(rows: list[SessionRow], contains: Callable[[str], object]) -> l
 
 
 _PARENT = attrgetter("parent_session_path")
+
+
+def _pinned_first(members: list[SessionSummary], pinned: Container[object]) -> list[SessionSummary]:
+    first = [s for s in members if isinstance(s.id, str) and s.id in pinned]
+    if not first:
+        return members
+    return first + [s for s in members if not (isinstance(s.id, str) and s.id in pinned)]
 
 
 def _norm(cwd: str) -> str:

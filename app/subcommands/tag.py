@@ -1,0 +1,9 @@
+"""`pi-sessions tag` (app/subcommands/marks.py does the work)."""
+
+from __future__ import annotations
+
+from .marks import configure, run
+
+HELP = "add (+TAG) or remove (-TAG) a session's tags; the browser's search keeps them with tag:TAG"
+
+__all__ = ["HELP", "configure", "run"]
