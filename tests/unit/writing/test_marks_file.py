@@ -56,7 +56,7 @@ def test_marks_follow_the_session_id_through_a_rename_and_the_file_is_never_writ
 def test_a_damaged_side_file_is_refused_not_overwritten(tmp_path: Path) -> None:
     marks_file = tmp_path / "marks.json"
     marks_file.write_text("{ not json")
-    with pytest.raises(MarkError, match="marks.json"):
+    with pytest.raises(MarkError, match=r"marks\.json"):
         update_marks(marks_file, "x", MarkChange(pinned=True))
     assert marks_file.read_text() == "{ not json"
 
