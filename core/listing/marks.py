@@ -176,7 +176,9 @@ def _mark_of(value: object) -> Mark | None:
 
 def dump_marks(marks: Marks) -> str:
     sessions = {key: marks.sessions[key].to_json() for key in sorted(marks.sessions)}
-    return json.dumps({"version": MARKS_VERSION, "sessions": sessions}, indent=1, ensure_ascii=False) + "\n"
+    return (
+        json.dumps({"version": MARKS_VERSION, "sessions": sessions}, indent=1) + "\n"
+    )  # (ASCII: a lone surrogate in an id or a path survives)
 
 
 # ---------------------------------------------------------------------- the sidebar's filters

@@ -48,6 +48,13 @@ def test_an_emptied_mark_leaves_the_file_and_the_text_reads_back() -> None:
     assert again == marks and again.of("a").path == "/s/a.jsonl"
 
 
+def test_an_id_or_path_no_utf_8_can_hold_is_written_and_read_back() -> None:
+    marks = with_change(NO_MARKS, "id\ud800", MarkChange(pinned=True), "/s/\udcff.jsonl")
+    text = dump_marks(marks)
+    text.encode("utf-8")  # (writable)
+    assert parse_marks(text) == marks
+
+
 @pytest.mark.parametrize("text", ["[1]", "{", '{"version": 99}', '{"sessions": []}'])
 def test_a_side_file_we_do_not_understand_is_an_error_not_empty(text: str) -> None:
     # (an update must never overwrite such a file with nothing)
