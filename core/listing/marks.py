@@ -176,9 +176,8 @@ def _mark_of(value: object) -> Mark | None:
 
 def dump_marks(marks: Marks) -> str:
     sessions = {key: marks.sessions[key].to_json() for key in sorted(marks.sessions)}
-    return (
-        json.dumps({"version": MARKS_VERSION, "sessions": sessions}, indent=1) + "\n"
-    )  # (ASCII: a lone surrogate in an id or a path survives)
+    # ASCII: a lone surrogate in an id (from JSON) or a path (a non-UTF-8 name) survives as \uXXXX
+    return json.dumps({"version": MARKS_VERSION, "sessions": sessions}, indent=1) + "\n"
 
 
 # ---------------------------------------------------------------------- the sidebar's filters
