@@ -8,6 +8,7 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
+from pi_sessions.app.keymap import palette_commands
 from pi_sessions.core.listing.sidebar_rows import SessionRow
 from textual.pilot import Pilot
 
@@ -56,6 +57,12 @@ async def test_pin_brings_a_session_to_the_top_and_stays_after_a_restart(tmp_pat
         await pilot.press("p")
         await until(pilot, lambda: listed(screen) == pinned, "the pinned session on top")
         assert "pinned" in static_text(screen, "#status")
+        titles = {title: action for title, _, action, _ in palette_commands(screen, pilot.app.key_bindings)}
+        assert {titles["Pin or unpin the session"], titles["Archive or unarchive the session"]} == {
+            "pin",
+            "archive",
+        }
+        assert titles["Tag the session"] == "tag"
     again = make_app(tmp_path / "sessions", tmp_path / "cache")
     async with again.run_test(size=(140, 30)) as pilot:
         screen = await loaded(pilot)
