@@ -7,12 +7,12 @@ import argparse
 
 COMMANDS = ("pin", "unpin", "archive", "unarchive", "tag")
 EXAMPLES = {
-    "pin": "example: pi-sessions pin ~/.pi/agent/sessions/--home-u-app--/2025-03-12T09-04-49_0195.jsonl",
-    "unpin": "example: pi-sessions unpin FILE --json",
-    "archive": "example: pi-sessions archive FILE    (the browser's search is:archived shows it)",
-    "unarchive": "example: pi-sessions unarchive FILE",
-    "tag": "examples: pi-sessions tag FILE +auth +bug    pi-sessions tag FILE -wip    "
-    "pi-sessions tag FILE (shows them)",
+    "pin": "example:\n  pi-sessions pin ~/.pi/agent/sessions/--home-u-app--/2025-03-12T09-04_0195.jsonl",
+    "unpin": "example:\n  pi-sessions unpin FILE --json",
+    "archive": "example:\n  pi-sessions archive FILE     (the browser's search is:archived shows it)",
+    "unarchive": "example:\n  pi-sessions unarchive FILE",
+    "tag": "examples:\n  pi-sessions tag FILE +auth +bug\n  pi-sessions tag FILE -wip\n"
+    "  pi-sessions tag FILE            (shows them)",
 }
 
 
@@ -29,6 +29,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
             "changes", nargs=argparse.REMAINDER, metavar="+TAG|-TAG", help="+TAG adds, -TAG removes"
         )
     parser.epilog = EXAMPLES[name]
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter  # (the examples as laid out)
 
 
 def run(ns: argparse.Namespace) -> int:
