@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 
-COMMANDS = ("pin", "unpin", "archive", "unarchive", "tag")
 EXAMPLES = {
     "pin": "example:\n  pi-sessions pin ~/.pi/agent/sessions/--home-u-app--/2025-03-12T09-04_0195.jsonl",
     "unpin": "example:\n  pi-sessions unpin FILE --json",
