@@ -1,7 +1,9 @@
 """The sessions sidebar: every session grouped by working directory, searchable as you type.
 
 Each session row ends with its marks, age, messages, cost and (where there is room) tokens;
-`s` sorts by recent, name, size or cost. The rows come from core/listing/sidebar_rows.py; which sessions are
+`s` sorts by recent, name, size or cost. Pinned sessions show a star and tags as `#tag`;
+archived ones are listed only by a search whose mark words ask (`is:archived`, `search_rows`).
+The rows come from core/listing/sidebar_rows.py; which sessions are
 live from core/live/activity.py (the screen records growth there); what a search matched from
 core/search/sidebar.py (the screen answers `SearchChanged` with `show_matches`, and
 `PlacesWanted` with `show_places`). Under each result a hit line says where it matched (the

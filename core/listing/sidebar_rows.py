@@ -3,7 +3,8 @@
 Groups follow the header's `cwd` (the folder name is only pi's encoding of it), ordered by
 their latest activity, with the current directory first when it has sessions. Inside a group
 sessions are newest first (or by name, by size, or by cost); a fork whose parent is in the same group
-is listed right under it, one level deeper.
+is listed right under it, one level deeper; pinned sessions (core/listing/marks.py) come
+first in their group.
 
 A search filters those rows (`filter_rows`) instead of grouping again: as you type, groups and
 sessions keep their places, and each result gets a hit line under it (`HIT_LINE`: the sidebar
