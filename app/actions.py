@@ -1,14 +1,16 @@
-"""What the user does with what they found: resume, fork, clone, rename, label, delete, export
-and copy, each one async flow; and the two reports over the selected path (the compaction
-audit, the size doctor, which offers a clone or a fork).
+"""What the user does with what they found: resume, fork, clone, rename, label, delete and
+copy, each one async flow; and the two reports over the selected path (the compaction audit,
+the size doctor, which offers a clone or a fork). Every action on what is selected is run from
+here by name (`Actions.flow`): the exports are app/export_flows.py's, the flows that open a view
+app/view_flows.py's.
 
 A flow asks with `push_screen_wait` and goes on with the answer (the screen runs it as a worker);
 core does the reading and writing. Writing a file, trashing one, copying and running pi happen
 off the event loop; what walks the open session stays on it (only the loop changes it). A flow
-knows its host only as an `ActionHost`: what is open and selected, the settings, the status
-line, and `after_external_change`, which brings every pane up to date after a write before the
-flow says it is done. A new action is a method here, a binding and a one-line `action_*` on the
-screen (app/main_screen.py). (Over 450 lines: ten flows, each short.)
+knows its host only as an `ActionHost` (app/action_host.py): what is open and selected, the
+settings, the status line, and `after_external_change`, which brings every pane up to date
+after a write before the flow says it is done. A new action is a method here (its name in
+`FLOWS`) and a binding `flow('name')` in widgets/keys.py.
 """
 
 from __future__ import annotations
@@ -18,99 +20,69 @@ import os
 import shlex
 import shutil
 import sys
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any, Protocol
 
-from textual.notifications import SeverityLevel
-from textual.screen import Screen
-
-from ..core.common.glyphs import Glyphs
 from ..core.common.jsvalues import js_string
-from ..core.common.locations import SessionsRoot, fork_folder
+from ..core.common.locations import fork_folder
 from ..core.common.problems import SessionError
 from ..core.common.text import one_line
-from ..core.listing.summary import SessionSummary
 from ..core.session.describe import entry_text
 from ..core.session.session import Session
-from .config import Settings
+from .action_host import ActionHost
+from .export_flows import EXPORT_FLOWS, ExportFlows
+from .marks_flow import MARK_FLOWS, MarkActions, MarkHost
+from .view_flows import VIEW_FLOWS, ViewFlows, ViewHost
+
+__all__ = ["FLOWS", "ActionHost", "Actions", "FlowHost"]
 
 if TYPE_CHECKING:
     from ..core.writing.append import PlannedAppend
     from ..core.writing.fork import ForkPlan
 
 # Each flow imports what it writes, runs or shows where it starts: none of it is needed for
-# the first screen (17 ms of every start when imported here).
+# the first screen (a start would import them all).
 
-T = TypeVar("T")
-
-EXPORTS = {
-    "context": "the context at the selected entry (Markdown and JSON)",
-    "tree": "the whole session tree (Markdown and JSON)",
-    "html": "the session as pi's own HTML page (pi --export)",
-}
 APPEND_TRIES = 3  # a line planned while pi appends is planned again, this many times at most
+# The flows a binding can name (`flow('fork')`) that are here (the others: EXPORT_FLOWS, VIEW_FLOWS).
+FLOWS = (
+    "resume",
+    "fork",
+    "clone",
+    "compaction_audit",
+    "size_doctor",
+    "rename",
+    "label",
+    "delete",
+    "copy",
+    "copy_entry_text",
+)
 
 
-class ActionHost(Protocol):
-    """What the actions need from the screen they run on."""
-
-    @property
-    def settings(self) -> Settings: ...
-    @property
-    def root(self) -> SessionsRoot: ...
-    @property
-    def current_cwd(self) -> str: ...
-    @property
-    def glyphs(self) -> Glyphs: ...
-    @property
-    def session(self) -> Session | None:
-        """The open session."""
-
-    @property
-    def context_leaf(self) -> str | None:
-        """The entry whose context is shown."""
-
-    def selected_entry(self) -> str | None:
-        """The entry under the tree's cursor."""
-
-    def selected_summary(self) -> SessionSummary | None:
-        """The session under the sidebar's cursor."""
-
-    def is_live(self, path: str) -> bool:
-        """Another writer (a pi) appended to `path` moments ago."""
-
-    def set_status(self, text: str, *, error: bool = False) -> None: ...
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-    ) -> None: ...
-    async def push_screen_wait(self, screen: Screen[T]) -> T:
-        """Show `screen` and wait for what it is dismissed with."""
-
-    async def after_external_change(
-        self, path: str, *, select_session: str | None = None, by_us: bool = True
-    ) -> None:
-        """We wrote, moved or ran something on `path` (`by_us=False`: we found that someone else
-        did): every pane and count is current when this returns (with `select_session`, that
-        session is selected and open)."""
-
-    def run_in_terminal(self, argv: list[str], cwd: str) -> int:
-        """Hand the terminal to `argv` and come back: its exit status (OSError if it cannot run)."""
-
-    def exit_app(self) -> None: ...
-    def osc52_from_thread(self, text: str) -> None:
-        """From a worker thread: put `text` on the terminal's clipboard (OSC 52)."""
+class FlowHost(ActionHost, ViewHost, MarkHost, Protocol):
+    """What every flow needs: the actions' host, the view flows' (app/view_flows.py) and the
+    marks' (app/marks_flow.py)."""
 
 
 class Actions:
     """The flows, on one host."""
 
-    def __init__(self, host: ActionHost) -> None:
+    def __init__(self, host: FlowHost) -> None:
         self.host = host
+        self.exports = ExportFlows(host)
+        self.views = ViewFlows(host)
+
+    def flow(self, name: str, *args: str) -> Coroutine[Any, Any, None]:
+        """The flow `name` (with `args`, e.g. `export_into` "tree"): here, an export's or a view's."""
+        if name in VIEW_FLOWS:
+            return getattr(self.views, name)(*args)  # type: ignore[no-any-return]
+        if name in EXPORT_FLOWS:
+            return getattr(self.exports, name)(*args)  # type: ignore[no-any-return]
+        if name in MARK_FLOWS:
+            return getattr(MarkActions(self.host), name)(*args)  # type: ignore[no-any-return]
+        if name not in FLOWS:
+            raise ValueError(f"no flow named {name!r}")
+        return getattr(self, name)(*args)  # type: ignore[no-any-return]
 
     def _line(self, text: str, limit: int) -> str:
         return one_line(text, limit, glyphs=self.host.glyphs)
@@ -382,91 +354,6 @@ class Actions:
         host.notify(f"Moved to {self._line(where, 400)}", title="Deleted", timeout=6)
         host.set_status(f"moved {path} to {where}")
 
-    # ------------------------------------------------------------------ export
-    async def export(self) -> None:
-        """What to export (pi's HTML too when pi is on PATH), then where; nothing is overwritten."""
-        from .screens import MenuScreen
-
-        if self.host.session is None:
-            self.host.notify("no session selected", severity="warning")
-            return
-        kinds = [kind for kind in EXPORTS if kind != "html" or pi_command() is not None]
-        kind = await self.host.push_screen_wait(MenuScreen("Export", [(k, EXPORTS[k]) for k in kinds]))
-        if kind is not None:
-            await self.export_into(kind)
-
-    def export_folders(self) -> list[tuple[str, str]]:
-        """(folder, label) choices: the session's working directory and the current one."""
-        session = self.host.session
-        here = self.host.current_cwd
-        own = session.cwd if session is not None else ""
-        choices: list[tuple[str, str]] = []
-        if own and os.path.isdir(own) and own != here:
-            choices.append((own, f"the session's folder: {own}"))
-        elif own and own == here:
-            return [(here, f"the session's folder, also the current one: {here}")]
-        choices.append((here, f"the current folder: {here}"))
-        return choices
-
-    async def export_into(self, kind: str) -> None:
-        """Ask which folder, then export `kind` ("context", "tree" or "html") there."""
-        from ..core.writing.export import export_context, export_tree
-        from .screens import MenuScreen
-
-        host = self.host
-        folders = self.export_folders()
-        session = host.session
-        note = ""
-        if session is not None and session.cwd and not os.path.isdir(session.cwd):
-            note = f"The session's folder no longer exists: {session.cwd}"
-        menu = MenuScreen(
-            f"Export {EXPORTS[kind].split(' (')[0]} into which folder?",
-            [(str(i), label) for i, (_, label) in enumerate(folders)],
-            detail=(note + "\n" if note else "") + "A new file is made: nothing existing is overwritten.",
-        )
-        key = await host.push_screen_wait(menu)
-        if key is None or host.session is None:
-            return
-        session, folder = host.session, folders[int(key)][0]
-        if kind == "html":
-            await self._export_html(session, folder)
-            return
-        # On the loop: an export walks the open session, which only the loop may change.
-        try:
-            if kind == "context":
-                leaf = host.context_leaf or session.default_leaf
-                if leaf is None:
-                    return
-                paths = export_context(session, leaf, folder)
-            else:
-                paths = export_tree(session, folder)
-        except (OSError, SessionError) as e:
-            host.set_status(f"export failed: {e}", error=True)
-            return
-        self._exported(list(paths))
-
-    def _exported(self, paths: list[str]) -> None:
-        listed = "\n".join(self._line(p, 400) for p in paths)
-        self.host.notify(f"Exported to\n{listed}", title="Export", timeout=8)
-        self.host.set_status("exported: " + "  ".join(paths))
-
-    async def _export_html(self, session: Session, folder: str) -> None:
-        from ..core.writing.export import export_html_with_pi
-
-        host = self.host
-        pi = pi_command()
-        if pi is None or session.path is None:
-            host.set_status("pi is not on PATH: its HTML export is not available", error=True)
-            return
-        host.set_status(f"exporting with {pi} --export...")
-        # pi takes a moment to start; it never gets the terminal (no input, output captured).
-        try:
-            path = await asyncio.to_thread(export_html_with_pi, pi, session.path, folder)
-        except (OSError, SessionError) as e:
-            host.set_status(f"pi's export failed: {e}", error=True)
-            return
-        self._exported([path])
-
     # ------------------------------------------------------------------ copy
     async def copy(self) -> None:
         """Copy the entry's text, the file's path, the session id or the resume command."""
@@ -543,7 +430,3 @@ class Actions:
             await host.push_screen_wait(TextScreen(title, value, message))
         else:
             host.notify(message, title="Copy", severity="warning", timeout=8)
-
-
-def pi_command() -> str | None:
-    return shutil.which("pi")

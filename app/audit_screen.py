@@ -7,8 +7,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..core.common.glyphs import Glyphs
-from ..core.common.text import one_line
-from ..core.projection.compaction_audit import CompactionAudit, audit_compactions
+from ..core.common.text import counted, one_line
+from ..core.projection.compaction_audit import (
+    CompactionAudit,
+    CompactionsOffPath,
+    audit_compactions,
+    compactions_off_path,
+)
 from ..widgets.keys import bindings
 from .report_screen import ReportLine, ReportScreen
 
@@ -26,17 +31,19 @@ def _items(items: Sequence[str], separator: str, glyphs: Glyphs) -> str:
 
 
 def audit_lines(
-    audits: Sequence[CompactionAudit], path_length: int, elsewhere: int, glyphs: Glyphs
+    audits: Sequence[CompactionAudit], path_length: int, elsewhere: CompactionsOffPath, glyphs: Glyphs
 ) -> list[ReportLine]:
     """The report's lines: one section per compaction, root first."""
     if not audits:
         text = "No compaction on the path to this entry."
-        if elsewhere:
-            text += f" The session has {elsewhere} on other branches: select an entry after one."
+        if elsewhere.later:
+            text += f" {counted(elsewhere.later, 'compaction')} later on this path: select an entry below."
+        if elsewhere.other_branches:
+            text += f" {counted(elsewhere.other_branches, 'compaction')} on other branches."
         return [ReportLine(text, "lead")]
     arrow = glyphs.arrow
-    counted = f"{len(audits)} compaction" + ("s" if len(audits) > 1 else "")
-    lines = [ReportLine(f"{counted} on the path ({path_length} entries).", "lead")]
+    how_many = counted(len(audits), "compaction")
+    lines = [ReportLine(f"{how_many} on the path ({path_length} entries).", "lead")]
     for number, audit in enumerate(audits, 1):
         lines.append(
             ReportLine(
@@ -102,5 +109,4 @@ class CompactionAuditScreen(ReportScreen):
         session = self.session
         path = session.path_to(self.leaf)
         audits = audit_compactions(session, path)
-        elsewhere = session.type_counts.get("compaction", 0) - len(audits)
-        return audit_lines(audits, len(path), max(elsewhere, 0), glyphs)
+        return audit_lines(audits, len(path), compactions_off_path(session, path), glyphs)

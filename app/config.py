@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Literal
@@ -184,12 +184,14 @@ def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:
     return loaded.settings, loaded.problem_line()
 
 
-def color_system(mode: ColorMode, env: dict[str, str] | None = None) -> str | None:
+def color_system(mode: ColorMode, env: dict[str, str] | None = None, cwd: str | None = None) -> str | None:
     """The Textual colour system for a mode (None: no colour at all).
 
-    `auto` does not trust a missing COLORTERM (SSH rarely forwards it): it uses truecolor
-    only when the terminal says so and 256 colours otherwise, except on the Linux console.
-    (NO_COLOR is applied when the settings are read: a flag or the file overrides it.)
+    `auto` asks what pi asks first: pi's `terminal.trueColor` setting, then `PI_TRUE_COLOR`
+    (1 or 0), which matter over SSH where COLORTERM is dropped. Without them it does not trust
+    a missing COLORTERM: truecolor only when the terminal says so and 256 colours otherwise,
+    except on the Linux console. (NO_COLOR is applied when the settings are read: a flag or
+    the file overrides it.)
     """
     env = dict(os.environ) if env is None else env
     if mode == "none":
@@ -200,6 +202,9 @@ def color_system(mode: ColorMode, env: dict[str, str] | None = None) -> str | No
         return "256"
     if mode == "16":
         return "standard"
+    pi_says = pi_true_color(env, cwd)
+    if pi_says is not None:
+        return "truecolor" if pi_says else "256"
     if env.get("COLORTERM", "").lower() in ("truecolor", "24bit"):
         return "truecolor"
     term = env.get("TERM", "")
@@ -245,8 +250,8 @@ def terminal_appearance(env: Mapping[str, str]) -> Literal["dark", "light"]:
     return "dark" if index <= 6 or index == 8 else "light"
 
 
-def pi_theme_setting(env: Mapping[str, str], cwd: str | None = None) -> tuple[str, str] | None:
-    """pi's `theme` setting and the file it is in (the project's settings win), if any."""
+def pi_settings_files(env: Mapping[str, str], cwd: str | None = None) -> Iterator[tuple[dict[str, Any], str]]:
+    """pi's settings files that parse, each with its path, the project's first (it wins)."""
     from ..core.common.locations import agent_dir
 
     candidates = (
@@ -258,10 +263,27 @@ def pi_theme_setting(env: Mapping[str, str], cwd: str | None = None) -> tuple[st
             data = json.loads(read_small_text(path))
         except (OSError, ValueError, RecursionError):
             continue
-        value = data.get("theme") if isinstance(data, dict) else None
+        if isinstance(data, dict):
+            yield data, path
+
+
+def pi_theme_setting(env: Mapping[str, str], cwd: str | None = None) -> tuple[str, str] | None:
+    """pi's `theme` setting and the file it is in (the project's settings win), if any."""
+    for data, path in pi_settings_files(env, cwd):
+        value = data.get("theme")
         if isinstance(value, str) and value.strip():
             return value.strip(), path
     return None
+
+
+def pi_true_color(env: Mapping[str, str], cwd: str | None = None) -> bool | None:
+    """Whether pi would draw in truecolor, where pi is told: `terminal.trueColor` (true or
+    false) in its settings wins over `PI_TRUE_COLOR` (1 or 0); None when neither says."""
+    for data, _ in pi_settings_files(env, cwd):
+        terminal = data.get("terminal")
+        if isinstance(terminal, dict) and isinstance(terminal.get("trueColor"), bool):
+            return bool(terminal["trueColor"])
+    return {"1": True, "0": False}.get(env.get("PI_TRUE_COLOR", ""))
 
 
 def _pi_theme_appearance(value: str, env: Mapping[str, str]) -> Literal["dark", "light"]:
@@ -282,3 +304,50 @@ def _pi_theme_appearance(value: str, env: Mapping[str, str]) -> Literal["dark", 
         return "dark"
     appearance = data.get("appearance") if isinstance(data, dict) else None
     return "light" if appearance == "light" else "dark"
+
+
+def terminal_hyperlinks(env: Mapping[str, str] | None = None, cwd: str | None = None) -> bool:
+    """Whether file paths may be drawn as OSC 8 hyperlinks, by pi's rule: its
+    `terminal.hyperlinks` setting, then `PI_HYPERLINKS` (1 or 0), else only the terminals pi
+    knows show them (a terminal that does not would hide a link's text). Under tmux pi asks
+    tmux; we do not, so there it takes the setting or the variable."""
+    env = os.environ if env is None else env
+    for data, _ in pi_settings_files(env, cwd):
+        terminal = data.get("terminal")
+        if isinstance(terminal, dict) and isinstance(terminal.get("hyperlinks"), bool):
+            return bool(terminal["hyperlinks"])
+    told = {"1": True, "0": False}.get(env.get("PI_HYPERLINKS", ""))
+    if told is not None:
+        return told
+    term_program = env.get("TERM_PROGRAM", "").lower()
+    term = env.get("TERM", "").lower()
+    if env.get("TMUX") or term.startswith(("tmux", "screen")):
+        return False
+    if any(env.get(name) for name in _HYPERLINK_VARIABLES):
+        return True
+    return term_program in _HYPERLINK_PROGRAMS or term.startswith(
+        ("alacritty", "xterm-kitty", "xterm-ghostty")
+    )
+
+
+# What pi 1.6.0 (pi-tui's terminal-image.js) recognises as a terminal that shows OSC 8 links.
+_HYPERLINK_VARIABLES = (
+    "KITTY_WINDOW_ID",
+    "GHOSTTY_RESOURCES_DIR",
+    "WEZTERM_PANE",
+    "WARP_SESSION_ID",
+    "WARP_TERMINAL_SESSION_UUID",
+    "ITERM_SESSION_ID",
+    "WT_SESSION",
+    "ALACRITTY_WINDOW_ID",
+)
+_HYPERLINK_PROGRAMS = (
+    "kitty",
+    "ghostty",
+    "wezterm",
+    "warpterminal",
+    "iterm.app",
+    "alacritty",
+    "vscode",
+    "zed",
+)

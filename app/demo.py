@@ -3,7 +3,10 @@ labels, a fork), copied to a temporary folder so nothing the user owns is touche
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shutil
+import signal
 import tempfile
 from importlib.resources import files
 from pathlib import Path
@@ -34,10 +37,27 @@ def demo_root() -> SessionsRoot:
     """A fresh temporary copy of the demo, as the folder to browse."""
     sessions = prepare_demo()
     _made.append(sessions.parent)
-    return SessionsRoot(str(sessions), "the demo (a temporary copy)", True)
+    remove_demos_on_hangup()
+    return SessionsRoot(str(sessions), "the demo, a temporary copy", True)
 
 
 def remove_demos() -> None:
     """Remove the temporary copies this process made (never a folder it was handed)."""
     while _made:
         shutil.rmtree(_made.pop(), ignore_errors=True)
+
+
+def remove_demos_on_hangup() -> None:
+    """A closed terminal (SIGHUP) or a `kill` (SIGTERM) ends the process without unwinding:
+    remove the copies first, then end as the signal would have."""
+
+    def end(signum: int, _frame: object) -> None:
+        remove_demos()
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
+    for name in ("SIGHUP", "SIGTERM"):
+        signum = getattr(signal, name, None)
+        if signum is not None and signal.getsignal(signum) is signal.SIG_DFL:
+            with contextlib.suppress(ValueError):  # not the main thread: nothing to hang up on
+                signal.signal(signum, end)

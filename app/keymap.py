@@ -17,7 +17,7 @@ from ..core.common.keybindings import (
     resolve,
 )
 from ..core.common.locations import agent_dir
-from ..widgets.keys import PLACES, SPEC_BY_ID, SPECS
+from ..widgets.keys import PALETTE, PLACES, SPEC_BY_ID, SPECS
 
 
 def pi_keybindings_path(env: Mapping[str, str] | None = None, folder: str | None = None) -> str:
@@ -80,7 +80,8 @@ def palette_commands(screen: Any, keys: Resolved) -> list[tuple[str, str, str, A
     }
     commands = []
     for spec in SPECS:
-        if not spec.palette or spec.place not in targets:
+        # Every action of the panes and the screen, named by its palette title or its help line.
+        if spec.place not in targets or spec.id == PALETTE:
             continue
         action = spec.action.removeprefix("screen.")
         same = [
@@ -93,7 +94,7 @@ def palette_commands(screen: Any, keys: Resolved) -> list[tuple[str, str, str, A
         where = f"key: {shown}" if shown else f"no key: give {spec.id} one in config.toml [keys]"
         commands.append(
             (
-                palette_text(spec.palette),
+                palette_text(spec.palette or spec.title[:1].upper() + spec.title[1:]),
                 palette_text(f"{spec.title} ({where})"),
                 spec.action,
                 targets[spec.place],

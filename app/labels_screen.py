@@ -17,6 +17,7 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from ..core.common.text import counted
 from ..core.listing.summary import SessionSummary
 from ..core.search.labels import LabelIndex, LabelRow, filter_labels
 from ..core.search.matching import SearchCancelled
@@ -115,7 +116,7 @@ class LabelsScreen(Screen[LabelRow | None]):
         shown, total = len(self.label_list.rows), len(self.found)
         count = f"{shown}/{total}" if shown != total else f"{total}"
         title = f"Every label{dot}{count} label{'' if total == 1 else 's'}"
-        title += f"{dot}{len(self.summaries):,} sessions"
+        title += f"{dot}{counted(len(self.summaries), 'session')}"
         if not self.done:
             title += f"{dot}{self.read:,}/{len(self.summaries):,} files read{glyphs_of(self).ellipsis}"
         self.query_one("#labels-title", FitStatic).update(title)

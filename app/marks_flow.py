@@ -23,6 +23,7 @@ from ..core.listing.summary import SessionSummary
 from ..widgets.sidebar import SessionSidebar
 
 T = TypeVar("T")
+MARK_FLOWS = ("pin", "archive", "tag")  # the flows a binding names (`flow('pin')`), here
 
 
 def marks_path() -> Path:

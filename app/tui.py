@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from functools import partial
 from typing import Any, Literal
@@ -20,7 +21,7 @@ from ..core.common.keybindings import Resolved, key_label, keys_label
 from ..core.common.locations import SessionsRoot
 from ..core.common.text import one_line, visible
 from ..widgets.keys import PALETTE, bindings
-from .config import Settings, config_path
+from .config import Settings, config_path, terminal_hyperlinks
 from .demo import demo_root, remove_demos
 from .keymap import load_keys, palette_commands
 from .main_screen import MainScreen
@@ -40,22 +41,35 @@ PI_DARK = Theme(
     surface="#262626",
     panel="#303030",
     dark=True,
+    variables={"pane-border": "#404040"},  # the lines between panes
 )
 
-# The same roles for a light terminal, again from the xterm 256-colour palette.
+# The same roles for a light terminal, darker so that each is readable (4.5:1 at least, the
+# test in tests/app/test_contrast.py) on the background, surface and panel; from the xterm
+# 256-colour palette but the warning's amber. Text colours are given, not Textual's "auto":
+# an auto colour in a component class is worked out against no background, and came out white.
 PI_LIGHT = Theme(
     name="pi-light",
-    primary="#005faf",
-    secondary="#5f8787",
-    accent="#af5f00",
-    warning="#af8700",
+    primary="#005f87",
+    secondary="#005f5f",
+    accent="#5f5f00",
+    warning="#7a4a00",
     error="#af0000",
-    success="#5f8700",
+    success="#005f00",
     foreground="#262626",
     background="#eeeeee",
     surface="#e4e4e4",
-    panel="#d0d0d0",
+    panel="#dadada",
     dark=False,
+    variables={
+        "text": "#262626",
+        "text-muted": "#4e4e4e",
+        "text-disabled": "#585858",
+        "block-cursor-foreground": "#ffffff",
+        "block-cursor-background": "#005f87",
+        "footer-key-foreground": "#005f87",
+        "pane-border": "#b2b2b2",
+    },
 )
 THEMES = {"dark": PI_DARK, "light": PI_LIGHT}
 
@@ -115,6 +129,9 @@ class PiSessionsApp(App[None]):
         self.pi_agent_dir = pi_agent_dir
         # Chosen once: every widget draws with these (widgets/glyphs.py looks them up).
         self.glyphs = glyphs_for(settings.ascii)
+        # File paths as OSC 8 links (widgets/links.py), where the terminal shows them.
+        pi_env = {**os.environ, **({"PI_CODING_AGENT_DIR": pi_agent_dir} if pi_agent_dir else {})}
+        self.hyperlinks = not settings.served and terminal_hyperlinks(pi_env)
 
     def _display(self, screen: Screen[Any], renderable: Any) -> None:
         # A frame goes out: collections held while it was made may run now (core/common/gcpause.py).

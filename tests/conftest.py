@@ -27,6 +27,12 @@ def _own_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
         monkeypatch.setenv(name, str(home / name.lower()))
     for name in ("PI_CODING_AGENT_DIR", "PI_CODING_AGENT_SESSION_DIR", "PI_SESSIONS_DEBUG"):
         monkeypatch.delenv(name, raising=False)
+    # pi's terminal switches and the terminals that show links: the tester's terminal (a VS Code
+    # or kitty window) must not change what a test draws.
+    from pi_sessions.app import config
+
+    for name in ("PI_TRUE_COLOR", "PI_HYPERLINKS", "TERM_PROGRAM", "TMUX", *config._HYPERLINK_VARIABLES):
+        monkeypatch.delenv(name, raising=False)
     # The browser's entry sets these for Textual; a test that runs it in-process must not hand
     # them to the next test (a served app then drew without colour). Set first so that
     # monkeypatch restores them even when they were absent.

@@ -4,7 +4,7 @@ Rows come from `core.outline` (what each says from `core.describe`); this widget
 the ones in view (excerpts are read back lazily and cached) and handles the keys: move, fold,
 jump between fork points and branch segments (pi's keys, core/session/tree_moves.py), jump to the
 active leaf, set or cycle the view filter, walk search matches. A live change is applied as
-core decides (`take_delta`: `outline.extend_rows` or a rebuild). The first row of each branch
+core decides (`apply_change`: core/live/tree_change.py). The first row of each branch
 below a fork point ends with what that branch spent (core/projection/branch_costs.py: built once per tree,
 in a worker thread for a big session, the first time such a row is drawn). (Over 450 lines:
 drawing a row and the keys that move between rows share the row model and the cursor.)
@@ -22,6 +22,7 @@ from textual.strip import Strip
 from textual.worker import get_current_worker
 
 from ..core.common.text import one_line, short_cost
+from ..core.live.tree_change import TreeAction, TreeChange
 from ..core.projection.branch_costs import BranchTotals, branch_totals
 from ..core.projection.window import format_tokens
 from ..core.reading.records import EntryRecord
@@ -32,11 +33,10 @@ from ..core.session.outline import (
     RowIndex,
     RowInsert,
     ViewFilter,
-    extend_rows,
     outline_rows,
     row_filter,
 )
-from ..core.session.session import Session, SessionDelta
+from ..core.session.session import Session
 from ..core.session.tree_moves import can_fold, segment_start_above, segment_start_below
 from .keys import bindings
 from .rowlist import RowList
@@ -100,6 +100,18 @@ class BranchTree(RowList):
             super().__init__()
             self.tree = tree
             self.entry_id = entry_id
+
+        @property
+        def control(self) -> BranchTree:
+            return self.tree
+
+    class Note(Message):
+        """A key did nothing here, and `text` says why (for the status line)."""
+
+        def __init__(self, tree: BranchTree, text: str) -> None:
+            super().__init__()
+            self.tree = tree
+            self.text = text
 
         @property
         def control(self) -> BranchTree:
@@ -189,25 +201,21 @@ class BranchTree(RowList):
             self.post_message(self.EntryHighlighted(self, self.rows[index].record.id))
         self.refresh()
 
-    def take_delta(self, delta: SessionDelta, *, follow: bool = False) -> None:
-        """The open session changed (`delta`): new rows in place when core says they only extend
-        the active leaf, else the rows again with the view kept; with `follow`, the cursor goes
-        to the newest entry. The cursor moving is not announced (the screen decides the context)."""
+    def apply_change(self, change: TreeChange) -> None:
+        """A live change of the open session, as core/live/tree_change.py decided it. The
+        cursor moving is not announced (the screen decides the context)."""
         session = self.session
-        if session is None or not delta.changed:
+        if session is None or change.action is TreeAction.KEEP:
             return
-        if delta.reloaded:
-            keep = self.current_id()
-            select = session.default_leaf if follow or keep not in session.by_id else keep
-            self.show_session(session, select=select, notify=False)
+        if change.action is TreeAction.RESHOW:
+            self.show_session(session, select=change.select, notify=False)
             return
-        rows = extend_rows(session, self.rows, self.index_by_id, delta, self.live_filter())
-        if rows is not None:
-            self.insert_rows(rows)
+        if change.insert is not None:
+            self.insert_rows(change.insert)
         else:
             self.rebuild(keep_view=True, notify=False)
-        if follow and session.default_leaf:
-            self.select(session.default_leaf, notify=False)
+        if change.select is not None:
+            self.select(change.select, notify=False)
 
     def live_filter(self) -> RowFilter | None:
         """The view's filter with what it always shows (search matches), for `extend_rows`."""
@@ -215,7 +223,7 @@ class BranchTree(RowList):
         return view.with_always(self.match_set) if view is not None else None
 
     def insert_rows(self, change: RowInsert) -> None:
-        """Rows core made for new entries below the active leaf (`outline.extend_rows`),
+        """Rows core made for new entries below the active leaf (core/live/tree_change.py),
         put in place with the cursor and the view kept on the same entries."""
         at = change.at
         top = int(self.scroll_offset.y)
@@ -412,6 +420,10 @@ class BranchTree(RowList):
         if branch_root is not None:
             self.folded.add(branch_root)
             self.rebuild(select=branch_root)
+        else:
+            self.post_message(
+                self.Note(self, "nothing to fold: no entries below this one, and no fork above it")
+            )
 
     def _branch_root(self, entry_id: str) -> str | None:
         session = self.session
@@ -430,6 +442,8 @@ class BranchTree(RowList):
         if entry is not None and entry in self.folded:
             self.folded.discard(entry)
             self.rebuild(select=entry)
+        elif entry is not None:
+            self.post_message(self.Note(self, "nothing to unfold: this entry is not folded"))
 
     def action_toggle_fold(self) -> None:
         entry = self.current_id()

@@ -8,7 +8,7 @@ paragraphs widgets/message_text.py makes. With the excluded entries shown (`x`),
 entries that are not in context appear in place, dimmed, with the reason: summarized by a
 compaction, omitted or replaced by a context edit, or a system prompt folded into a
 compaction's checkpoint. The screen hands the pane a session and a projection (core/live/context_change.py
-decides which after a change); the pane decides nothing about them.
+decides which after a change, and which of the blocks shown stay); the pane applies them.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from textual.strip import Strip
 from ..core.common.glyphs import Glyphs
 from ..core.common.problems import SessionError, StaleFileError
 from ..core.common.text import one_line
-from ..core.live.context_change import ContextAction, ContextChange
+from ..core.live.context_change import ContextAction, ContextChange, kept_blocks
 from ..core.projection.context import Projection
 from ..core.projection.gauge import context_gauge
 from ..core.projection.window import ContextGauge
@@ -175,10 +175,20 @@ class ContextView(Vertical):
         self.projection = projection
         self._update_header(live_note)
         current = self._blocks_current(session)
-        kept = self._kept_blocks(session, shown, projection) if current and shown is not None else None
+        kept = None
+        if current and shown is not None:
+            blocks = self.body.blocks
+            kept = kept_blocks(
+                session,
+                shown,
+                projection,
+                blocks=len(blocks),
+                prompt_on_top=bool(blocks) and blocks[0].kind is BlockKind.SYSTEM_PROMPT,
+                excluded=self.show_excluded or self._blocks_excluded,
+            )
         if kept is not None:
             # A move along the conversation: the blocks of the context both share stay.
-            keep, start = kept
+            keep, start = kept.keep, kept.start
             self.body.set_system_prompt_projection(projection)
             blocks = build_blocks(session, projection, False, self._blocks, start=start)
             self.body.show_blocks(session, blocks, at_end=not keep_scroll, keep_scroll=keep_scroll, keep=keep)
@@ -187,30 +197,6 @@ class ContextView(Vertical):
             self.body.show_blocks(session, blocks, at_end=not keep_scroll, keep_scroll=keep_scroll)
         self._blocks_of = projection
         self._blocks_excluded = self.show_excluded
-
-    def _kept_blocks(
-        self, session: Session, shown: Projection, projection: Projection
-    ) -> tuple[int, int] | None:
-        """(blocks that stay, the context position the rest starts at) when `projection`
-        shares its first context entries with the `shown` one (core says so: a move or a
-        growth made it from that one) and the blocks of those are what `build_blocks` would
-        make again; None: build them all."""
-        if self.show_excluded or self._blocks_excluded:
-            return None  # excluded entries sit among the blocks
-        start = projection.shared_context(shown)
-        if not start:
-            return None
-        changed = (*shown.context[start:], *projection.context[start:])
-        if session.system_prompt_entries and any(
-            r.type == "compaction" or r.role == "system" for r in changed
-        ):
-            return None  # the prompt replayed at the top changes
-        blocks = self.body.blocks
-        prompt_shown = bool(blocks) and blocks[0].kind is BlockKind.SYSTEM_PROMPT
-        if bool(session.system_prompt_entries) != prompt_shown:
-            return None  # the first system prompt arrived (elsewhere) since: it goes on top
-        keep = len(blocks) - sum(shown.counts[start:])
-        return (keep, start) if keep > 0 else None
 
     def extend(self, session: Session, projection: Projection, start: int, *, live_note: str = "") -> None:
         """`projection` is the shown one grown by its context entries from `start` on (core

@@ -18,6 +18,7 @@ from ..core.common.text import one_line
 from ..core.projection.bashpaths import Access
 from ..core.projection.context import Fate
 from ..core.projection.file_knowledge import USER_BASH, FileKnowledge, FilesAtLeaf, FileState, Touch
+from .links import file_link
 from .rowlist import RowList
 from .rowtext import RowText
 
@@ -125,7 +126,8 @@ class FileList(RowList):
         text = RowText(self.row_style(selected), g)
         text.add(f" {known.state:<{STATE_WIDTH}} ", self.style(STATE_STYLES[known.state]), raw=True)
         path = one_line(known.display, 300, glyphs=g)
-        text.add(path, self.style("files--path"))
+        link = file_link(self, known.path)
+        text.add(path, self.style("files--path") + link if link else self.style("files--path"))
         # Paths in a column, as long as the longest (up to half the row).
         pad = min(self.path_width, width // 2) - cell_len(path)
         text.add(" " * (max(pad, 0) + 2), raw=True)

@@ -94,6 +94,10 @@ def role_title(raw: Any, glyphs: Glyphs) -> str:
         return f"bash{dot}exit {message.exitCode}{excluded}"
     if isinstance(message, AssistantMessage):
         stop = f"{dot}{message.stopReason}" if message.stopReason not in (None, "stop", "toolUse") else ""
+        # pi 1.5+: the model the provider says answered, when it is not the one asked for
+        answered = message.extras().get("responseModel")
+        if isinstance(answered, str) and answered and answered != message.model:
+            stop = f" (answered by {answered}){stop}"
         return f"assistant{dot}{message.model}{stop}" if message.model else f"assistant{stop}"
     if isinstance(message, SystemMessage):
         return "system prompt update"

@@ -58,6 +58,19 @@ def blank(width: int, style: Style | None = None) -> Strip:
     return Strip([Segment(" " * max(width, 0), style)], max(width, 0))
 
 
+def in_cursor_colours(strip: Strip, cursor: Style) -> Strip:
+    """The cursor row in the cursor's own colours, each piece's other styles kept: a role's
+    colour on the cursor's background can be all but invisible (the open session's dot is
+    the cursor's own colour)."""
+    colours = Style(color=cursor.color, bgcolor=cursor.bgcolor)
+    if colours.color is None and colours.bgcolor is None:
+        return strip
+    return Strip(
+        [Segment(text, style + colours if style else colours, control) for text, style, control in strip],
+        strip.cell_length,
+    )
+
+
 def wrapped(
     text: str, style: Style, width: int, console: Console, indent: str = "  ", *, glyphs: Glyphs = UNICODE
 ) -> list[Strip]:

@@ -111,7 +111,10 @@ class RowList(ScrollView, can_focus=True):
                 strip = plain.line([(" " + lines[y], base)], glyphs=self.glyphs)
                 return strip.crop_extend(0, width, base)
             return plain.blank(width, base)
-        strip = self.render_row(index, width, index == self.cursor)
+        selected = index == self.cursor
+        strip = self.render_row(index, width, selected)
+        if selected:
+            strip = plain.in_cursor_colours(strip, self.row_style(True))
         return strip.crop_extend(0, width, base)
 
     def placeholder_lines(self, width: int) -> list[str]:

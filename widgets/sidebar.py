@@ -589,11 +589,12 @@ class SessionSidebar(Vertical):
 
     def on_key(self, event: events.Key) -> None:
         if event.key in ("down", "up") and self.search_input.has_focus:
+            # Into the list, on the row the cursor is on already (the first hit while typing):
+            # it is the one shown highlighted, so Down lands there, not on the second.
             self.session_list.focus()
-            if event.key == "down":
-                self.session_list.action_cursor_down()
-            else:
-                self.session_list.action_cursor_up()
+            summary = self.session_list.current()
+            if summary is not None:
+                self.post_message(self.SessionHighlighted(self, summary))
             event.stop()
 
     # ------------------------------------------------------------------ messages out

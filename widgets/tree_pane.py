@@ -17,7 +17,8 @@ from textual.message import Message
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from ..core.common.text import one_line
-from ..core.session.session import Session, SessionDelta
+from ..core.live.tree_change import TreeChange
+from ..core.session.session import Session
 from .branch_tree import BranchTree
 from .glyphs import glyphs_of
 from .plain import FitStatic, PlainInput
@@ -72,9 +73,10 @@ class TreePane(Vertical):
         self.branch_tree.show_session(session, select=select, notify=notify)
         self.update_title()
 
-    def take_delta(self, delta: SessionDelta) -> None:
-        """The open session changed: the rows follow (as core decides), then the title."""
-        self.branch_tree.take_delta(delta, follow=self.follow)
+    def apply_change(self, change: TreeChange) -> None:
+        """The open session changed: the rows follow (as core/live/tree_change.py decided), then
+        the title."""
+        self.branch_tree.apply_change(change)
         self.update_title()
 
     def set_follow(self, follow: bool) -> None:

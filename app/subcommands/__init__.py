@@ -1,6 +1,7 @@
 """The printing subcommands: one module each, registered here by name.
 
-Each module has `HELP` (one line), `configure(parser)` (its arguments) and `run(ns) -> int`.
+Each module has `HELP` (one line), `EXAMPLES` (command lines that end its `--help`),
+`configure(parser)` (its arguments) and `run(ns) -> int`.
 Modules import core lazily inside `run`, so building the parser costs nothing, and none of
 them imports Textual. To add a subcommand: a new module here and one line in `MODULES`.
 """
@@ -20,8 +21,12 @@ MODULES: dict[str, str] = {
     "context": "context",
     "compare": "compare",
     "files": "files",
+    "history": "history",
+    "edits": "edits",
+    "commands": "commands",
     "fork": "fork",
     "stats": "stats",
+    "costs": "costs",
     "resume": "resume",
     "serve": "serve",
     "completion": "completion",
@@ -31,6 +36,7 @@ MODULES: dict[str, str] = {
     "archive": "archive",
     "unarchive": "unarchive",
     "tag": "tag",
+    "mcp": "mcp",
 }
 
 
@@ -41,8 +47,12 @@ def module(name: str) -> ModuleType:
 def build_parser(name: str) -> argparse.ArgumentParser:
     """The parser of one subcommand (only its module is imported)."""
     mod = module(name)
-    parser = argparse.ArgumentParser(prog=f"pi-sessions {name}", description=mod.HELP)
+    parser = argparse.ArgumentParser(
+        prog=f"pi-sessions {name}", description=mod.HELP, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     mod.configure(parser)
+    examples = "examples:\n" + "".join(f"  {line}\n" for line in mod.EXAMPLES)
+    parser.epilog = f"{parser.epilog}\n\n{examples}" if parser.epilog else examples
     return parser
 
 

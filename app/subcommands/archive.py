@@ -6,4 +6,9 @@ from .marks import configure, run
 
 HELP = "archive a session: out of the browser's list, found by searching is:archived"
 
-__all__ = ["HELP", "configure", "run"]
+EXAMPLES = (
+    "pi-sessions archive FILE     (the browser's search is:archived shows it)",
+    "pi-sessions archive FILE --json",
+)
+
+__all__ = ["EXAMPLES", "HELP", "configure", "run"]

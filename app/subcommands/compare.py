@@ -12,6 +12,11 @@ if TYPE_CHECKING:
 
 HELP = "where two leaves split, what each spent since, and how their contexts differ"
 
+EXAMPLES = (
+    "pi-sessions compare FILE 1a7dd750 58908d9d",
+    "pi-sessions compare FILE 1a7dd750 58908d9d --json | jq .split",
+)
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", metavar="PATH")
@@ -57,11 +62,13 @@ def comparison_json(comparison: Comparison) -> dict[str, Any]:
 
 
 def _side_json(side: Side) -> dict[str, Any]:
+    from ...core.common.jsvalues import json_number
+
     return {
         "leaf": side.leaf.id,
         "entries_since_split": [r.id for r in side.since_split],
         "message_count": side.message_count,
-        "tokens": _js_number(side.totals.tokens),
+        "tokens": json_number(side.totals.tokens),
         "cost": round(side.totals.cost, 6),
         "context_tokens": side.context_tokens,
         "context_message_count": side.context_message_count,
@@ -72,13 +79,8 @@ def _fate_json(fate: Fate) -> dict[str, Any]:
     return {"reason": str(fate.reason), "by": fate.by, "messages": fate.message_count}
 
 
-def _js_number(value: float) -> float | int:
-    """A whole number written without a fraction, as JSON.stringify writes it."""
-    return int(value) if value.is_integer() and abs(value) < 2**53 else value
-
-
 def _print_comparison(session: Session, comparison: Comparison) -> None:
-    from ...core.common.text import human_count, visible
+    from ...core.common.text import counted, human_count, visible
     from ...core.session.describe import entry_summary_line
     from .output import text
 
@@ -94,8 +96,8 @@ def _print_comparison(session: Session, comparison: Comparison) -> None:
     for name, side in (("A", a), ("B", b)):
         line(
             f"{name} {side.leaf.id}: {len(side.since_split)} entries since the split, "
-            f"{side.message_count} messages, {human_count(side.totals.tokens)} tokens, "
-            f"${side.totals.cost:.4f}; {side.context_message_count} messages, "
+            f"{counted(side.message_count, 'message')}, {human_count(side.totals.tokens)} tokens, "
+            f"${side.totals.cost:.4f}; {counted(side.context_message_count, 'message')}, "
             f"{human_count(side.context_tokens)} tokens in its context"
         )
     for name, side in (("A", a), ("B", b)):

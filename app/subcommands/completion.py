@@ -10,6 +10,11 @@ from typing import Literal
 
 HELP = "print a shell completion script (bash, zsh or fish)"
 
+EXAMPLES = (
+    "source <(pi-sessions completion bash)    (zsh: the same with zsh)",
+    "pi-sessions completion fish | source",
+)
+
 SHELLS = ("bash", "zsh", "fish")
 PROG = "pi-sessions"
 
@@ -18,11 +23,6 @@ Completes = Literal["file", "dir", "choices", "nothing"]
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("shell", choices=SHELLS, help="which shell the script is for")
-    parser.epilog = (
-        "bash: source <(pi-sessions completion bash)    "
-        "zsh: source <(pi-sessions completion zsh)    "
-        "fish: pi-sessions completion fish | source"
-    )
 
 
 def run(ns: argparse.Namespace) -> int:

@@ -10,6 +10,11 @@ if TYPE_CHECKING:
 
 HELP = "show the effective settings and where each came from"
 
+EXAMPLES = (
+    "pi-sessions config",
+    "pi-sessions config --theme light --json",
+)
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     from ..arguments import add_setting_arguments

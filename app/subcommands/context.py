@@ -15,6 +15,11 @@ if TYPE_CHECKING:
 
 HELP = "what the model saw at an entry (default: the default leaf)"
 
+EXAMPLES = (
+    "pi-sessions context FILE",
+    "pi-sessions context FILE --leaf 1a7dd750 --json | jq .context_tokens",
+)
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", metavar="PATH")
@@ -105,6 +110,7 @@ WRITE_BYTES = 1 << 20
 def _context_head(session: Session, projection: Projection) -> bytes:
     """The JSON line of one leaf up to its messages (`{...,"messages":[`)."""
     from ...core.common.jsonout import encode_json
+    from ...core.common.jsvalues import json_number
     from ...core.projection.tokens import estimate_context
 
     totals = projection.path_totals(session)
@@ -119,7 +125,7 @@ def _context_head(session: Session, projection: Projection) -> bytes:
             for f in (projection.fates if projection.excluded else ())
             if not f.in_context
         ],
-        "tokens": totals.tokens,
+        "tokens": json_number(totals.tokens),
         "cost": round(totals.cost, 6),
         "context_tokens": estimate_context(session, projection).pi_value,
     }
@@ -210,6 +216,7 @@ class _TextPrinter:
         self.reasons: dict[tuple[str, str | None], tuple[str, str]] = {}
 
     def write(self, projection: Projection) -> None:
+        from ...core.common.text import counted
         from ...core.projection.tokens import context_tokens
         from ...core.session.describe import entry_summary_line
         from .output import lines
@@ -218,7 +225,7 @@ class _TextPrinter:
         model = projection.model or {}
         out = [
             f"leaf {projection.leaf_id}  model {model.get('provider', '?')}/{model.get('modelId', '?')}  "
-            f"thinking {projection.thinking_level}  {projection.message_count} messages  "
+            f"thinking {projection.thinking_level}  {counted(projection.message_count, 'message')}  "
             f"{context_tokens(session, projection)} tokens of context"
         ]
         counts = dict(zip((r.index for r in projection.context), projection.counts, strict=True))

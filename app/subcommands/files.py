@@ -11,6 +11,11 @@ if TYPE_CHECKING:
 
 HELP = "the files tool calls touched on the way to an entry, and what the model knew of each"
 
+EXAMPLES = (
+    "pi-sessions files FILE",
+    "pi-sessions files FILE --leaf 1a7dd750 --json | jq -r .path",
+)
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", metavar="PATH")

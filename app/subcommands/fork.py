@@ -7,6 +7,11 @@ import os
 
 HELP = "write a new session holding the path to an entry"
 
+EXAMPLES = (
+    "pi-sessions fork FILE --leaf 1a7dd750 --dry-run",
+    "pi-sessions fork FILE --leaf 1a7dd750 --cwd ~/src/app",
+)
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", metavar="PATH")

@@ -10,6 +10,11 @@ if TYPE_CHECKING:
 
 HELP = "every label of every session (the labelled entry, and whether it is on the active path)"
 
+EXAMPLES = (
+    "pi-sessions labels",
+    "pi-sessions labels --json | jq -r .label",
+)
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--session-dir", metavar="DIR")

@@ -7,6 +7,11 @@ import os
 
 HELP = "list sessions, newest first"
 
+EXAMPLES = (
+    "pi-sessions list",
+    'pi-sessions list --cwd "$PWD" --json | jq -r .path',
+)
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--session-dir", metavar="DIR")

@@ -5,15 +5,6 @@ from __future__ import annotations
 
 import argparse
 
-EXAMPLES = {
-    "pin": "example:\n  pi-sessions pin ~/.pi/agent/sessions/--home-u-app--/2025-03-12T09-04_0195.jsonl",
-    "unpin": "example:\n  pi-sessions unpin FILE --json",
-    "archive": "example:\n  pi-sessions archive FILE     (the browser's search is:archived shows it)",
-    "unarchive": "example:\n  pi-sessions unarchive FILE",
-    "tag": "examples:\n  pi-sessions tag FILE +auth +bug\n  pi-sessions tag FILE -wip\n"
-    "  pi-sessions tag FILE            (shows them)",
-}
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
     name = parser.prog.split()[-1]
@@ -27,8 +18,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
         parser.add_argument(
             "changes", nargs=argparse.REMAINDER, metavar="+TAG|-TAG", help="+TAG adds, -TAG removes"
         )
-    parser.epilog = EXAMPLES[name]
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter  # (the examples as laid out)
 
 
 def run(ns: argparse.Namespace) -> int:

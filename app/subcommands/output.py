@@ -11,9 +11,10 @@ controls, U+2028/2029) escaped as `\\uXXXX` here (core/common/jsonout.py).
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from ...core.common.jsonout import escape_terminal_controls as _inert
 from ...core.common.jsonout import escape_terminal_controls_in as _inert_pieces
@@ -97,6 +98,22 @@ def warn(line: str) -> None:
     sys.stderr.write(inline(line) + "\n")
 
 
+def progress(line: str | None) -> None:
+    """A progress line on stderr, written over itself (None: clear it). Only for a terminal:
+    callers check `stderr_is_terminal()` first."""
+    from ...core.common.text import inline
+
+    sys.stderr.write("\r\x1b[K" + (inline(line) if line is not None else ""))
+    sys.stderr.flush()
+
+
+def stderr_is_terminal() -> bool:
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 def flush() -> None:
     """Before handing the terminal to another program."""
     sys.stdout.flush()
@@ -124,3 +141,26 @@ def silence_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except OSError:
         pass
+
+
+@contextlib.contextmanager
+def captured(stdout: io.RawIOBase) -> Iterator[list[str]]:
+    """What is written here goes to `stdout` instead of the terminal, and stderr to the list
+    given (filled at the end): the MCP server runs a subcommand in-process and answers with
+    what it printed. Not for two threads at once."""
+    err = io.BytesIO()
+    saved = sys.stdout, sys.stderr
+    out_text = io.TextIOWrapper(stdout, encoding="utf-8", write_through=True)  # type: ignore[type-var]
+    err_text = io.TextIOWrapper(err, encoding="utf-8", errors="replace", write_through=True)
+    sys.stdout, sys.stderr = out_text, err_text
+    said: list[str] = []
+    try:
+        yield said
+    finally:
+        sys.stdout, sys.stderr = saved
+        with contextlib.suppress(BaseException):  # (a full pager refuses what is still buffered)
+            out_text.flush()
+        err_text.flush()
+        said.append(err.getvalue().decode("utf-8", "replace"))
+        out_text.detach()  # closing a wrapper would close the stream under it
+        err_text.detach()

@@ -6,6 +6,11 @@ import argparse
 
 HELP = "resume a session in pi (in its working directory)"
 
+EXAMPLES = (
+    "pi-sessions resume FILE",
+    "pi-sessions resume FILE --print",
+)
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", metavar="PATH")

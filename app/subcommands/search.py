@@ -16,6 +16,11 @@ if TYPE_CHECKING:
 
 HELP = "sessions matching a query (pi's picker search; --deep adds tool output, thinking, labels...)"
 
+EXAMPLES = (
+    'pi-sessions search "flaky test"',
+    "pi-sessions search --deep 're:auth\\.ts' --since 7d --json",
+)
+
 JSON_EXCERPT_WIDTH = 100
 
 

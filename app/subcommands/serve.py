@@ -1,7 +1,9 @@
 """`pi-sessions serve`: the same browser in a web page, through textual-serve.
 
 Each page that connects runs `pi-sessions --served ...` (with the flags given here) in a
-terminal of its own; `--served` tells the app that there is no terminal to hand to pi.
+terminal of its own; `--served` tells the app that there is no terminal to hand to pi. The
+server (app/guarded_server.py) answers only requests that carry this run's token, under its own
+host name, and WebSockets from its own page.
 """
 
 from __future__ import annotations
@@ -9,6 +11,11 @@ from __future__ import annotations
 import argparse
 
 HELP = "serve the browser as a web page (textual-serve, localhost by default)"
+
+EXAMPLES = (
+    "pi-sessions serve",
+    "ssh -L 8000:127.0.0.1:8000 box  (then, on the box: pi-sessions serve)",
+)
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -21,7 +28,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--public-url", metavar="URL", help="the address browsers use, if not http://HOST:PORT (a proxy)"
     )
+    parser.add_argument(
+        "--max-clients",
+        type=int,
+        default=4,
+        metavar="N",
+        help="pages connected at once (each runs its own app; default 4)",
+    )
     add_app_arguments(parser)
+    parser.epilog = (
+        "It prints the address to open, with this run's secret token: a request without it is refused."
+    )
 
 
 def run(ns: argparse.Namespace) -> int:
@@ -33,10 +50,14 @@ def run(ns: argparse.Namespace) -> int:
 
     if not 0 < ns.port < 65536:
         raise SessionError(f"--port {ns.port}: not a port number (1-65535)")
+    if ns.max_clients < 1:
+        raise SessionError(f"--max-clients {ns.max_clients}: at least 1")
     try:
-        from textual_serve.server import Server
+        from ..guarded_server import GuardedServer
     except ImportError:
         raise SessionError("textual-serve is not installed: pip install textual-serve") from None
+    from .output import flush, text
+
     command = shlex.join([sys.executable, "-m", "pi_sessions.app.cli", *app_argv(ns)])
     if ns.host not in LOOPBACK:
         warn(
@@ -44,7 +65,19 @@ def run(ns: argparse.Namespace) -> int:
             "every session and fork or resume them as you. Use the default 127.0.0.1 (and an SSH "
             "tunnel) unless you mean it."
         )
-    Server(command, host=ns.host, port=ns.port, title="pi-sessions", public_url=public_url(ns)).serve()
+
+    def announce(line: str) -> None:
+        text(line)
+        flush()
+
+    GuardedServer(
+        command,
+        host=ns.host,
+        port=ns.port,
+        public_url=public_url(ns),
+        max_clients=ns.max_clients,
+        announce=announce,
+    ).serve()
     return 0
 
 

@@ -11,6 +11,11 @@ if TYPE_CHECKING:
 
 HELP = "context size, tokens and cost per path and branch, compactions, file size (at a leaf)"
 
+EXAMPLES = (
+    "pi-sessions stats FILE",
+    "pi-sessions stats FILE --json | jq .context.context_percent",
+)
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", metavar="PATH")

@@ -6,6 +6,11 @@ import argparse
 
 HELP = "the branch tree of one session"
 
+EXAMPLES = (
+    "pi-sessions tree ~/.pi/agent/sessions/--home-me-app--/2025-03-24T07-09-53-772Z_ID.jsonl",
+    "pi-sessions tree FILE --json | jq .default_leaf",
+)
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", metavar="PATH")

@@ -6,4 +6,6 @@ from .marks import configure, run
 
 HELP = "bring an archived session back into the list"
 
-__all__ = ["HELP", "configure", "run"]
+EXAMPLES = ("pi-sessions unarchive FILE",)
+
+__all__ = ["EXAMPLES", "HELP", "configure", "run"]

@@ -6,4 +6,9 @@ from .marks import configure, run
 
 HELP = "unpin a session"
 
-__all__ = ["HELP", "configure", "run"]
+EXAMPLES = (
+    "pi-sessions unpin FILE",
+    "pi-sessions unpin FILE --json",
+)
+
+__all__ = ["EXAMPLES", "HELP", "configure", "run"]

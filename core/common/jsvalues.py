@@ -49,6 +49,11 @@ def js_number(value: int | float) -> float:
         return math.inf if value > 0 else -math.inf
 
 
+def json_number(value: float) -> float | int:
+    """A whole number written without a fraction, as JSON.stringify writes it (`7394`, not `7394.0`)."""
+    return int(value) if value.is_integer() and abs(value) < 2**53 else value
+
+
 def is_finite_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(js_number(value))
 

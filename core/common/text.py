@@ -200,6 +200,11 @@ def not_a_count(value: float) -> str | None:
     return "?" if math.isnan(value) else ("inf" if value > 0 else "-inf")
 
 
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """`1 message`, `2 messages`, `1,204 sessions`: a count with its noun in the right number."""
+    return f"{count:,} {noun if count == 1 else plural or noun + 's'}"
+
+
 def human_count(value: float) -> str:
     """1234 -> 1.2k, 1234567 -> 1.2M."""
     if (odd := not_a_count(value)) is not None:

@@ -3,8 +3,9 @@
 A refresh of the open session gives one `SessionDelta` (core/session/session.py). `context_change`
 turns it into what the context pane does: keep what it shows, extend it (blocks for the new
 messages go below the ones shown), show another projection, or say why there is nothing to
-show. Its sibling for the tree is `outline.extend_rows` (rows to insert, or a rebuild). The
-main screen asks both and the panes apply the answers; neither pane decides anything itself.
+show. Its sibling for the tree is core/live/tree_change.py. The main screen asks both and the
+panes apply the answers. When the pane shows another projection, `kept_blocks` says which of
+the blocks shown stay (a move or a growth along the conversation keeps the shared ones).
 """
 
 from __future__ import annotations
@@ -91,3 +92,37 @@ def context_change(
         # replayed at the top: the blocks are laid out again (the view stays).
         return ContextChange(ContextAction.SHOW, grown, live=True)
     return ContextChange(ContextAction.EXTEND, grown, start=start, live=True)
+
+
+@dataclass(frozen=True, slots=True)
+class KeptBlocks:
+    keep: int  # the first blocks shown that stay
+    start: int  # the position in the new projection's context the blocks after them start at
+
+
+def kept_blocks(
+    session: Session,
+    shown: Projection,
+    projection: Projection,
+    *,
+    blocks: int,
+    prompt_on_top: bool,
+    excluded: bool,
+) -> KeptBlocks | None:
+    """Which blocks stay when the pane showing `shown` (as `blocks` blocks; `prompt_on_top`:
+    the first is the replayed system prompt; `excluded`: excluded entries sit among them)
+    shows `projection`: those of the first context entries the two share (known when a move
+    or a growth made `projection` from `shown`), if they are what the pane would make again.
+    None: make them all."""
+    if excluded:
+        return None
+    start = projection.shared_context(shown)
+    if not start:
+        return None
+    changed = (*shown.context[start:], *projection.context[start:])
+    if session.system_prompt_entries and any(r.type == "compaction" or r.role == "system" for r in changed):
+        return None  # the prompt replayed at the top changes
+    if bool(session.system_prompt_entries) != prompt_on_top:
+        return None  # the first system prompt arrived (elsewhere) since: it goes on top
+    keep = blocks - sum(shown.counts[start:])
+    return KeptBlocks(keep, start) if keep > 0 else None

@@ -12,6 +12,7 @@ import weakref
 from dataclasses import dataclass
 from typing import Any
 
+from ..common.jsvalues import json_number
 from ..session.session import Session
 
 
@@ -24,7 +25,7 @@ class SubtreeTotals:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "tokens": self.tokens,
+            "tokens": json_number(self.tokens),
             "cost": round(self.cost, 6),
             "entries": self.entries,
             "leaves": self.leaves,

@@ -107,6 +107,34 @@ def audit_compactions(session: Session, path: Sequence[EntryRecord]) -> list[Com
     return [audit_compaction(session, path, i) for i, r in enumerate(path) if r.type == "compaction"]
 
 
+@dataclass(frozen=True, slots=True)
+class CompactionsOffPath:
+    """The session's compactions that an audit of one path does not show, by where they are."""
+
+    later: int  # further down the same path, below the audited entry
+    other_branches: int
+
+
+def compactions_off_path(session: Session, path: Sequence[EntryRecord]) -> CompactionsOffPath:
+    """Where the compactions not on `path` are: later on it (below its last entry), or elsewhere."""
+    if not session.type_counts.get("compaction") or not path:
+        return CompactionsOffPath(0, 0)
+    on_path = {id(r) for r in path}
+    end = path[-1]
+    later = other = 0
+    for record in session.winners():
+        if record.type != "compaction" or id(record) in on_path:
+            continue
+        above: EntryRecord | None = record
+        while above is not None and above is not end:
+            above = session.parent_of(above)
+        if above is end:
+            later += 1
+        else:
+            other += 1
+    return CompactionsOffPath(later, other)
+
+
 def audit_compaction(session: Session, path: Sequence[EntryRecord], position: int) -> CompactionAudit:
     compaction = path[position]
     entry = session.entry_dict(compaction)

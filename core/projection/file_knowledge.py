@@ -15,6 +15,7 @@ import json
 import ntpath
 import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -184,11 +185,7 @@ class FileTracker:
     def files_at(self, leaf_id: str, projection: Projection | None = None) -> FilesAtLeaf:
         """Every file the path to `leaf_id` named (raises UnknownEntryError)."""
         session = self.session
-        if self._generation != session.generation:  # the file was read again from scratch
-            self._calls.clear()
-            self._results.clear()
-            self._user_bash.clear()
-            self._generation = session.generation
+        self._forget_if_reread()
         current = (leaf_id, session.tree_version)
         if projection is None or (projection.leaf_id, projection.tree_version) != current:
             projection = project(session, leaf_id)  # one handed in is reused only if current
@@ -203,6 +200,20 @@ class FileTracker:
         for known in files.values():
             _settle(known, fates)
         return FilesAtLeaf(leaf_id, projection, list(files.values()))
+
+    def touches_along(self, path: list[EntryRecord]) -> list[Touch]:
+        """Every touch on `path` (a `session.path_to` result), root to leaf: what `files_at`
+        groups by file, for callers that need the touches of every branch (the index)."""
+        self._forget_if_reread()
+        return self._touches(path)
+
+    def _forget_if_reread(self) -> None:
+        session = self.session
+        if self._generation != session.generation:  # the file was read again from scratch
+            self._calls.clear()
+            self._results.clear()
+            self._user_bash.clear()
+            self._generation = session.generation
 
     # ------------------------------------------------------------------ the walk
     def _touches(self, path: list[EntryRecord]) -> list[Touch]:
@@ -265,28 +276,75 @@ class FileTracker:
     def _calls_of(self, record: EntryRecord) -> tuple[_Call, ...]:
         calls = self._calls.get(record.index)
         if calls is None:
-            entry = self.session.entry_dict(record)
-            calls = self._calls[record.index] = _read_calls(entry, self.session.cwd)
+            calls = self._take_calls(record, self.session.entry_dict(record))
+        return calls
+
+    def _take_calls(self, record: EntryRecord, entry: dict[str, Any]) -> tuple[_Call, ...]:
+        calls = self._calls[record.index] = _read_calls(entry, self.session.cwd)
         return calls
 
     def _result(self, record: EntryRecord) -> _Result:
         result = self._results.get(record.index)
         if result is None:
-            message = self.session.entry_dict(record).get("message")
-            message = message if isinstance(message, dict) else {}
-            result = _Result(message.get("toolCallId"), message.get("isError") is True)
-            self._results[record.index] = result
+            result = self._take_result(record, self.session.entry_dict(record))
+        return result
+
+    def _take_result(self, record: EntryRecord, entry: dict[str, Any]) -> _Result:
+        message = entry.get("message")
+        message = message if isinstance(message, dict) else {}
+        result = _Result(message.get("toolCallId"), message.get("isError") is True)
+        self._results[record.index] = result
         return result
 
     def _bash_execution(self, record: EntryRecord) -> tuple[tuple[_Named, ...], bool]:
         known = self._user_bash.get(record.index)
         if known is None:
-            message = self.session.entry_dict(record).get("message")
-            message = message if isinstance(message, dict) else {}
-            command = message.get("command")
-            named = _shell_named(command, self.session.cwd) if isinstance(command, str) else ()
-            known = self._user_bash[record.index] = (named, message.get("excludeFromContext") is True)
+            known = self._take_bash_execution(record, self.session.entry_dict(record))
         return known
+
+    def _take_bash_execution(
+        self, record: EntryRecord, entry: dict[str, Any]
+    ) -> tuple[tuple[_Named, ...], bool]:
+        message = entry.get("message")
+        message = message if isinstance(message, dict) else {}
+        command = message.get("command")
+        named = _shell_named(command, self.session.cwd) if isinstance(command, str) else ()
+        known = self._user_bash[record.index] = (named, message.get("excludeFromContext") is True)
+        return known
+
+    def read_ahead(self, calls_seen: Callable[[EntryRecord, dict[str, Any]], None] | None = None) -> None:
+        """Read, in one pass over the file (runs of lines read together, not cached in the
+        session), every body the walks will look at: for a caller about to walk every branch.
+        `calls_seen` gets each tool-calling reply's body on the way (the index takes its
+        commands from there)."""
+        self._forget_if_reread()
+        wanted: list[EntryRecord] = []
+        for record in self.session.winners():
+            head = record.message
+            if record.type != "message" or not isinstance(head, MessageHead):
+                continue
+            role = head.role
+            if (
+                (role == "assistant" and head.stopReason == "toolUse" and record.index not in self._calls)
+                or (
+                    role == "toolResult"
+                    and isinstance(head.toolName, str)
+                    and head.toolName in _TOOLS
+                    and record.index not in self._results
+                )
+                or (role == "bashExecution" and record.index not in self._user_bash)
+            ):
+                wanted.append(record)
+        for record, entry in zip(wanted, self.session.entry_dicts(wanted), strict=True):
+            role = record.role
+            if role == "assistant":
+                self._take_calls(record, entry)
+                if calls_seen is not None:
+                    calls_seen(record, entry)
+            elif role == "toolResult":
+                self._take_result(record, entry)
+            else:
+                self._take_bash_execution(record, entry)
 
 
 def files_at(session: Session, leaf_id: str) -> FilesAtLeaf:

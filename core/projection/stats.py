@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..common.jsvalues import json_number
 from ..common.problems import SessionError
 from ..session.session import Session
 from .branch_costs import ForkBranch, branch_totals
@@ -68,12 +69,12 @@ class SessionStats:
             },
             "path_totals": {
                 "entries": self.path_entries,
-                "tokens": self.path_tokens,
+                "tokens": json_number(self.path_tokens),
                 "cost": round(self.path_cost, 6),
             },
             "session_totals": {
                 "entries": self.session_entries,
-                "tokens": self.session_tokens,
+                "tokens": json_number(self.session_tokens),
                 "cost": round(self.session_cost, 6),
             },
             "timeline": self.timeline.to_json(),

@@ -13,7 +13,7 @@ from typing import Any
 from ..common.jsonout import encode_json
 from ..common.jsvalues import js_string
 from ..common.problems import SessionError
-from ..common.text import file_name_part
+from ..common.text import counted, file_name_part
 from ..projection.context import Projection, project
 from ..projection.tokens import context_tokens
 from ..session.describe import content_text, entry_summary_line
@@ -92,8 +92,8 @@ def context_markdown(session: Session, projection: Projection) -> str:
         f"- session: `{session.path}` ({session.session_id})",
         f"- model: {model_text}",
         f"- thinking: {js_string(projection.thinking_level)}",
-        f"- {projection.message_count} messages, {context_tokens(session, projection):,} tokens of context"
-        " (pi's estimate)",
+        f"- {counted(projection.message_count, 'message')}, "
+        f"{context_tokens(session, projection):,} tokens of context (pi's estimate)",
         "",
     ]
     prompt = projection.system_prompt(session)

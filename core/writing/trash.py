@@ -1,10 +1,11 @@
 """Deleting a session means moving it to the desktop trash, never a silent unlink.
 
 The `trash` command first, as pi does. Otherwise, on freedesktop systems (Linux, the BSDs),
-the freedesktop trash written here (`$XDG_DATA_HOME/Trash`, or `.Trash-$UID` at the top of
-another filesystem, with the `.trashinfo` record that lets a file manager restore it); on
-macOS and Windows, or if that fails, send2trash, which knows each platform's own trash.
-Unlike pi, nothing is ever unlinked when no trash would take the file.
+the freedesktop trash written here (`$XDG_DATA_HOME/Trash`; at the top of another filesystem
+`.Trash/$UID` where an administrator made a sticky `.Trash`, else `.Trash-$UID`), with the
+`.trashinfo` record that lets a file manager restore it; on macOS and Windows, or if that
+fails, send2trash, which knows each platform's own trash. Unlike pi, nothing is ever unlinked
+when no trash would take the file.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import importlib
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import time
@@ -42,9 +44,30 @@ def trash_folder_for(path: Path) -> Path:
     except OSError:
         pass
     top = _mount_point(path)
+    shared = _shared_trash(top)
+    if shared is not None:
+        return shared
     if top == Path(top.anchor):  # no trash of our making at the top of the system's own disk
         raise SessionError(f"the home trash {home} cannot take {path}, and none is made at {top}")
     return top / f".Trash-{os.getuid()}"
+
+
+def _shared_trash(top: Path) -> Path | None:
+    """The spec's first choice at the top of another filesystem: an administrator's
+    `$topdir/.Trash` (a real folder with the sticky bit, never a link) holds `$uid` per user."""
+    shared = top / ".Trash"
+    try:
+        mode = os.lstat(shared).st_mode
+    except OSError:
+        return None
+    if not stat.S_ISDIR(mode) or not mode & stat.S_ISVTX:
+        return None  # a link or a folder anyone may empty: the spec says to skip it
+    mine = shared / str(os.getuid())
+    try:
+        mine.mkdir(mode=0o700, exist_ok=True)
+    except OSError:
+        return None
+    return mine
 
 
 def move_to_trash(

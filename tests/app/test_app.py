@@ -903,12 +903,12 @@ async def test_an_action_that_fails_says_so_and_the_app_goes_on(
 ) -> None:
     """A worker that raises (here: a bug in an action) does not take the app down: the status
     line and a notification say what failed, and the keys still work."""
-    from pi_sessions.app.actions import Actions
+    from pi_sessions.app.export_flows import ExportFlows
 
-    async def broken(self: Actions) -> None:
+    async def broken(self: ExportFlows) -> None:
         raise RuntimeError("the export broke")
 
-    monkeypatch.setattr(Actions, "export", broken)
+    monkeypatch.setattr(ExportFlows, "export", broken)
     root = tmp_path / "sessions"
     compaction_session(root / "--home-u-proj--")
     app = make_app(root, tmp_path / "cache")

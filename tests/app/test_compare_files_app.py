@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import threading
 from pathlib import Path
 from typing import Any
 
+import pytest
 from pi_sessions.app import compare_screen
 from pi_sessions.app.compare_screen import CompareScreen
 from pi_sessions.app.files_screen import FilesScreen
@@ -540,6 +542,39 @@ async def test_both_views_show_hostile_text_inert(tmp_path: Path) -> None:
                 await pilot.press("down")
                 await scan("another file")
             assert not any(RAW_CONTROL.search(str(line)) for line in view.text_log.lines)
+
+
+@pytest.mark.parametrize("links", ["1", "0"])
+async def test_file_paths_are_links_where_the_terminal_shows_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, links: str
+) -> None:
+    """PI_HYPERLINKS=1 (pi's switch): each absolute path is an OSC 8 link whose address holds no
+    raw character of the session (a hostile path is percent-encoded); =0: no links."""
+    monkeypatch.setenv("PI_HYPERLINKS", links)
+    bad = "/work/" + evil("path")
+    entries = [
+        header(cwd="/work"),
+        user("u0", None, "look", 0),
+        tool_use("t1", "u0", 1, call("read", "c1", path=bad), call("read", "c2", path="/work/src/a b.py")),
+        tool_result("r1", "t1", 2, "c1", "read", "x"),
+        tool_result("r2", "r1", 3, "c2", "read", "y"),
+    ]
+    app = _app(tmp_path, *entries)
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await loaded(pilot)
+        screen.focus_pane("tree")
+        view = await _files_open(pilot)
+        found = [
+            segment.style.link
+            for y in range(view.file_list.size.height)
+            for segment in view.file_list.render_line(y)
+            if segment.style is not None and segment.style.link
+        ]
+    if links == "0":
+        assert not found
+        return
+    assert "file:///work/src/a%20b.py" in found and len(found) == 2
+    assert all(re.fullmatch(r"file:///[A-Za-z0-9%/._~-]*", link) for link in found), found
 
 
 # ---------------------------------------------------------------------- keys, palette, help

@@ -275,7 +275,10 @@ async def test_the_compaction_audit_of_the_selected_path(tmp_path: Path) -> None
         await until(
             pilot, lambda: isinstance(app.screen, CompactionAuditScreen) and app.screen.ready, "audit"
         )
-        assert app.screen.text().startswith("No compaction on the path to this entry.")
+        before = app.screen.text()
+        assert before.startswith("No compaction on the path to this entry.")
+        # the compaction comes later on this very path: it is not "on other branches"
+        assert "1 compaction later on this path" in before and "other branches" not in before
 
 
 async def test_the_size_doctor_offers_a_clone(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from pi_sessions.app import cli, tui
 from pi_sessions.app.compare_screen import CompareScreen
 from pi_sessions.app.files_screen import FilesScreen
 from pi_sessions.app.help_screen import GLYPH_MEANINGS, NOT_MARKS, HelpScreen
+from pi_sessions.app.keymap import palette_commands
 from pi_sessions.app.screens import ConfirmScreen, ForkScreen, MenuScreen, PromptScreen, RawJsonScreen
 from pi_sessions.app.text_screen import TextScreen
 from pi_sessions.core.common.glyphs import ASCII, UNICODE, Glyphs
@@ -28,8 +29,8 @@ from pi_sessions.widgets.plain import FitStatic
 from pi_sessions.widgets.sidebar import SessionList, SessionSidebar
 from textual.binding import BindingsMap
 
-from tests.helpers.app import lines_of, loaded, main, make_app, screen_text, until
-from tests.helpers.sessions import assistant, entry, header, two_fork_session, user, write
+from tests.helpers.app import lines_of, loaded, main, make_app, screen_text, static_text, until
+from tests.helpers.sessions import assistant, chain, entry, header, two_fork_session, user, write
 
 
 def sessions(root: Path) -> Path:
@@ -412,6 +413,14 @@ async def test_the_palette_shows_each_commands_key(tmp_path: Path) -> None:
         assert "no key" in commands["Export the context"]
         assert commands["Jump to the active leaf"].endswith("(key: a)")
         assert commands["Cycle the tree view filter"].endswith("(key: v, ctrl+o)")
+        # every action with a key is found by name, tree and context ones included
+        assert commands["Unfold"].endswith("(key: right, l)")
+        assert commands["Next fork point"].endswith("(key: ])")
+        assert commands["Next search hit in this session"].endswith("(key: n)")
+        actions = {action for _, _, action, _ in palette_commands(screen, app.key_bindings)}
+        for spec in SPECS:
+            if spec.place in ("app", "main", "sessions", "tree", "context") and spec.id != PALETTE:
+                assert spec.action in actions, spec.id
 
 
 async def test_the_palettes_own_key_is_rebound_too(tmp_path: Path) -> None:
@@ -465,3 +474,16 @@ async def test_the_first_run_text_wraps_at_80_columns_and_names_the_live_demo_ke
         assert text.endswith("new sessions appear as they are written.")
         assert max(len(line) for line in shown) <= session_list.size.width
         assert "press ctrl+g for a demo" in status(app)
+
+
+async def test_fold_and_unfold_say_why_when_there_is_nothing_to_do(tmp_path: Path) -> None:
+    """`h` on the leaf of a linear session used to do nothing and say nothing."""
+    root = tmp_path / "sessions" / "--p--"
+    write(root / "2025-01-01T00-00-00-000Z_s1.jsonl", header(), *chain(4))
+    async with make_app(tmp_path / "sessions", tmp_path / "cache").run_test(size=(160, 40)) as pilot:
+        screen = await loaded(pilot)
+        screen.focus_pane("tree")
+        await pilot.press("end", "h")
+        await until(pilot, lambda: "nothing to fold" in static_text(screen, "#status"), "the reason")
+        await pilot.press("l")
+        await until(pilot, lambda: "nothing to unfold" in static_text(screen, "#status"), "the reason")

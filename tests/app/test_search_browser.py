@@ -120,7 +120,13 @@ async def test_escape_goes_back_to_the_results_with_the_query_and_row_kept(tmp_p
         await search_for(pilot, "deploy")
         sessions = [r for r in screen.sidebar.session_list.rows if isinstance(r, SessionRow)]
         assert len(sessions) == 3
-        await pilot.press("down")  # from the search line down the list: the second result
+        await pilot.press("down")  # from the search line into the list: on the first result, shown
+        first = screen.sidebar.session_list.current()
+        assert first is not None and first.path == str(sessions[0].summary.path)
+        await until(
+            pilot, lambda: screen.session is not None and screen.session.path == first.path, "it shown"
+        )
+        await pilot.press("down")  # then down the list: the second
         chosen = screen.sidebar.session_list.current()
         assert chosen is not None and chosen.path == str(sessions[1].summary.path)
         await pilot.press("enter")

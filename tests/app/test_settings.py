@@ -3,6 +3,7 @@ command (its template, --here, --command, exit_on_resume)."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -15,7 +16,7 @@ from pi_sessions.app import cli, tui
 from tests.helpers.app import loaded, make_app, until
 from tests.helpers.sessions import calls, header, user, write
 
-COLOUR_ENV = ("NO_COLOR", "TEXTUAL_COLOR_SYSTEM", "COLORTERM", "TERM", "TEXTUAL_ANIMATIONS")
+COLOUR_ENV = ("NO_COLOR", "TEXTUAL_COLOR_SYSTEM", "COLORTERM", "TERM", "TEXTUAL_ANIMATIONS", "PI_TRUE_COLOR")
 
 
 @pytest.fixture
@@ -25,6 +26,7 @@ def browser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     for name in COLOUR_ENV:
         monkeypatch.delenv(name, raising=False)  # restored afterwards, whatever the CLI sets
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "agent"))  # never the tester's own pi settings
     started: dict[str, Any] = {}
 
     def run_app(settings: Any, root: Any, *, open_path: str | None = None, **more: Any) -> int:
@@ -63,10 +65,19 @@ def config(tmp_path: Path, text: str) -> None:
         ((), {"NO_COLOR": "1"}, None, True),
         (("--color", "truecolor"), {"NO_COLOR": "1"}, "truecolor", False),  # a flag overrides NO_COLOR
         ((), {"NO_COLOR": "", "TERM": "xterm-256color"}, "256", False),  # empty: no request (no-color.org)
+        (
+            (),
+            {"PI_TRUE_COLOR": "1", "TERM": "xterm-256color"},
+            "truecolor",
+            False,
+        ),  # pi's own switch, over SSH
+        ((), {"PI_TRUE_COLOR": "0", "COLORTERM": "truecolor"}, "256", False),
+        (("--color", "16"), {"PI_TRUE_COLOR": "1"}, "standard", False),  # ours, when given, wins
     ],
     ids=[
         *("16", "256", "truecolor", "none", "colorterm", "24bit", "linux", "vt220", "ssh"),
-        *("no-color", "flag-over-no-color", "empty-no-color"),
+        *("no-color", "flag-over-no-color", "empty-no-color", "pi-true-color", "pi-true-color-off"),
+        "flag-over-pi",
     ],
 )
 def test_colour_modes_reach_textual_before_it_starts(
@@ -82,6 +93,23 @@ def test_colour_modes_reach_textual_before_it_starts(
         monkeypatch.setenv(name, value)
     assert start(tmp_path, *flags) == 0
     assert (browser["TEXTUAL_COLOR_SYSTEM"], browser["NO_COLOR"] is not None) == (system, no_color)
+
+
+@pytest.mark.parametrize(("setting", "env", "system"), [(True, "0", "truecolor"), (False, "1", "256")])
+def test_pis_terminal_true_color_setting_decides_auto(
+    tmp_path: Path,
+    browser: dict[str, Any],
+    monkeypatch: pytest.MonkeyPatch,
+    setting: bool,
+    env: str,
+    system: str,
+) -> None:
+    """pi's `terminal.trueColor` wins over PI_TRUE_COLOR, as in pi (its settings override the variable)."""
+    (tmp_path / "agent").mkdir()
+    (tmp_path / "agent" / "settings.json").write_text(json.dumps({"terminal": {"trueColor": setting}}))
+    monkeypatch.setenv("PI_TRUE_COLOR", env)
+    assert start(tmp_path) == 0
+    assert browser["TEXTUAL_COLOR_SYSTEM"] == system
 
 
 # ---------------------------------------------------------------------- config.toml
@@ -215,3 +243,26 @@ async def test_resume_in_the_app_fills_the_template_and_exit_on_resume_quits(
         await until(pilot, lambda: calls(fake_pi), "pi to run")
         await until(pilot, lambda: not app.is_running, "the app to quit")
     assert calls(fake_pi) == [[str(project_dir), str(moved), "--cwd", str(project_dir), "--id", "sid-1"]]
+
+
+@pytest.mark.parametrize(
+    ("env", "links"),
+    [
+        ({}, False),  # an unknown terminal: a link it swallows would hide the path
+        ({"TERM_PROGRAM": "WezTerm"}, True),
+        ({"KITTY_WINDOW_ID": "1"}, True),
+        ({"WT_SESSION": "x"}, True),
+        ({"TERM_PROGRAM": "vscode", "TMUX": "/tmp/tmux"}, False),  # tmux may not pass them on
+        ({"TERM": "screen-256color", "TERM_PROGRAM": "kitty"}, False),
+        ({"PI_HYPERLINKS": "1", "TMUX": "/tmp/tmux"}, True),  # pi's switch says so
+        ({"PI_HYPERLINKS": "0", "TERM_PROGRAM": "kitty"}, False),
+    ],
+)
+def test_links_where_pi_would_draw_them(tmp_path: Path, env: dict[str, str], links: bool) -> None:
+    from pi_sessions.app.config import terminal_hyperlinks
+
+    assert terminal_hyperlinks({"PI_CODING_AGENT_DIR": str(tmp_path), **env}, cwd=str(tmp_path)) is links
+    (tmp_path / "settings.json").write_text(json.dumps({"terminal": {"hyperlinks": not links}}))
+    assert terminal_hyperlinks({"PI_CODING_AGENT_DIR": str(tmp_path), **env}, cwd=str(tmp_path)) is (
+        not links
+    )

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from pi_sessions.app import main_screen
 from pi_sessions.app.labels_screen import LabelsScreen
+from pi_sessions.core.listing import first_screen
 from pi_sessions.core.listing import store as store_module
 from pi_sessions.core.listing.store import SessionStore
 from textual.pilot import Pilot
@@ -180,7 +181,7 @@ async def test_while_a_long_scan_reads_no_session_of_the_cache_is_listed(
     await _first_run(root, cache)
     new = _new_session(root)
     paths[4].unlink()
-    monkeypatch.setattr(main_screen, "QUICK_SCAN_BYTES", 0)  # (whatever is to read: in the background)
+    monkeypatch.setattr(first_screen, "QUICK_SCAN_BYTES", 0)  # (whatever is to read: in the background)
     reading = _held_scans(monkeypatch)
     async with make_app(root, cache).run_test(size=(160, 48)) as pilot:
         screen = main_screen_of(pilot)
@@ -251,7 +252,7 @@ async def test_a_screen_opened_before_the_first_frame_does_not_hold_back_the_che
 
     def on_mount(self: main_screen.MainScreen) -> None:
         mount(self)
-        self.action_labels()  # (as if its key was typed before the first frame)
+        self.action_flow("labels")  # (as if its key was typed before the first frame)
 
     monkeypatch.setattr(main_screen.MainScreen, "on_mount", on_mount)
     async with make_app(root, cache).run_test(size=(160, 48)) as pilot:

@@ -98,13 +98,13 @@ async def open_largest(root: Path, cache: Path, path: Path) -> float:
         await pilot.pause(0.3)  # let the first screen finish drawing
         loop = asyncio.get_running_loop()
         shown = loop.create_future()
-        original = screen._session_opened
+        original = screen.opener.opened
 
         def opened(*args: object) -> None:
             original(*args)  # type: ignore[arg-type]
             screen.call_after_refresh(lambda: shown.done() or shown.set_result(time.perf_counter()))
 
-        screen._session_opened = opened  # type: ignore[method-assign]
+        screen.opener.opened = opened  # type: ignore[method-assign]
         started = time.perf_counter()
         screen.open_session(str(path))
         finished = await shown
@@ -147,7 +147,7 @@ async def live_appends(
         assert screen.session is not None
         handled: list[float] = []
         settled: list[float] = []
-        real_handler = screen._open_session_changed
+        real_handler = screen.scan_watch.open_session_changed
         real_settle = screen.watcher.settle
 
         def timed(event, **kwargs):  # type: ignore[no-untyped-def]
@@ -161,7 +161,7 @@ async def live_appends(
             settled.append((time.perf_counter() - started) * 1000)
             return result
 
-        screen._open_session_changed = timed  # type: ignore[method-assign]
+        screen.scan_watch.open_session_changed = timed  # type: ignore[method-assign]
         screen.watcher.settle = timed_settle  # type: ignore[method-assign]
         for i in range(count):
             parent = screen.session.default_leaf

@@ -271,3 +271,25 @@ def test_reading_a_path_leaves_no_file_open(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     assert [json.loads(line)["leaf"] for line in out.stdout.splitlines()] == ["a1", "a2"]
     assert "ResourceWarning" not in out.stderr, out.stderr
+
+
+def test_every_subcommand_help_ends_with_examples() -> None:
+    from pi_sessions.app import subcommands
+
+    for name in subcommands.MODULES:
+        out = subprocess.run(
+            [sys.executable, "-m", "pi_sessions.app.cli", name, "--help"], capture_output=True, text=True
+        )
+        assert out.returncode == 0, name
+        tail = out.stdout.rstrip().split("examples:\n")[-1].splitlines()
+        assert "examples:" in out.stdout and len(tail) >= 1, name
+        assert all(f"pi-sessions {name}" in line for line in tail), (name, tail)
+
+
+def test_the_readme_lists_every_subcommand() -> None:
+    from pi_sessions.app import subcommands
+
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    block = readme.split("## Command line", 1)[1].split("```", 2)[1]
+    missing = [name for name in subcommands.MODULES if f"pi-sessions {name}" not in block]
+    assert not missing, f"README's command list lacks {missing}"

@@ -105,3 +105,22 @@ def test_stats_readable_output_never_prints_session_control_characters(tmp_path:
     assert "files not in the summary" in out.stdout and "commands not in the summary" in out.stdout
     data = json.loads(run("stats", str(path), "--json").stdout)
     assert data["model"]["modelId"] == evil  # JSON stays exact
+
+
+def test_token_counts_are_whole_numbers_in_json() -> None:
+    """A token count is written `7394`, as JSON.stringify writes it, never `7394.0`."""
+    import re
+
+    forked = next(
+        p
+        for p in sorted((FIXTURES / "sessions").rglob("*.jsonl"))
+        if len(json.loads(run("stats", str(p), "--json").stdout)["forks"])
+    )
+    for args in (
+        ("stats", str(forked), "--json"),
+        ("context", str(forked), "--json"),
+        ("stats", str(DEMO), "--json"),
+    ):
+        out = run(*args).stdout
+        assert '"tokens":' in out
+        assert not re.search(r'"tokens":-?\d+\.0\b', out), args

@@ -8,6 +8,7 @@ import os
 import pty
 import re
 import select
+import signal
 import struct
 import sys
 import tempfile
@@ -120,3 +121,27 @@ def test_a_console_gets_ascii_without_asking(env: dict[str, str]) -> None:
     shown = SGR.sub(b"", out).decode("utf-8", "replace")
     drawn = set(re.sub(r"\x1b[^a-zA-Z]*[a-zA-Z]", "", shown))  # text only, no sequences
     assert not {ch for ch in drawn if ord(ch) > 126}, sorted(ch for ch in drawn if ord(ch) > 126)[:20]
+
+
+@pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM])
+def test_a_closed_terminal_leaves_no_demo_copy_behind(signum: int, tmp_path: Path) -> None:
+    pid, fd = pty.fork()
+    if pid == 0:
+        try:
+            os.execve(str(COMMAND), [str(COMMAND), "--demo"], {**os.environ, "TMPDIR": str(tmp_path)})
+        finally:
+            os._exit(127)
+    out = b""
+    deadline = time.monotonic() + WAIT
+    try:
+        while time.monotonic() < deadline and FIRST_SCREEN not in out:
+            if select.select([fd], [], [], 0.5)[0]:
+                out += os.read(fd, 1 << 16)
+        assert FIRST_SCREEN in out, out[-2000:]
+        assert list(tmp_path.glob("pi-sessions-demo-*"))  # the copy being browsed
+        os.kill(pid, signum)  # the terminal window is closed
+    finally:
+        status = os.waitpid(pid, 0)[1]
+        os.close(fd)
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signum  # it ends as the signal says
+    assert not list(tmp_path.glob("pi-sessions-demo-*"))

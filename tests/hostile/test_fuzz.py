@@ -297,7 +297,10 @@ def digest(folder: Path) -> dict[bytes, str]:
     }
 
 
-SERVED_ELSEWHERE = {"serve"}  # a server, not a one-shot command: tests/cli/test_serve.py
+# Servers, not one-shot commands: tests/cli/test_serve.py, and tests/cli/test_mcp.py (whose tools run
+# the fuzzed subcommands).
+SERVED_ELSEWHERE = {"serve", "mcp"}
+GROUPINGS = ("day", "model", "cwd")  # costs --by, in turn (no draw: the cases stay as they were)
 QUERIES = ["the", "a", "x", "/", "\\", "(", "[", "*", "\x1b", "é", "\u202e", "00"]
 
 
@@ -325,6 +328,14 @@ def runs_for(
             (("search", query, "--deep", "--session-dir", folder, "--no-cache", "--json"), True),
             (("labels", "--session-dir", folder, "--no-cache"), False),
             (("labels", "--session-dir", folder, "--no-cache", "--json"), True),
+            (("costs", "--session-dir", folder, "--no-cache", "--by", GROUPINGS[case // 2 % 3]), False),
+            (("costs", "--session-dir", folder, "--no-cache", "--json"), True),
+            (("history", "/home/u/fuzz/src/app.py", "--session-dir", folder, "--no-cache"), False),
+            (("history", "app.py", "--each-cwd", "--session-dir", folder, "--no-cache", "--json"), True),
+            (("edits", "--session-dir", folder, "--no-cache"), False),
+            (("edits", "--session-dir", folder, "--no-cache", "--json"), True),
+            (("commands", query, "--session-dir", folder, "--no-cache"), False),
+            (("commands", "--session-dir", folder, "--no-cache", "--json"), True),
         ]
     if case % 4 == 0:
         runs += [

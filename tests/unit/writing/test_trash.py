@@ -109,3 +109,24 @@ def test_no_trash_at_all_leaves_the_file_and_says_why(
 def test_a_missing_file_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(SessionError, match="no such file"):
         move_to_trash(tmp_path / "gone.jsonl")
+
+
+@pytest.mark.parametrize("sticky", [True, False])
+def test_another_disk_with_a_shared_trash_uses_its_folder_for_this_user(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sticky: bool
+) -> None:
+    """On a disk other than the home's, an administrator's sticky `.Trash` holds `$uid`
+    (the freedesktop spec's first choice); without the sticky bit it is skipped for `.Trash-$uid`."""
+    from pi_sessions.core.writing import trash
+
+    disk = tmp_path / "usb"
+    (disk / ".Trash").mkdir(parents=True)
+    (disk / ".Trash").chmod(0o1777 if sticky else 0o777)
+    path = a_session(disk / "sessions")
+    (tmp_path / "not-a-folder").write_text("")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "not-a-folder"))  # the home trash cannot take it
+    monkeypatch.setattr(trash, "_mount_point", lambda _: disk)
+    where = Path(trash.freedesktop_trash(path))
+    expected = disk / ".Trash" / str(os.getuid()) if sticky else disk / f".Trash-{os.getuid()}"
+    assert where == expected / "files" / path.name and where.exists() and not path.exists()
+    assert (expected / "info" / f"{path.name}.trashinfo").exists()

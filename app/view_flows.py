@@ -1,0 +1,142 @@
+"""The flows that open a view over what is selected: every label (the labels screen, then landing
+on the one chosen), the raw JSON of an entry, the comparison of the marked entry with the
+selected one, the files the model knew at the selected entry, and the costs of every session.
+Each is one async flow, as app/actions.py's are (`Actions.flow` runs them by name); each knows
+its host only as a `ViewHost`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol, TypeVar
+
+from textual.screen import Screen
+
+from ..core.common.glyphs import Glyphs
+from ..core.common.problems import SessionError
+from ..core.listing.summary import SessionSummary
+from ..core.session.session import Session
+
+if TYPE_CHECKING:  # (imported where used: the first screen needs none of these)
+    from ..core.projection.context import Projection
+    from ..core.projection.file_knowledge import FileTracker
+    from ..core.search.labels import LabelIndex
+    from ..core.search.landing import Aim
+
+T = TypeVar("T")
+
+VIEW_FLOWS = ("labels", "inspect", "compare", "files", "costs")
+
+
+class ViewHost(Protocol):
+    """What the view flows need from the screen they run on."""
+
+    @property
+    def glyphs(self) -> Glyphs: ...
+    @property
+    def session(self) -> Session | None: ...
+    @property
+    def label_index(self) -> LabelIndex:
+        """Every label of the listed sessions."""
+
+    def listed_summaries(self) -> list[SessionSummary]:
+        """The sessions the sidebar shows (all of them when it shows none)."""
+
+    def selected_entry(self) -> str | None: ...
+    def inspected_entry(self) -> str | None:
+        """The entry the user looks at: the context's block in the context pane, else the tree's."""
+
+    def marked_entry(self) -> str | None:
+        """The entry marked in the tree to compare."""
+
+    def shown_projection(self, entry_id: str) -> Projection | None:
+        """The context pane's projection, when it shows the context at `entry_id`."""
+
+    def tracker_for(self, session: Session) -> FileTracker:
+        """What the model knew of each file in `session` (kept across entries)."""
+
+    def key_of(self, binding_id: str) -> str:
+        """The first key of a binding as people read it ("" when it has none)."""
+
+    def open_at(self, path: str, aim: Aim) -> None:
+        """Select `path` in the sidebar, open it landing on `aim`, the tree focused."""
+
+    def go_to_entry(self, session: Session, entry_id: str | None) -> None:
+        """A view chose an entry of `session`: the tree's cursor goes there."""
+
+    def set_status(self, text: str, *, error: bool = False) -> None: ...
+    async def push_screen_wait(self, screen: Screen[T]) -> T: ...
+
+
+class ViewFlows:
+    """The view flows, on one host."""
+
+    def __init__(self, host: ViewHost) -> None:
+        self.host = host
+
+    async def labels(self) -> None:
+        """Every label of the listed sessions; land on the one chosen (n / N walk that
+        session's labels)."""
+        from ..core.search.in_session import HitPlace
+        from ..core.search.landing import Aim
+        from .labels_screen import LabelsScreen
+
+        host = self.host
+        index = host.label_index
+        row = await host.push_screen_wait(LabelsScreen(host.listed_summaries(), index))
+        if row is None:
+            return
+        place = HitPlace(row.entry_id, "label", row.on_active_path, row.branch_from)
+        labelled = tuple(r.entry_id for r in index.labels_of(row.path))
+        host.open_at(row.path, Aim(None, "deep", place=place, walk=labelled or (row.entry_id,)))
+
+    async def costs(self) -> None:
+        """What the listed sessions cost, by period, model or project."""
+        from .costs_screen import CostsScreen
+
+        await self.host.push_screen_wait(CostsScreen(self.host.listed_summaries()))
+
+    async def inspect(self) -> None:
+        """The raw JSON of the entry looked at, as it is in the file."""
+        from .screens import RawJsonScreen
+
+        host = self.host
+        session, entry_id = host.session, host.inspected_entry()
+        if session is None or entry_id is None:
+            return
+        record = session.by_id[entry_id]
+        try:
+            value = session.entry_dict(record)
+        except (SessionError, OSError) as e:
+            host.set_status(f"cannot read line {record.line}: {e}", error=True)
+            return
+        title = f"{entry_id} {host.glyphs.dot} line {record.line} of {session.path}"
+        await host.push_screen_wait(RawJsonScreen(title, value))
+
+    async def compare(self) -> None:
+        """The marked entry against the selected one; the entry chosen there is selected."""
+        host = self.host
+        session, marked, selected = host.session, host.marked_entry(), host.selected_entry()
+        if session is None or selected is None:
+            return
+        if marked is None or marked not in session.by_id:
+            mark = host.key_of("tree.mark")
+            how = f"press {mark} on an entry" if mark else "mark an entry (the palette)"
+            host.set_status(f"nothing is marked to compare: {how}, move to another and compare")
+            return
+        if marked == selected:
+            host.set_status("the marked entry is the selected one: move to another entry to compare")
+            return
+        from .compare_screen import CompareScreen
+
+        host.go_to_entry(session, await host.push_screen_wait(CompareScreen(session, marked, selected)))
+
+    async def files(self) -> None:
+        """What the model knew of each file at the selected entry; the entry chosen there is selected."""
+        host = self.host
+        session, entry = host.session, host.selected_entry()
+        if session is None or entry is None:
+            return
+        from .files_screen import FilesScreen
+
+        screen = FilesScreen(session, entry, host.tracker_for(session), host.shown_projection(entry))
+        host.go_to_entry(session, await host.push_screen_wait(screen))

@@ -1,0 +1,1 @@
+"""The local index of every session (SQLite): file touches and commands across sessions."""
