@@ -59,10 +59,10 @@ async def test_pin_brings_a_session_to_the_top_and_stays_after_a_restart(tmp_pat
         assert "pinned" in static_text(screen, "#status")
         titles = {title: action for title, _, action, _ in palette_commands(screen, pilot.app.key_bindings)}
         assert {titles["Pin or unpin the session"], titles["Archive or unarchive the session"]} == {
-            "pin",
-            "archive",
+            "flow('pin')",
+            "flow('archive')",
         }
-        assert titles["Tag the session"] == "tag"
+        assert titles["Tag the session"] == "flow('tag')"
     again = make_app(tmp_path / "sessions", tmp_path / "cache")
     async with again.run_test(size=(140, 30)) as pilot:
         screen = await loaded(pilot)
