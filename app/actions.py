@@ -31,6 +31,7 @@ from ..core.session.describe import entry_text
 from ..core.session.session import Session
 from .action_host import ActionHost
 from .export_flows import EXPORT_FLOWS, ExportFlows
+from .marks_flow import MARK_FLOWS, MarkActions, MarkHost
 from .view_flows import VIEW_FLOWS, ViewFlows, ViewHost
 
 __all__ = ["FLOWS", "ActionHost", "Actions", "FlowHost"]
@@ -59,8 +60,9 @@ FLOWS = (
 )
 
 
-class FlowHost(ActionHost, ViewHost, Protocol):
-    """What every flow needs: the actions' host and the view flows' (app/view_flows.py)."""
+class FlowHost(ActionHost, ViewHost, MarkHost, Protocol):
+    """What every flow needs: the actions' host, the view flows' (app/view_flows.py) and the
+    marks' (app/marks_flow.py)."""
 
 
 class Actions:
@@ -77,6 +79,8 @@ class Actions:
             return getattr(self.views, name)(*args)  # type: ignore[no-any-return]
         if name in EXPORT_FLOWS:
             return getattr(self.exports, name)(*args)  # type: ignore[no-any-return]
+        if name in MARK_FLOWS:
+            return getattr(MarkActions(self.host), name)(*args)  # type: ignore[no-any-return]
         if name not in FLOWS:
             raise ValueError(f"no flow named {name!r}")
         return getattr(self, name)(*args)  # type: ignore[no-any-return]

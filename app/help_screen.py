@@ -35,6 +35,7 @@ GLYPH_MEANINGS = {
     "label": "a label on the entry (set with {label_key}, as in pi)",
     "excluded": "not in context (shown with {excluded_key}), and why",
     "mark": "the entry marked with {mark_key}: move to another and press {compare_key} to compare the two",
+    "pin": "in the sessions list: a pinned session, first in its folder's group (p pins or unpins)",
     "ellipsis": "cut to fit here (at a word boundary)",
     "arrow": "a tool call, or a change of model or thinking level",
     "dot": "between the parts of a title or a status line",

@@ -49,6 +49,7 @@ from .actions import Actions
 from .config import Settings
 from .frame_pacing import PacedScreen
 from .keymap import first_key
+from .marks_flow import load_marks
 from .scan_watch import ScanWatch
 from .search_glue import SearchGlue
 from .session_opener import SessionOpener
@@ -147,6 +148,7 @@ class MainScreen(PacedScreen[None]):
         self.sidebar.set_status(f"reading{self.glyphs.ellipsis}")
         self.context_view.clear("")
         self.sidebar.session_list.focus()
+        self.notices.extend(filter(None, [load_marks(self.sidebar)]))  # pins and tags, before any row
         self.scan_watch.start()
 
     def focus_pane(self, pane: str) -> None:

@@ -86,13 +86,16 @@ class SearchFlow:
             workers.cancel_group(self.node, "search")
             return
         sidebar = self.host.sidebar
-        rows = sidebar.result_rows
+        # Mark words (`tag:auth`, `is:archived`) choose the rows searched; the rest is the query.
+        query, rows = sidebar.search_rows(text)
         summaries = sidebar.shown_summaries() if scope == "deep" else sidebar.summaries
+        if query is not text and scope == "deep":  # (the index is of every session: never these)
+            summaries = [row.summary for row in rows.rows if type(row) is SessionRow]
         shown = sidebar.session_list
         current = shown.current()
         path = current.path if current is not None else None
         view = View(int(shown.scroll_offset.y), shown.scrollable_content_region.height, path)
-        run = partial(self._run, self.generation, text, scope, summaries, rows, view)
+        run = partial(self._run, self.generation, text, scope, summaries, rows, view, query)
         self._run_worker(run, "search", text)
 
     def place(self, results: SidebarResults, paths: list[str]) -> None:
@@ -160,6 +163,7 @@ class SearchFlow:
         summaries: Sequence[SessionSummary],
         rows: ResultRows,
         view: View,
+        query: str | None = None,
     ) -> None:
         worker = get_current_worker()
 
@@ -168,9 +172,11 @@ class SearchFlow:
 
         call = self.node.app.call_from_thread
         try:
-            results = self.search.search(text, summaries, scope, cancelled=cancelled)
+            asked = text if query is None else query
+            results = self.search.search(asked, summaries, scope, cancelled=cancelled)
         except SearchCancelled:
             return
+        results.text = text  # (the answer to what was typed, mark words and all)
         if scope == "default" or results.error is not None:
             filtered = results.rows_of(rows) if results.error is None else None
             at = view.cursor(filtered) if filtered is not None else None

@@ -1,7 +1,9 @@
 """The sessions sidebar: every session grouped by working directory, searchable as you type.
 
 Each session row ends with its marks, age, messages, cost and (where there is room) tokens;
-`s` sorts by recent, name, size or cost. The rows come from core/listing/sidebar_rows.py; which sessions are
+`s` sorts by recent, name, size or cost. Pinned sessions show a star and tags as `#tag`;
+archived ones are listed only by a search whose mark words ask (`is:archived`, `search_rows`).
+The rows come from core/listing/sidebar_rows.py; which sessions are
 live from core/live/activity.py (the screen records growth there); what a search matched from
 core/search/sidebar.py (the screen answers `SearchChanged` with `show_matches`, and
 `PlacesWanted` with `show_places`). Under each result a hit line says where it matched (the
@@ -27,6 +29,7 @@ from textual.reactive import reactive
 from textual.strip import Strip
 
 from ..core.common.text import age, human_count, short_cost
+from ..core.listing.marks import DEFAULT_FILTER, NO_MARKS, MarkFilter, Marks, kept_summaries, split_filter
 from ..core.listing.sidebar_rows import (
     HIT_LINE,
     GroupRow,
@@ -91,6 +94,7 @@ class SessionList(RowList):
         self.activity = activity  # which sessions are being written (kept by the screen)
         self.open_path: str | None = None
         self.results: SidebarResults | None = None  # what the hit lines show
+        self.marks: Marks = NO_MARKS  # pins and tags, drawn in the rows
         self._places_check = False  # a look at the hit lines in view is scheduled
         self.now = clock()
 
@@ -194,7 +198,12 @@ class SessionList(RowList):
         elif summary.path == self.open_path:
             text.add(g.active + " ", self.style("sessionlist--open"), raw=True)
         dim = not summary.name and not selected
+        mark = self.marks.of(summary.id) if self.marks else None
+        if mark is not None and mark.pinned:
+            text.add(g.pin + " ", self.style("sessionlist--open"), raw=True)
         text.add(summary.title, self.style("sessionlist--dim") if dim else None)
+        if mark is not None and mark.tags:
+            text.add(" " + " ".join("#" + tag for tag in mark.tags), self.style("sessionlist--match"))
         flags = ""
         if summary.is_fork and not row.depth:
             flags += g.fork
@@ -310,6 +319,8 @@ class SessionSidebar(Vertical):
         self.result_rows = ResultRows(self.full_rows)  # those rows, ready for searches
         self.matches: SidebarResults | None = None
         self.status = ""
+        self.marks: Marks = NO_MARKS  # pins, archive marks and tags (app/marks_flow.py sets them)
+        self._filtered: tuple[MarkFilter, ResultRows] | None = None  # a mark filter's rows
 
     def compose(self) -> ComposeResult:
         yield FitStatic("", id="sidebar-title", classes="pane-title")
@@ -363,20 +374,46 @@ class SessionSidebar(Vertical):
     def scope(self) -> Scope:
         return "deep" if self.deep else "default"
 
-    def _build_rows(self, summaries: Sequence[SessionSummary], only_current: bool) -> list[SidebarRow]:
+    def _build_rows(
+        self, summaries: Sequence[SessionSummary], only_current: bool, wanted: MarkFilter = DEFAULT_FILTER
+    ) -> list[SidebarRow]:
+        marks = self.marks
+        if marks or wanted != DEFAULT_FILTER:  # archived sessions only when asked (`is:archived`)
+            summaries = kept_summaries(summaries, marks, wanted)
         return build_rows(
             summaries,
             current_cwd=self.current_cwd,
             only_current=only_current,
             named_only=self.named_only,
             order=self.order,
+            pinned=marks.pinned if marks else frozenset(),
         )
+
+    def set_marks(self, marks: Marks) -> None:
+        """New pins, archive marks or tags: the rows again, the search's too."""
+        self.marks = self.session_list.marks = marks
+        self.rebuild()
+        if self.matches is not None and self.search_input.value.strip():
+            self.post_message(self.SearchChanged(self, self.search_input.value, self.scope))
+
+    def search_rows(self, text: str) -> tuple[str, ResultRows]:
+        """The query without its mark words (`tag:auth`, `is:pinned`, `is:archived`), and the
+        rows it searches: the listed ones, or those its mark words keep."""
+        rest, wanted = split_filter(text)
+        if wanted is None:
+            return text, self.result_rows
+        known = self._filtered
+        if known is None or known[0] != wanted:
+            rows = self._build_rows(self.summaries, self.only_current, wanted)
+            known = self._filtered = (wanted, ResultRows(rows))
+        return rest, known[1]
 
     def rebuild(self, *, keep_current: bool = True, rows: list[SidebarRow] | None = None) -> None:
         if rows is None:
             rows = self._build_rows(self.summaries, self.only_current)
         self.full_rows = rows
         self.result_rows = ResultRows(rows)
+        self._filtered = None
         self._show_rows(keep_current=keep_current)
 
     def _show_rows(
@@ -386,7 +423,8 @@ class SessionSidebar(Vertical):
         the current session at `at` if known)."""
         current = self.session_list.current() if keep_current else None
         if rows is None:
-            rows = self.full_rows if self.matches is None else self.matches.rows_of(self.result_rows)
+            matches = self.matches
+            rows = self.full_rows if matches is None else matches.rows_of(self.search_rows(matches.text)[1])
         self.session_list.results = self.matches
         self.session_list.set_rows(rows, keep_path=current.path if current else None, at=at)
         self._update_title()
@@ -520,7 +558,7 @@ class SessionSidebar(Vertical):
             return
         self.matches = results
         self.status = self._found_words(results)
-        fresh = based_on is self.result_rows
+        fresh = based_on is self.search_rows(results.text)[1]
         self._show_rows(rows if fresh else None, keep_current=True, at=at if fresh else None)
 
     def show_progress(self, results: SidebarResults) -> None:

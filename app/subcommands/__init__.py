@@ -34,6 +34,11 @@ MODULES: dict[str, str] = {
     "serve": "serve",
     "completion": "completion",
     "config": "config",
+    "pin": "pin",
+    "unpin": "unpin",
+    "archive": "archive",
+    "unarchive": "unarchive",
+    "tag": "tag",
     "mcp": "mcp",
 }
 

@@ -41,6 +41,7 @@ class Glyphs(msgspec.Struct, frozen=True, kw_only=True):
     label: str
     excluded: str
     mark: str  # the entry marked to compare with another
+    pin: str  # a session pinned to the top of its group
 
 
 UNICODE = Glyphs(
@@ -65,6 +66,7 @@ UNICODE = Glyphs(
     label="◆",
     excluded="✗",
     mark="⚑",
+    pin="★",
 )
 
 ASCII = Glyphs(
@@ -89,6 +91,7 @@ ASCII = Glyphs(
     label="#",
     excluded="x",
     mark="=",
+    pin="^",
 )
 
 

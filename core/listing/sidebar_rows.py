@@ -3,7 +3,8 @@
 Groups follow the header's `cwd` (the folder name is only pi's encoding of it), ordered by
 their latest activity, with the current directory first when it has sessions. Inside a group
 sessions are newest first (or by name, by size, or by cost); a fork whose parent is in the same group
-is listed right under it, one level deeper.
+is listed right under it, one level deeper; pinned sessions (core/listing/marks.py) come
+first in their group.
 
 A search filters those rows (`filter_rows`) instead of grouping again: as you type, groups and
 sessions keep their places, and each result gets a hit line under it (`HIT_LINE`: the sidebar
@@ -103,8 +104,10 @@ def build_rows(
     named_only: bool = False,
     order: SortOrder = SortOrder.RECENT,
     home: str | None = None,
+    pinned: Container[object] = frozenset(),
 ) -> list[SidebarRow]:
-    """Rows to draw (`filter_rows` keeps a search's results of them)."""
+    """Rows to draw (`filter_rows` keeps a search's results of them). Sessions whose id is in
+    `pinned` come first in their group, in the group's order (core/listing/marks.py)."""
     current = os.path.abspath(current_cwd) if current_cwd else None
     summaries = summaries if isinstance(summaries, list) else list(summaries)
     # A listing comes newest first: each folder's sessions are then in that order already
@@ -143,6 +146,8 @@ def build_rows(
             members = sorted(members, key=key)
         elif not in_order:
             members = _newest_first(members)
+        if pinned:
+            members = _pinned_first(members, pinned)
         rows.append(GroupRow(cwd, home_relative(cwd, home), len(members), cwd == current))
         rows.extend(_nested(members))
     return rows
@@ -255,6 +260,13 @@ def _kept_nested(rows: list[SessionRow], contains: Callable[[str], object]) -> l
 
 
 _PARENT = attrgetter("parent_session_path")
+
+
+def _pinned_first(members: list[SessionSummary], pinned: Container[object]) -> list[SessionSummary]:
+    first = [s for s in members if isinstance(s.id, str) and s.id in pinned]
+    if not first:
+        return members
+    return first + [s for s in members if not (isinstance(s.id, str) and s.id in pinned)]
 
 
 def _norm(cwd: str) -> str:

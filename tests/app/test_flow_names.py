@@ -8,6 +8,7 @@ import inspect
 
 from pi_sessions.app.actions import FLOWS, Actions
 from pi_sessions.app.export_flows import EXPORT_FLOWS, ExportFlows
+from pi_sessions.app.marks_flow import MARK_FLOWS, MarkActions
 from pi_sessions.app.view_flows import VIEW_FLOWS, ViewFlows
 from pi_sessions.widgets.keys import SPECS
 
@@ -28,8 +29,16 @@ def test_every_flow_a_key_names_exists_and_takes_its_arguments() -> None:
     calls = _flow_calls()
     assert calls
     for name, args in calls:
-        owner = ViewFlows if name in VIEW_FLOWS else ExportFlows if name in EXPORT_FLOWS else Actions
-        assert name in (*FLOWS, *EXPORT_FLOWS, *VIEW_FLOWS), name
+        owner = (
+            ViewFlows
+            if name in VIEW_FLOWS
+            else ExportFlows
+            if name in EXPORT_FLOWS
+            else MarkActions
+            if name in MARK_FLOWS
+            else Actions
+        )
+        assert name in (*FLOWS, *EXPORT_FLOWS, *VIEW_FLOWS, *MARK_FLOWS), name
         method = getattr(owner, name)
         assert inspect.iscoroutinefunction(method), name
         inspect.signature(method).bind(None, *args)  # (self, then the binding's arguments)
@@ -37,4 +46,4 @@ def test_every_flow_a_key_names_exists_and_takes_its_arguments() -> None:
 
 def test_every_flow_has_a_binding() -> None:
     named = {name for name, _ in _flow_calls()}
-    assert {*FLOWS, *EXPORT_FLOWS, *VIEW_FLOWS} == named
+    assert {*FLOWS, *EXPORT_FLOWS, *VIEW_FLOWS, *MARK_FLOWS} == named

@@ -349,6 +349,14 @@ def runs_for(
             (("context", session, "--json"), True),
             (("list", "--session-dir", folder, "--no-cache", "--json"), True),
         ]
+    if case % 4 == 1:  # the marks: the header is all they read (they write only marks.json)
+        verb = rng.choice(["pin", "unpin", "archive", "unarchive"])
+        runs += [
+            ((verb, session), False),
+            ((verb, session, "--json"), True),
+            (("tag", session, "+" + rng.choice(QUERIES), "-a"), False),
+            (("tag", session, "--json"), True),
+        ]
     if case % 50 == 0:  # these read no session: now and then is enough
         runs += [
             (("config", "--session-dir", folder), False),
