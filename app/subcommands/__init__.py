@@ -28,6 +28,8 @@ MODULES: dict[str, str] = {
     "serve": "serve",
     "completion": "completion",
     "config": "config",
+    "push": "push",
+    "store": "store",
 }
 
 

@@ -297,7 +297,11 @@ def digest(folder: Path) -> dict[bytes, str]:
     }
 
 
-SERVED_ELSEWHERE = {"serve"}  # a server, not a one-shot command: tests/cli/test_serve.py
+SERVED_ELSEWHERE = {
+    "serve",
+    "push",
+    "store",
+}  # a server; a PostgreSQL store: tests/cli/test_serve.py, tests/store
 GROUPINGS = ("day", "model", "cwd")  # costs --by, in turn (no draw: the cases stay as they were)
 QUERIES = ["the", "a", "x", "/", "\\", "(", "[", "*", "\x1b", "é", "\u202e", "00"]
 
