@@ -290,3 +290,44 @@ def test_a_wrong_password_is_one_line_without_it_and_writes_nothing(store: Store
         assert 'password authentication failed for user "alice"' in result.stderr
         assert wrong not in result.stderr
     assert store.sql("SELECT count(*) FROM pi_sessions.sessions") == [(0,)]
+
+
+# ---------------------------------------------------------------------------------- --watch
+
+
+def test_push_watch_pushes_a_line_as_pi_appends_it(store: Store, tmp_path: Path) -> None:
+    import os
+    import queue
+    import signal
+    import subprocess
+    import sys
+    import threading
+
+    root = corpus_copy(tmp_path)
+    path = sorted(root.glob("*/*.jsonl"))[0]
+    command = [sys.executable, "-m", "pi_sessions.app.cli", "push", store.dsn("alice")]
+    process = subprocess.Popen(
+        [*command, "--session-dir", str(root), "--host", "w", "--watch"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ},
+    )
+    lines: queue.Queue[bytes] = queue.Queue()
+    # (a thread reads the lines: a select() on a buffered pipe misses lines already buffered)
+    threading.Thread(target=lambda: [lines.put(b) for b in process.stdout or ()], daemon=True).start()
+
+    def next_line() -> str:
+        return lines.get(timeout=20).decode()
+
+    try:
+        assert next_line().startswith(f"pushed {len(CORPUS_FILES)} sessions")
+        assert next_line().startswith("watching ")
+        line = b'{"type":"session_info","id":"w1","parentId":null,"timestamp":"2025-05-01T00:00:00.000Z","name":"live"}\n'
+        with path.open("ab") as f:
+            f.write(line)
+        assert next_line().startswith("pushed 1 session (1 line, ")
+        assert stored_bytes(store, "w", path) == path.read_bytes()
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
