@@ -80,6 +80,12 @@ def push(
     report = PushReport()
     for path in iter_session_files(root) if paths is None else paths:
         report.files += 1
+        if not path.isascii():
+            try:
+                path.encode("utf-8")
+            except UnicodeEncodeError:
+                report.unreadable.append((path, "its name is not UTF-8 (the store keeps paths as text)"))
+                continue
         try:
             st = os.stat(path)
             was = known.get(path)
