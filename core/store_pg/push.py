@@ -16,8 +16,6 @@ from .schema import check_schema
 if TYPE_CHECKING:
     from .connect import Connection
 
-CHANNEL = "pi_sessions"  # NOTIFY'd with the session row's id after each file that changed
-
 _UPSERT = """
     INSERT INTO pi_sessions.sessions (host, path) VALUES (%s, %s)
     ON CONFLICT (owner, host, path) DO UPDATE SET host = EXCLUDED.host
@@ -67,7 +65,8 @@ def push(
     A file whose size, mtime and inode are what the store recorded is not even read. Each
     other file goes in one transaction: killed in the middle, the store keeps that file as
     the previous push left it, and the next push sends it again. Files gone from the disk
-    stay in the store (it is an archive)."""
+    stay in the store (it is an archive). `connection` is in autocommit (`connect` gives one):
+    a new file goes in one statement, its own transaction."""
     check_schema(connection)
     known = {
         path: _Known(size, mtime_ns, inode)
@@ -103,7 +102,12 @@ def push(
             continue
         # A file that grew between the stat and the read: its stamp is not the bytes' one.
         mtime_ns = st.st_mtime_ns if len(data) == st.st_size else 0
-        plan, lines = push_file(connection, host, path, data, mtime_ns, st.st_ino, redact)
+        pushed = None
+        if was is None:  # (a file the store has not seen: one statement, if it is not big)
+            pushed = push_new_file(connection, host, path, data, mtime_ns, st.st_ino, redact)
+        if pushed is None:
+            pushed = push_file(connection, host, path, data, mtime_ns, st.st_ino, redact)
+        plan, lines = pushed
         if plan.sends_nothing:
             report.unchanged += 1
         else:
@@ -114,6 +118,44 @@ def push(
         if on_file is not None:
             on_file(path, plan)
     return report
+
+
+_NEW = """
+    WITH s AS (
+        INSERT INTO pi_sessions.sessions (host, path, session_id, size, digest, mtime_ns, inode)
+        VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING id)
+    INSERT INTO pi_sessions.lines (session, byte_offset, raw)
+    SELECT s.id, o, r FROM s, unnest(%b::int8[], %b::bytea[]) AS t(o, r)"""
+
+
+def push_new_file(
+    connection: Connection,
+    host: str,
+    path: str,
+    data: bytes,
+    mtime_ns: int,
+    inode: int,
+    redact: Redact | None = None,
+) -> tuple[Plan, int] | None:
+    """A file not in the store, row and lines in one statement (its own transaction: most
+    files of a first push are small, and a round trip each was most of its time). None when
+    the file is too big for one statement or a push elsewhere stored it meanwhile."""
+    import psycopg
+
+    if len(data) > BATCH_BYTES:
+        return None
+    plan = plan_push(data, None)
+    lines = list(lines_from(data, 0))
+    if len(lines) > BATCH_LINES:
+        return None
+    offsets = [offset for offset, _ in lines]
+    raws = [raw if redact is None else redact(raw) for _, raw in lines]
+    row = (host, path, _session_id(data), plan.size, plan.digest, mtime_ns, inode, offsets, raws)
+    try:
+        connection.execute(_NEW, row)
+    except psycopg.errors.UniqueViolation:
+        return None
+    return plan, len(lines)
 
 
 def push_file(
@@ -140,7 +182,6 @@ def push_file(
                     (stored.id, plan.start),
                 )
             lines = _insert_lines(connection, stored.id, data, plan.start, redact)
-            connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, str(stored.id)))
         connection.execute(_UPDATE, (plan.size, plan.digest, mtime_ns, inode, _session_id(data), stored.id))
     return plan, lines
 

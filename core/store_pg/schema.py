@@ -35,7 +35,9 @@ MIGRATIONS: tuple[str, ...] = (
         UNIQUE (owner, host, path)
     );
     CREATE TABLE pi_sessions.lines (
-        session bigint NOT NULL REFERENCES pi_sessions.sessions (id) ON DELETE CASCADE,
+        -- sessions.id; no foreign key: its check, a query per line, was half of a first push
+        -- (push never deletes a session row; whoever does, deletes its lines too)
+        session bigint NOT NULL,
         owner name NOT NULL DEFAULT current_user,
         byte_offset bigint NOT NULL,
         raw bytea NOT NULL,                  -- the line as in the file, its newline included
