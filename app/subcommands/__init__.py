@@ -40,6 +40,8 @@ MODULES: dict[str, str] = {
     "unarchive": "unarchive",
     "tag": "tag",
     "mcp": "mcp",
+    "push": "push",
+    "store": "store",
 }
 
 

@@ -27,13 +27,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--leaf", metavar="ID", action="append", help="an entry id (repeatable)")
     group.add_argument("--all", action="store_true", help="every entry as the leaf")
     parser.add_argument("--json", action="store_true", help="JSON Lines, one object per leaf")
+    from .common import add_store_arguments
+
+    add_store_arguments(parser)
 
 
 def run(ns: argparse.Namespace) -> int:
     from ...core.common.gcpause import paused_gc
 
     with paused_gc():  # it allocates a body per entry and makes no cycles
-        return cmd_context(ns.path, ns.leaf, ns.all, ns.json)
+        return cmd_context(ns.path, ns.leaf, ns.all, ns.json, ns.store, ns.host)
 
 
 class _MessageCache:
@@ -144,28 +147,41 @@ def _context_line(session: Session, projection: Projection, groups: Iterator[byt
     yield b"".join(batch)
 
 
-def cmd_context(path: str, leaves: list[str] | None, all_leaves: bool, as_json: bool) -> int:
+def cmd_context(
+    path: str,
+    leaves: list[str] | None,
+    all_leaves: bool,
+    as_json: bool,
+    store: str | None = None,
+    host: str | None = None,
+) -> int:
     early = None
-    if as_json and not all_leaves and (leaves is None or len(leaves) == 1):
+    if store is None and as_json and not all_leaves and (leaves is None or len(leaves) == 1):
         from ...core.reading.early_messages import EarlyMessages
 
         early = EarlyMessages.start(path)  # before the open: it works while the file is read
     try:
-        return _cmd_context(path, leaves, all_leaves, as_json, early)
+        return _cmd_context(path, leaves, all_leaves, as_json, early, store, host)
     finally:
         if early is not None:
             early.close()
 
 
 def _cmd_context(
-    path: str, leaves: list[str] | None, all_leaves: bool, as_json: bool, early: EarlyMessages | None
+    path: str,
+    leaves: list[str] | None,
+    all_leaves: bool,
+    as_json: bool,
+    early: EarlyMessages | None,
+    store: str | None,
+    host: str | None,
 ) -> int:
     from ...core.common.problems import SessionError
     from ...core.projection.context import project
-    from .common import open_session
+    from .common import open_any
     from .output import write_pieces
 
-    session = open_session(path)
+    session = open_any(path, store, host)
     if all_leaves:
         wanted = list(dict.fromkeys(session.entry_ids()))
     elif leaves:

@@ -15,20 +15,23 @@ EXAMPLES = (
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", metavar="PATH")
     parser.add_argument("--json", action="store_true")
+    from .common import add_store_arguments
+
+    add_store_arguments(parser)
 
 
 def run(ns: argparse.Namespace) -> int:
-    return cmd_tree(ns.path, ns.json)
+    return cmd_tree(ns.path, ns.json, ns.store, ns.host)
 
 
-def cmd_tree(path: str, as_json: bool) -> int:
+def cmd_tree(path: str, as_json: bool, store: str | None = None, host: str | None = None) -> int:
     from ...core.common.jsonout import encode_json
     from ...core.session.describe import entry_summary_line
     from ...core.session.outline import outline_rows
-    from .common import open_session
+    from .common import open_any
     from .output import text, write_line
 
-    session = open_session(path)
+    session = open_any(path, store, host)
     if as_json:
         ids = set(session.by_id)
         obj = {

@@ -297,9 +297,9 @@ def digest(folder: Path) -> dict[bytes, str]:
     }
 
 
-# Servers, not one-shot commands: tests/cli/test_serve.py, and tests/cli/test_mcp.py (whose tools run
-# the fuzzed subcommands).
-SERVED_ELSEWHERE = {"serve", "mcp"}
+# Servers and the shared store, not one-shot commands on local files: tests/cli/test_serve.py,
+# tests/cli/test_mcp.py (whose tools run the fuzzed subcommands), tests/store.
+SERVED_ELSEWHERE = {"serve", "mcp", "push", "store"}
 GROUPINGS = ("day", "model", "cwd")  # costs --by, in turn (no draw: the cases stay as they were)
 QUERIES = ["the", "a", "x", "/", "\\", "(", "[", "*", "\x1b", "é", "\u202e", "00"]
 
