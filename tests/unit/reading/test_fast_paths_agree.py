@@ -5,6 +5,7 @@ one grown a line at a time, a summary built from a whole file vs fed line by lin
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,8 @@ def _name(path: Path) -> str:
 # ------------------------------------------------------------------ damaged copies
 # Each damage sends a line off the fast path somewhere: not JSON at all, a type the tagged
 # decoder reads as another, a type or id of the wrong JSON type, a lone surrogate (msgspec
-# refuses it: the lenient decoder takes it), a carriage return before the newline.
+# refuses it: the lenient decoder takes it), a carriage return before the newline, a message's
+# time as a string.
 _OTHER_TYPE = {b'"type":"message"': b'"type":"label"', b'"type":"label"': b'"type":"message"'}
 
 
@@ -62,6 +64,11 @@ def _carriage_return(line: bytes) -> bytes:
     return line + b"\r"
 
 
+def _string_message_time(line: bytes) -> bytes:
+    """A message's time as a string: pi's listing falls back to the entry's timestamp."""
+    return re.sub(rb'"timestamp":(\d+)', rb'"timestamp":"\1"', line, count=1)
+
+
 DAMAGES: tuple[Callable[[bytes], bytes], ...] = (
     _truncated,
     _swapped_type,
@@ -69,6 +76,7 @@ DAMAGES: tuple[Callable[[bytes], bytes], ...] = (
     _numeric_id,
     _lone_surrogate,
     _carriage_return,
+    _string_message_time,
 )
 
 
