@@ -531,7 +531,7 @@ async def test_both_views_show_hostile_text_inert(tmp_path: Path) -> None:
             shown = await scan("the comparison")
             assert MARKUP_SHOWN in shown and (ascii_only or ESC_SHOWN in shown)
             await pilot.press("escape")
-            await until(pilot, lambda app=app, screen=screen: app.screen is screen, "back")
+            await until(pilot, lambda app=app, screen=screen: app.screen is screen, "back")  # type: ignore[misc]  # (mypy cannot infer a lambda with a default argument)
             view = await _files_open(pilot)
             shown = await scan("the files view")
             assert MARKUP_SHOWN in shown
@@ -599,7 +599,7 @@ async def test_mark_compare_and_files_are_in_the_palette_and_the_help(tmp_path: 
         await pilot.press("q")
         await until(pilot, lambda: app.screen is screen, "back")
         await pilot.press("question_mark")
-        rows = dict(app.screen.rows)  # type: ignore[attr-defined]
+        rows = dict(app.screen.rows)
         assert rows[UNICODE.mark].startswith("the entry marked with m: move to another and press = to")
         assert rows["="].startswith("compare the marked entry") and rows["w"].startswith("files:")
         assert rows["s"] == "the comparison: go to the split point"

@@ -307,7 +307,9 @@ async def test_every_screen_and_pane_shows_a_hostile_session_inert(tmp_path: Pat
         for key, kind in dialogs:
             await pilot.press(key)
             await until(
-                pilot, lambda kind=kind: isinstance(app.screen, kind), f"the {kind.__name__} of {key}"
+                pilot,
+                lambda kind=kind: isinstance(app.screen, kind),  # type: ignore[misc]  # (mypy cannot infer a lambda with a default argument)
+                f"the {kind.__name__} of {key}",
             )
             await scan(f"the {kind.__name__} of {key}")
             if kind is ForkScreen:

@@ -177,7 +177,7 @@ def lookups(session: Session) -> list[str]:
     real_get = session.by_id.get
 
     class Counting(dict):
-        def get(self, key, default=None):  # type: ignore[override]
+        def get(self, key, default=None):
             visited.append(key)
             return real_get(key, default)
 
