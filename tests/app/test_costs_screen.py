@@ -13,11 +13,10 @@ from pi_sessions.core.session.session import Session
 from pi_sessions.core.writing.fork import plan_fork, write_fork
 from textual.pilot import Pilot
 
-from tests.cli.test_costs_cli import reply
 from tests.helpers.app import loaded, make_app, screen_text, until
 from tests.helpers.checks import known
 from tests.helpers.cli import cli
-from tests.helpers.sessions import header, user, write
+from tests.helpers.sessions import header, reply, user, write
 
 
 def _store(root: Path) -> None:

@@ -18,8 +18,7 @@ from pi_sessions.core.search.sidebar import SidebarSearch
 from textual.pilot import Pilot
 
 from tests.helpers.app import lines_of, loaded, main, make_app, settled, static_text, until
-from tests.helpers.sessions import assistant, header, user, write
-from tests.unit.search.test_session_search import branched, kitchen
+from tests.helpers.sessions import assistant, branched, header, kitchen, user, write
 
 
 async def search_for(pilot: Pilot[Any], text: str) -> None:

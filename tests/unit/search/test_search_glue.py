@@ -26,8 +26,7 @@ from pi_sessions.core.search.query import parse_query
 from pi_sessions.core.search.sidebar import SidebarSearch, describe_window
 from pi_sessions.core.session.session import Session
 
-from tests.helpers.sessions import entry, header, user, write
-from tests.unit.search.test_session_search import branched
+from tests.helpers.sessions import branched, entry, header, user, write
 
 
 def summary(path: str, cwd: str, modified: float, parent: str | None = None) -> SessionSummary:
