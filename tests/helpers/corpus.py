@@ -41,3 +41,17 @@ def session_files() -> list[Path]:
             if p.relative_to(SHARED_FIXTURES) not in have:
                 found.append(p)
     return found
+
+
+def deepest_common_ancestor(children: dict[str, list[str]], a: str, b: str) -> str | None:
+    """From pi's own tree (getTree's children), independently of our tree code."""
+    parent = {kid: node for node, kids in children.items() for kid in kids}
+    ancestors: set[str] = set()
+    node: str | None = a
+    while node is not None:
+        ancestors.add(node)
+        node = parent.get(node)
+    node = b
+    while node is not None and node not in ancestors:
+        node = parent.get(node)
+    return node
