@@ -528,7 +528,9 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
         listing spends most of its Python time here (hundreds of thousands of entries)."""
         tips, referenced = self.tips, self.referenced
         message_count = 0
-        tokens = cost = 0.0
+        # Summed in file order from the running totals, as pi sums (a run's own subtotal
+        # added at the end gave another last digit than the same lines fed one by one).
+        tokens, cost = self.tokens, self.cost
         last_activity = self.last_activity
         want_first = not self.first_message
         keep_texts = self.texts is not None
@@ -551,7 +553,9 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
             kind = value.type
             if kind != "message":
                 if value.usage is not None or kind == "session_info" or kind == "compaction":
+                    self.tokens, self.cost = tokens, cost
                     self._feed_other(value)  # (nothing to do for the others: most entries)
+                    tokens, cost = self.tokens, self.cost
                 continue
             message_count += 1
             message: Any = value.message  # (told apart by class below: mypy cannot follow)
@@ -605,8 +609,7 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
                 elif content.__class__ is str:
                     continue
                 self._text(content)
-        self.tokens += tokens
-        self.cost += cost
+        self.tokens, self.cost = tokens, cost
         self.entry_count += len(values)
         self.message_count += message_count
         self.last_activity = last_activity

@@ -17,13 +17,13 @@ from pi_sessions.core.common.locations import encode_cwd_folder
 from pi_sessions.core.common.problems import SessionError
 from pi_sessions.core.projection.context import project
 from pi_sessions.core.session.session import Session
-from pi_sessions.core.writing import fork as fork_module
 from pi_sessions.core.writing.append import append_label, append_session_name
 from pi_sessions.core.writing.export import export_context, export_tree
 from pi_sessions.core.writing.fork import plan_fork, write_fork
 from pi_sessions.core.writing.trash import move_to_trash
 
 from tests.helpers.app import loaded, make_app, static_text, until
+from tests.helpers.checks import known
 from tests.helpers.corpus import expected_files, load_expected, session_path_for
 from tests.helpers.sessions import assistant, calls, entry, header, system, user, write
 
@@ -57,8 +57,8 @@ def test_forked_file_has_the_same_context_at_its_leaf(expected_path: Path, tmp_p
         leaf = to_ours.get(branch["leaf"], branch["leaf"])
         plan = plan_fork(source, leaf, folder=str(tmp_path))
         written = Session.open(write_fork(plan))
-        assert written.header["parentSession"] == source.path
-        before, after = project(source, leaf), project(written, written.default_leaf)
+        assert known(written.header)["parentSession"] == source.path
+        before, after = project(source, leaf), project(written, known(written.default_leaf))
         assert after.messages(written) == before.messages(source)
         assert (after.model, after.thinking_level) == (before.model, before.thinking_level)
         assert written.labels == {
@@ -225,8 +225,8 @@ def test_a_copy_that_fails_where_links_are_not_allowed_leaves_nothing(
             raise OSError(errno.ENOSPC, "No space left on device")
         real_fsync(fd)
 
-    monkeypatch.setattr(fork_module.os, "link", no_links)
-    monkeypatch.setattr(fork_module.os, "fsync", full_on_the_second_file)
+    monkeypatch.setattr(os, "link", no_links)
+    monkeypatch.setattr(os, "fsync", full_on_the_second_file)
     with pytest.raises(SessionError, match="No space left"):
         write_fork(plan)
     assert list((tmp_path / "out").iterdir()) == []
@@ -239,7 +239,7 @@ def test_full_disk_leaves_no_half_written_file(tmp_path: Path, monkeypatch: pyte
     def full(fd: int) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(fork_module.os, "fsync", full)
+    monkeypatch.setattr(os, "fsync", full)
     with pytest.raises(SessionError, match="No space left"):
         write_fork(plan)
     assert list((tmp_path / "out").iterdir()) == []
@@ -441,7 +441,9 @@ async def test_fork_in_the_app_then_resume_the_fork(tmp_path: Path, fake_pi: Pat
         assert len(forks) == 1
         assert calls(fake_pi) == [[str(project_dir), "--session", str(forks[0])]]
         forked = Session.open(forks[0])
-        assert forked.entry_ids() == ["u1", "a1"] and forked.header["parentSession"].endswith("_sid.jsonl")
+        assert forked.entry_ids() == ["u1", "a1"] and known(forked.header)["parentSession"].endswith(
+            "_sid.jsonl"
+        )
         await until(
             pilot,
             lambda: screen.session is not None and screen.session.path == str(forks[0]),

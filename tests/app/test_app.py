@@ -14,6 +14,7 @@ from pi_sessions.app.main_screen import MainScreen
 from pi_sessions.app.screens import ConfirmScreen, MenuScreen, RawJsonScreen
 from pi_sessions.core.listing.sidebar_rows import HIT_LINE, SessionRow
 from pi_sessions.widgets.plain import FitStatic
+from textual.widgets import Log
 
 from tests.helpers.app import (
     lines_of,
@@ -27,6 +28,7 @@ from tests.helpers.app import (
     until,
     watching,
 )
+from tests.helpers.checks import known
 from tests.helpers.sessions import assistant, chain, entry, header, jsonl, system, user, write
 
 
@@ -100,12 +102,12 @@ async def test_sidebar_groups_by_cwd_and_opens_as_you_move(demo: Path, tmp_path:
         screen = await loaded(pilot)
         rows = lines_of(screen.sidebar.session_list)
         assert any(row.startswith("/home/u/proj-a") for row in rows)
-        first = screen.session.path
+        first = known(screen.session).path
         await pilot.press("down", "down")
         await until(
             pilot, lambda: screen.session is not None and screen.session.path != first, "another session"
         )
-        assert screen.session.path == screen.sidebar.session_list.current().path
+        assert known(screen.session).path == known(screen.sidebar.session_list.current()).path
 
 
 async def test_excluded_entries_shown_in_place_with_their_reason(tmp_path: Path) -> None:
@@ -182,7 +184,7 @@ async def test_search_within_the_session_opens_each_match(tmp_path: Path) -> Non
         assert static_text(screen, "#status") == "4 entries match 'question': n / N for next / previous"
         for entry_id in ("u1", "u2", "u3", "u4", "u1"):
             title = f"Context at {entry_id}"
-            await until(pilot, lambda title=title: static_text(screen, "#context-title") == title, title)
+            await until(pilot, lambda title=title: static_text(screen, "#context-title") == title, title)  # type: ignore[misc]  # (mypy cannot infer a lambda with a default argument)
             await pilot.press("n")
         await pilot.press("N", "N")  # back to u1, then round to the last match
         await until(pilot, lambda: static_text(screen, "#context-title") == "Context at u4", "back")
@@ -823,7 +825,7 @@ async def test_raw_json_of_an_entry(tmp_path: Path) -> None:
         assert isinstance(app.screen, RawJsonScreen)
         assert app.screen.value["id"] == screen.branch_tree.current_id() == "n1"
         assert app.screen.value["name"] == "Compaction demo"
-        log_text = "\n".join(app.screen.query_one("Log").lines)
+        log_text = "\n".join(app.screen.query_one(Log).lines)
         assert json.loads(log_text)["type"] == "session_info"
 
 

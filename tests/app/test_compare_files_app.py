@@ -22,14 +22,12 @@ from pi_sessions.core.projection.compare import compare
 from pi_sessions.core.projection.file_knowledge import FileTracker
 from pi_sessions.widgets.plain import FitStatic
 
-from tests.helpers.app import WAIT, lines_of, loaded, make_app, until
+from tests.helpers.app import WAIT, Scanner, lines_of, loaded, make_app, until
 from tests.helpers.cli import RAW_CONTROL
-from tests.helpers.corpus import FIXTURES, load_expected
-from tests.helpers.evil import MARKUP_SHOWN, evil
+from tests.helpers.corpus import FIXTURES, deepest_common_ancestor, load_expected
+from tests.helpers.evil import ESC_SHOWN, MARKUP_SHOWN, evil
 from tests.helpers.sessions import chain, entry, header, jsonl, user, write
 from tests.helpers.tools import call, compaction, context_edit, tool_result, tool_use, user_bash
-from tests.hostile.test_inert import ESC_SHOWN, Scanner
-from tests.unit.projection.test_compare import _deepest_common_ancestor
 
 KITCHEN_SINK = "--tmp-scratch--/2025-03-30T10-52-05-079Z_0195e6ae-1c57-71e5-b35b-1bbb5f940b52.jsonl"
 
@@ -303,7 +301,7 @@ async def test_every_pair_of_tips_of_a_corpus_file_splits_where_pi_says(tmp_path
         screen.focus_pane("tree")
         tree = screen.branch_tree
         for a, b in itertools.combinations(tips, 2):
-            split = _deepest_common_ancestor(children, a, b)
+            split = deepest_common_ancestor(children, a, b)
             assert split is not None
             assert tree.select(a)
             if tree.marked != a:
@@ -531,7 +529,7 @@ async def test_both_views_show_hostile_text_inert(tmp_path: Path) -> None:
             shown = await scan("the comparison")
             assert MARKUP_SHOWN in shown and (ascii_only or ESC_SHOWN in shown)
             await pilot.press("escape")
-            await until(pilot, lambda app=app, screen=screen: app.screen is screen, "back")
+            await until(pilot, lambda app=app, screen=screen: app.screen is screen, "back")  # type: ignore[misc]  # (mypy cannot infer a lambda with a default argument)
             view = await _files_open(pilot)
             shown = await scan("the files view")
             assert MARKUP_SHOWN in shown
@@ -599,7 +597,7 @@ async def test_mark_compare_and_files_are_in_the_palette_and_the_help(tmp_path: 
         await pilot.press("q")
         await until(pilot, lambda: app.screen is screen, "back")
         await pilot.press("question_mark")
-        rows = dict(app.screen.rows)  # type: ignore[attr-defined]
+        rows = dict(app.screen.rows)
         assert rows[UNICODE.mark].startswith("the entry marked with m: move to another and press = to")
         assert rows["="].startswith("compare the marked entry") and rows["w"].startswith("files:")
         assert rows["s"] == "the comparison: go to the split point"

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pi_sessions.app import cli, tui
+from pi_sessions.app import arguments, cli, tui
 from pi_sessions.app.config import read_settings, resolve_theme
 
 from tests.helpers.app import until
@@ -256,7 +256,7 @@ def test_no_mouse_reaches_the_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert tui.run_app(Settings(), root) == 0
     assert [r["mouse"] for r in runs] == [False, True]
     ns = cli._tui_parser(full_help=False).parse_args(["--no-mouse"])
-    assert cli.flag_overrides(ns)["mouse"] == (False, "--no-mouse")
+    assert arguments.flag_overrides(ns)["mouse"] == (False, "--no-mouse")
 
 
 def test_an_unknown_flag_is_exit_2() -> None:

@@ -77,6 +77,7 @@ async def test_the_header_shows_pis_context_size_and_the_cost_at_80_and_160_colu
         screen = await loaded(pilot)
         assert screen.context_leaf == "91ac5f50"
         shown = "\n".join(header_on_screen(screen.context_view.header))
+        assert screen.session is not None
         totals = project(screen.session, "91ac5f50").path_totals(screen.session)
         assert f"context {TOKENS[SCRATCH]['91ac5f50']:,}" in shown  # pi's 7,394, not ~bytes/4
         assert f"${totals.cost:.3f}" in shown  # pi's footer: three decimals
@@ -92,10 +93,11 @@ async def test_the_header_has_pis_context_size_at_every_entry(tmp_path: Path) ->
     async with app.run_test(size=(160, 48)) as pilot:
         screen = await loaded(pilot)
         expected = TOKENS[SCRATCH]
+        assert screen.session is not None
         assert set(expected) == set(screen.session.by_id)
         for entry_id, tokens in expected.items():
             assert screen.branch_tree.select(entry_id)
-            await until(pilot, lambda e=entry_id: screen.context_leaf == e, f"the context at {entry_id}")
+            await until(pilot, lambda e=entry_id: screen.context_leaf == e, f"the context at {entry_id}")  # type: ignore[misc]  # (mypy cannot infer a lambda with a default argument)
             size = screen.query_one("#context-size", FitStatic).full_text
             assert size.startswith(f"context {tokens:,}"), (entry_id, size, tokens)
 
@@ -141,7 +143,7 @@ async def test_the_gauge_has_pis_colours_above_70_and_90_percent(
             ("a3", "91.0%", "-error"),
         ):
             screen.branch_tree.select(leaf)
-            await until(pilot, lambda leaf=leaf: screen.context_leaf == leaf, leaf)
+            await until(pilot, lambda leaf=leaf: screen.context_leaf == leaf, leaf)  # type: ignore[misc]  # (mypy cannot infer a lambda with a default argument)
             assert drawn(gauge).startswith(percent) and "1.0k" in drawn(gauge), drawn(gauge)
             assert (gauge.has_class("-warning"), gauge.has_class("-error")) == (
                 level == "-warning",
@@ -158,6 +160,7 @@ async def test_the_sparkline_marks_the_compaction_on_the_path(tmp_path: Path, as
         screen = await loaded(pilot)
         line = lines_of(screen.context_view.header.sparkline)[0]
         session = screen.session
+        assert session is not None and screen.context_leaf is not None
         timeline = context_timeline(session, session.path_to(screen.context_leaf))
         assert len(timeline.points) == 8 and [c.dropped for c in timeline.compactions] == [True]
         bars = timeline.sparkline(80, ascii=ascii)
@@ -179,6 +182,7 @@ async def test_a_long_path_fills_the_sparkline_in_after_the_context(
         screen = await loaded(pilot)  # waits until the sparkline is no longer pending
         line = lines_of(screen.context_view.header.sparkline)[0]
         assert "peak 15" in line and "reading" not in line
+        assert screen.session is not None
         assert len(context_timeline(screen.session, screen.session.path_to("e59")).points) == 30
         await pilot.press("tab", "up", "up")
         await settled(pilot)
@@ -194,6 +198,7 @@ async def test_each_branch_below_a_fork_says_what_it_spent(tmp_path: Path, size:
     async with app.run_test(size=size) as pilot:
         screen = await loaded(pilot)
         tree = screen.branch_tree
+        assert screen.session is not None
         totals = branch_totals(screen.session)
         lines = lines_of(tree)
         top = int(tree.scroll_offset.y)
@@ -203,6 +208,7 @@ async def test_each_branch_below_a_fork_says_what_it_spent(tmp_path: Path, size:
             if index >= len(tree.rows) or not tree.rows[index].branch_start:
                 continue
             branch = totals.branch(tree.rows[index].record.id)
+            assert branch is not None
             cost = short_cost(branch.totals.cost)
             wide = f"{format_tokens(branch.totals.tokens)} {cost}"
             assert line.rstrip().endswith(wide if size[0] == 160 else cost), line
@@ -260,7 +266,9 @@ async def test_the_compaction_audit_of_the_selected_path(tmp_path: Path) -> None
         await until(
             pilot, lambda: isinstance(app.screen, CompactionAuditScreen) and app.screen.ready, "audit"
         )
+        assert isinstance(app.screen, CompactionAuditScreen)
         text = app.screen.text()
+        assert session is not None
         [audit] = audit_compactions(session, session.path_to("97cc7d73"))
         assert audit.tokens_after == TOKENS[API][audit.compaction_id]  # pi's estimate at the compaction
         assert f"Context {audit.tokens_before:,} → {audit.tokens_after:,} tokens" in text
@@ -275,6 +283,7 @@ async def test_the_compaction_audit_of_the_selected_path(tmp_path: Path) -> None
         await until(
             pilot, lambda: isinstance(app.screen, CompactionAuditScreen) and app.screen.ready, "audit"
         )
+        assert isinstance(app.screen, CompactionAuditScreen)
         before = app.screen.text()
         assert before.startswith("No compaction on the path to this entry.")
         # the compaction comes later on this very path: it is not "on other branches"
@@ -286,9 +295,11 @@ async def test_the_size_doctor_offers_a_clone(tmp_path: Path) -> None:
     app = make_app(root, tmp_path / "cache", open_path=root / SCRATCH)
     async with app.run_test(size=(160, 48)) as pilot:
         screen = await loaded(pilot)
+        assert screen.session is not None
         report = size_report(screen.session, "91ac5f50")
         await pilot.press("S")
         await until(pilot, lambda: isinstance(app.screen, SizeDoctorScreen) and app.screen.ready, "sizes")
+        assert isinstance(app.screen, SizeDoctorScreen)
         text = app.screen.text()
         assert f"{human_bytes(report.file_bytes)} in 105 entries" in text
         assert f"assistant {human_bytes(report.by_role['assistant'].bytes)} (42)" in text
@@ -297,6 +308,7 @@ async def test_the_size_doctor_offers_a_clone(tmp_path: Path) -> None:
         assert f"about {human_bytes(report.clone_drops)} less. C: clone" in text
         await pilot.press("C")
         await until(pilot, lambda: isinstance(app.screen, ForkScreen), "the fork preview")
+        assert isinstance(app.screen, ForkScreen)
         assert "91ac5f50" in app.screen.title_text  # a clone: the fork at the active leaf
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is screen, "back")
@@ -319,7 +331,7 @@ def test_branch_of_an_entry_is_its_forks_child() -> None:
             assert branch is not None and branch.child_id == child and branch.totals == below
             for grandchild in session.children_of(child)[:1]:
                 if session.child_count(child) == 1:
-                    assert totals.branch(grandchild).child_id == child
+                    assert (grand := totals.branch(grandchild)) is not None and grand.child_id == child
     assert totals.branch("nope") is None
 
 

@@ -13,10 +13,10 @@ from pi_sessions.core.session.session import Session
 from pi_sessions.core.writing.fork import plan_fork, write_fork
 from textual.pilot import Pilot
 
-from tests.cli.test_costs_cli import reply
 from tests.helpers.app import loaded, make_app, screen_text, until
+from tests.helpers.checks import known
 from tests.helpers.cli import cli
-from tests.helpers.sessions import header, user, write
+from tests.helpers.sessions import header, reply, user, write
 
 
 def _store(root: Path) -> None:
@@ -75,7 +75,7 @@ async def test_the_costs_screen_shows_each_day_once_with_a_bar_and_regroups(tmp_
 
         await pilot.press("g")
         await pilot.pause()
-        assert costs.by == "week" and [g.key for g in costs.report.groups] == [
+        assert costs.by == "week" and [g.key for g in known(costs.report).groups] == [
             "2025-W09",
             "2025-W10",
             "2025-W11",

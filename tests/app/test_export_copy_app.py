@@ -192,6 +192,7 @@ async def test_when_nothing_can_copy_the_text_is_shown_to_select(
         await loaded(pilot)
         await pilot.press("y", "2")
         await until(pilot, lambda: isinstance(app.screen, TextScreen), "the text to select")
+        assert isinstance(app.screen, TextScreen)
         assert app.screen.text == str(path)
         assert "install xclip or xsel" in app.screen.detail
         assert app.clipboard == ""  # no claim of a copy that nothing could make
@@ -212,6 +213,7 @@ async def test_resume_in_the_browser_shows_and_copies_the_command(tmp_path: Path
         await pilot.press("r")
         await until(pilot, lambda: isinstance(app.screen, TextScreen), "the command")
         line = f"cd {project} && pi --session {path}"
+        assert isinstance(app.screen, TextScreen)
         assert app.screen.text == line
         await until(pilot, lambda: app.clipboard == line, "the command copied")
         assert not calls.exists()  # pi was not run without a terminal

@@ -51,7 +51,7 @@ def sessions(root: Path) -> Path:
     return root
 
 
-def tree_app(tmp_path: Path, **kwargs: Any):  # type: ignore[no-untyped-def]
+def tree_app(tmp_path: Path, **kwargs: Any):
     root = tmp_path / "sessions"
     two_fork_session(root / "--home-u-proj--" / "2025-03-01T10-00-00-000Z_t.jsonl")
     return make_app(root, tmp_path / "cache", **kwargs)
@@ -464,8 +464,8 @@ async def test_the_first_run_text_wraps_at_80_columns_and_names_the_live_demo_ke
     root.mkdir(parents=True)
     app = make_app(root, tmp_path / "cache", keys={"ui.demo": "ctrl+g"})
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: app.screen.scanned, "the scan")
-        session_list = app.screen.sidebar.session_list
+        await until(pilot, lambda: main(pilot).scanned, "the scan")
+        session_list = main(pilot).sidebar.session_list
         shown = [line.rstrip() for line in lines_of(session_list)]
         text = " ".join(line.strip() for line in shown if line.strip())
         assert "…" not in text and "..." not in text  # wrapped, not cut

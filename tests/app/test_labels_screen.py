@@ -71,7 +71,7 @@ async def test_the_labels_screen_lists_every_label_of_the_corpus_and_lands_on_ea
             await until(pilot, lambda: app.screen is main, "back on the main screen")
             await until(
                 pilot,
-                lambda row=row: (
+                lambda row=row: (  # type: ignore[misc]  # (mypy cannot infer a lambda with a default argument)
                     main.session is not None
                     and main.session.path == row.path
                     and main.branch_tree.current_id() == row.entry_id

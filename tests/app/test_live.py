@@ -16,12 +16,14 @@ from typing import Any
 from pi_sessions.app.main_screen import MainScreen
 from pi_sessions.core.live import watch
 from pi_sessions.core.projection.context import project
+from pi_sessions.core.reading import growth
 from pi_sessions.core.session.outline import ViewFilter, outline_rows, row_filter
 from pi_sessions.core.session.session import Session
 from pi_sessions.widgets.context_blocks import build_blocks
 from textual.pilot import Pilot
 
 from tests.helpers.app import lines_of, loaded, make_app, settled, static_text, until, watching
+from tests.helpers.checks import known
 from tests.helpers.sessions import chain, header, jsonl, rewrite_keeping_size_and_mtime, user, write
 
 
@@ -180,7 +182,7 @@ async def test_renamed(tmp_path: Path) -> None:
         await until(pilot, lambda: screen.sidebar.session_list.open_path == str(renamed), "the rename")
         await settled(pilot)
         assert_panes_show(screen, renamed)
-        assert screen.sidebar.session_list.current().path == str(renamed)
+        assert known(screen.sidebar.session_list.current()).path == str(renamed)
         assert "was renamed to" in static_text(screen, "#status")
         assert before == (
             rows_of(screen.branch_tree.rows),
@@ -196,7 +198,7 @@ async def test_reading_a_change_never_blocks_the_keyboard(tmp_path: Path, monkey
     path, _ = two_sessions(root)
     release = threading.Event()
     reading_threads: set[int] = set()
-    real_read = watch.read_growth
+    real_read = growth.read_growth
 
     def slow_read(file: str, marks: Any) -> Any:
         if file == str(path):

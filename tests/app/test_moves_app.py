@@ -14,7 +14,7 @@ from pi_sessions.core.session.session import Session
 from pi_sessions.widgets.context_blocks import build_blocks
 
 from tests.helpers.app import lines_of, loaded, make_app, settled
-from tests.unit.session.test_moves import branchy_session, full_path
+from tests.helpers.moves import branchy_session, full_path
 
 
 def blocks_of(blocks: list[Any]) -> list[tuple[Any, ...]]:

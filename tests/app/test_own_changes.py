@@ -24,6 +24,7 @@ from pi_sessions.widgets.context_blocks import build_blocks
 from textual.pilot import Pilot
 
 from tests.helpers.app import lines_of, loaded, make_app, static_text, until, watching
+from tests.helpers.checks import known
 from tests.helpers.sessions import assistant, header, jsonl, user, write
 
 FOLDER = "--home-u-proj--"
@@ -154,7 +155,7 @@ async def test_deleting_the_open_session_opens_the_next_one(
         await until(pilot, lambda: screen.session is not None, "the next session opened")
         await until(pilot, lambda: screen.context_view.projection is not None, "its context")
         assert not newer.exists() and screen.session.path == str(older)
-        assert screen.sidebar.session_list.current().path == str(older)
+        assert known(screen.sidebar.session_list.current()).path == str(older)
         assert [r.record.id for r in screen.branch_tree.rows] == ["o1", "o2"]
         assert_current(screen, root)
         # The last one: every pane says there is nothing.
@@ -179,7 +180,7 @@ async def test_a_fork_is_listed_selected_and_open_at_once(tmp_path: Path) -> Non
         await until(pilot, lambda: status(screen).startswith("forked:"), "the fork written")
         forked = status(screen).removeprefix("forked: ")
         assert screen.session is not None and screen.session.path == forked
-        assert screen.sidebar.session_list.current().path == forked
+        assert known(screen.sidebar.session_list.current()).path == forked
         assert [r.record.id for r in screen.branch_tree.rows] == ["u1", "a1"]
         rows = [r for r in screen.sidebar.session_list.rows if isinstance(r, SessionRow)]
         assert [(r.summary.path, r.depth) for r in rows[:2]] == [

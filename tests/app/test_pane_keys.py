@@ -235,6 +235,7 @@ async def test_clone_from_the_app(tmp_path: Path) -> None:
         await pilot.press("tab", "home")  # the cursor elsewhere: a clone is at the default leaf
         await pilot.press("C")
         await until(pilot, lambda: isinstance(app.screen, ForkScreen), "the preview")
+        assert isinstance(app.screen, ForkScreen)
         assert app.screen.title_text == "Fork at b1"
         await pilot.press("enter")
         await until(pilot, lambda: len(screen.sidebar.summaries) == 2, "the clone listed")
@@ -536,9 +537,11 @@ async def test_the_first_row_is_an_entry_like_any_other(tmp_path: Path) -> None:
         await loaded(pilot)
         await pilot.press("tab", "home", "i")  # the raw JSON of the first row's entry
         await until(pilot, lambda: isinstance(app.screen, RawJsonScreen), "the raw JSON")
+        assert isinstance(app.screen, RawJsonScreen)
         assert app.screen.title_text.startswith("e0 · line 2 of ")
         await pilot.press("escape", "f")
         await until(pilot, lambda: isinstance(app.screen, ForkScreen), "the fork preview")
+        assert isinstance(app.screen, ForkScreen)
         assert app.screen.title_text == "Fork at e0"
 
 

@@ -17,14 +17,13 @@ from pi_sessions.core.search.picker import SearchIndex
 from pi_sessions.core.search.sidebar import SidebarSearch
 from textual.pilot import Pilot
 
-from tests.helpers.app import lines_of, loaded, make_app, settled, static_text, until
-from tests.helpers.sessions import assistant, header, user, write
-from tests.unit.search.test_session_search import branched, kitchen
+from tests.helpers.app import lines_of, loaded, main, make_app, settled, static_text, until
+from tests.helpers.sessions import assistant, branched, header, kitchen, user, write
 
 
 async def search_for(pilot: Pilot[Any], text: str) -> None:
     """Type `text` into the sidebar's search and wait for its answer, with its places."""
-    screen = pilot.app.screen
+    screen = main(pilot)
     await pilot.press("slash", *text)
     await until(
         pilot, lambda: getattr(screen.sidebar.matches, "text", None) == text, f"the answer to {text!r}"
@@ -55,6 +54,7 @@ async def test_a_hit_on_an_abandoned_branch_lands_on_its_entry_and_says_so(tmp_p
         await until(pilot, lambda: screen.branch_tree.current_id() == "u3", "the landing")
         await until(pilot, lambda: screen.context_leaf == "u3", "the context at the hit")
         assert screen.active_pane == "tree"
+        assert screen.context_view.projection is not None
         assert [r.id for r in screen.context_view.projection.path] == ["u1", "a1", "u3"]
         shown = "\n".join(lines_of(screen.context_view.body))
         assert "explain why that works" in shown and "Go ahead and fix it" not in shown
@@ -95,7 +95,11 @@ async def test_n_and_N_walk_the_hits_of_the_query(tmp_path: Path) -> None:
         for _ in range(3):
             await pilot.press("n")
             forward.append(tree.current_id())
-        assert forward[3] == "u1" and sorted(forward[:3]) == ["a2", "u1", "u2"]  # each once, then round
+        assert forward[3] == "u1" and sorted(map(str, forward[:3])) == [
+            "a2",
+            "u1",
+            "u2",
+        ]  # each once, then round
         backward = [tree.current_id()]
         for _ in range(3):
             await pilot.press("N")
@@ -158,12 +162,13 @@ async def test_a_deep_only_hit_is_found_only_in_deep_scope(
     async with app.run_test(size=(160, 48)) as pilot:
         screen = await loaded(pilot)
         await search_for(pilot, query)
+        assert screen.sidebar.matches is not None
         assert len(screen.sidebar.matches) == 0
         assert "deep" not in static_text(screen, "#sidebar-title")
         await pilot.press("ctrl+f")  # the deep scope, from the search line
         await until(
             pilot,
-            lambda: screen.sidebar.matches.scope == "deep" and screen.sidebar.matches.done,
+            lambda: (m := screen.sidebar.matches) is not None and m.scope == "deep" and m.done,
             "the deep search",
         )
         title = static_text(screen, "#sidebar-title")
@@ -175,7 +180,10 @@ async def test_a_deep_only_hit_is_found_only_in_deep_scope(
         await until(pilot, lambda: screen.context_leaf == entry_id, "its context")
         await pilot.press("escape")  # back, and the default scope again: nothing
         await pilot.press("ctrl+f")
-        await until(pilot, lambda: screen.sidebar.matches.scope == "default", "the default scope")
+        await until(
+            pilot, lambda: getattr(screen.sidebar.matches, "scope", None) == "default", "the default scope"
+        )
+        assert screen.sidebar.matches is not None
         assert len(screen.sidebar.matches) == 0
 
 
@@ -204,7 +212,10 @@ async def test_a_deep_search_streams_its_hits_with_the_files_read(
         assert "files read" in static_text(screen, "#sidebar-title")  # not done: it says how far
         assert len(hit_lines(screen)) == 1
         go_on.set()
-        await until(pilot, lambda: screen.sidebar.matches.done, "the end of the deep search")
+        await until(
+            pilot, lambda: getattr(screen.sidebar.matches, "done", False), "the end of the deep search"
+        )
+        assert screen.sidebar.matches is not None
         assert len(screen.sidebar.matches) == 2 and len(hit_lines(screen)) == 2
         assert "files read" not in static_text(screen, "#sidebar-title")
 
@@ -248,6 +259,7 @@ async def test_typing_is_never_blocked_and_a_stale_answer_never_replaces_a_newer
         await until(pilot, finished.is_set, "the stale search to finish")
         for _ in range(5):
             await pilot.pause(0.02)
+        assert screen.sidebar.matches is not None
         assert screen.sidebar.matches.text == "alph"  # "al" (both sessions) never shown over it
         assert [r.summary.id for r in screen.sidebar.session_list.rows if isinstance(r, SessionRow)] == [
             "s-one"
@@ -277,6 +289,7 @@ async def test_a_time_filter_is_shown_and_applied(tmp_path: Path) -> None:
         screen = await loaded(pilot)
         await search_for(pilot, "deploy @2w")  # the file's entries are from 2025
         assert "active within 2w" in static_text(screen, "#sidebar-title")
+        assert screen.sidebar.matches is not None
         assert len(screen.sidebar.matches) == 0
         assert sidebar_search.describe_window(14 * 86_400_000) == "2w"
 

@@ -55,7 +55,7 @@ def main() -> None:
 
         def open_and_project(path: Path = path) -> None:
             session = Session.open(path)
-            project(session, session.default_leaf)
+            project(session, session.default_leaf or "")
 
         ours = median_time(open_and_project, repeat=7)
         theirs = pi_by_name.get(path.name)

@@ -109,13 +109,13 @@ def measure(tree: Path, label: str) -> list[str]:
         f"max {_ms(max(keystrokes))}, first letters median {_ms(statistics.median(first_letters))}  {verdict}"
     )
 
-    hits = index.search(queries[0])[:VISIBLE_ROWS]
+    visible = index.search(queries[0])[:VISIBLE_ROWS]
     t0 = time.perf_counter()
     parsed = parse_query(queries[0])
-    for hit in hits:
+    for hit in visible:
         if hit.in_text:
             locate_hit(Session.open(hit.item.path), hit, parsed)
-    rows.append(f"  locate {len(hits)} hits on their entries: {_ms(time.perf_counter() - t0)}")
+    rows.append(f"  locate {len(visible)} hits on their entries: {_ms(time.perf_counter() - t0)}")
 
     for query in (queries[0], queries[-1], queries[4], f"re:\\b{queries[1][:4]}\\w*\\s+\\w+ing\\b"):
         t0 = time.perf_counter()

@@ -74,6 +74,7 @@ def main() -> None:
             t0 = time.perf_counter()
             store = SessionStore(root, cache_dir=cache)
             report = store.scan()
+            assert report is not None
             store.listing()
             times.append(time.perf_counter() - t0)
             assert report.grown == len(files) and report.read == 0, report

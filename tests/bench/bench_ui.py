@@ -27,7 +27,7 @@ from .trees import largest_files, write_long_session
 FRAME_MS = 1000 / 60
 
 
-def _app(root: Path, cache: Path, open_path: Path | None = None):  # type: ignore[no-untyped-def]
+def _app(root: Path, cache: Path, open_path: Path | None = None):
     from pi_sessions.app.config import Settings
     from pi_sessions.app.tui import PiSessionsApp
     from pi_sessions.core.common.locations import SessionsRoot
@@ -41,7 +41,7 @@ def _app(root: Path, cache: Path, open_path: Path | None = None):  # type: ignor
     )
 
 
-async def _until(pilot, condition, limit: float = 60.0) -> None:  # type: ignore[no-untyped-def]
+async def _until(pilot, condition, limit: float = 60.0) -> None:
     deadline = time.monotonic() + limit
     while not condition():
         if time.monotonic() > deadline:
@@ -49,7 +49,7 @@ async def _until(pilot, condition, limit: float = 60.0) -> None:  # type: ignore
         await pilot.pause(0.001)
 
 
-async def _session_shown(pilot, app):  # type: ignore[no-untyped-def]
+async def _session_shown(pilot, app):
     """The main screen once the opened session and its context are shown."""
     from pi_sessions.app.main_screen import MainScreen
 
@@ -104,7 +104,7 @@ async def open_largest(root: Path, cache: Path, path: Path) -> float:
             original(*args)  # type: ignore[arg-type]
             screen.call_after_refresh(lambda: shown.done() or shown.set_result(time.perf_counter()))
 
-        screen.opener.opened = opened  # type: ignore[method-assign]
+        screen.opener.opened = opened  # type: ignore[method-assign,assignment]  # (wrapped to time the open)
         started = time.perf_counter()
         screen.open_session(str(path))
         finished = await shown
@@ -150,19 +150,19 @@ async def live_appends(
         real_handler = screen.scan_watch.open_session_changed
         real_settle = screen.watcher.settle
 
-        def timed(event, **kwargs):  # type: ignore[no-untyped-def]
+        def timed(event, **kwargs):
             started = time.perf_counter()
             real_handler(event, **kwargs)
             handled.append((time.perf_counter() - started) * 1000 + (settled.pop() if settled else 0.0))
 
-        def timed_settle(batch):  # type: ignore[no-untyped-def]
+        def timed_settle(batch):
             started = time.perf_counter()
             result = real_settle(batch)
             settled.append((time.perf_counter() - started) * 1000)
             return result
 
-        screen.scan_watch.open_session_changed = timed  # type: ignore[method-assign]
-        screen.watcher.settle = timed_settle  # type: ignore[method-assign]
+        screen.scan_watch.open_session_changed = timed
+        screen.watcher.settle = timed_settle
         for i in range(count):
             parent = screen.session.default_leaf
             eid = f"live{i}"

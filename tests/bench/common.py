@@ -151,7 +151,7 @@ def run_probe(scenario: str, params: dict, argv: Sequence[str], env: dict[str, s
         )
     for key in list(out):
         if key.endswith("_at"):
-            out[key] -= started
+            out[key] = float(out[key]) - started
     out["process_max_rss"] = run.max_rss
     return out
 

@@ -80,7 +80,7 @@ class _AfterImport(importlib.abc.MetaPathFinder):
                 return loader.create_module(spec)
 
             def exec_module(self, module: Any) -> None:
-                loader.exec_module(module)  # type: ignore[attr-defined]
+                loader.exec_module(module)
                 sys.modules[name] = module
                 then()
 

@@ -207,7 +207,7 @@ async def live(pilot: Any, params: dict[str, Any]) -> None:
         t0 = time.monotonic()
         with open(params["path"], "a") as f:
             f.write(line)
-        await m.wait_for(lambda f, marker=marker: marker in f.text(panes), since=t0)
+        await m.wait_for(lambda f, marker=marker: marker in f.text(panes), since=t0)  # type: ignore[misc]  # (mypy cannot infer a lambda with a default argument)
         shown = await m.settle(panes, since=t0, quiet=quiet)
         times.append(shown.when - t0)
         quiet = _next_quiet(times[-1])
@@ -227,7 +227,7 @@ async def hello_keys(pilot: Any, params: dict[str, Any]) -> None:
     for i, char in enumerate(text):
         t0 = time.monotonic()
         send_key(app, char)
-        shown = await m.wait_for(lambda f, typed=text[: i + 1]: typed in f.text(field), since=t0)
+        shown = await m.wait_for(lambda f, typed=text[: i + 1]: typed in f.text(field), since=t0)  # type: ignore[misc]  # (mypy cannot infer a lambda with a default argument)
         times.append(shown.when - t0)
         await asyncio.sleep(0.05)
     RESULT["times"] = times
@@ -245,7 +245,7 @@ async def hello_watch(pilot: Any, params: dict[str, Any]) -> None:
         t0 = time.monotonic()
         with open(params["path"], "a") as f:
             f.write(json.dumps({"type": "custom", "text": marker}) + "\n")
-        shown = await m.wait_for(lambda f, marker=marker: marker in f.text(), since=t0)
+        shown = await m.wait_for(lambda f, marker=marker: marker in f.text(), since=t0)  # type: ignore[misc]  # (mypy cannot infer a lambda with a default argument)
         times.append(shown.when - t0)
         await asyncio.sleep(0.2)
     RESULT["times"] = times

@@ -72,7 +72,7 @@ class ScreenMirror:
                 mirror._pending.append((time.monotonic(), renderable))
             original(app, screen, renderable)
 
-        App._display = display  # type: ignore[method-assign]
+        App._display = display  # type: ignore[method-assign,assignment]  # (a private Textual hook, wrapped to mirror frames)
         return mirror
 
     def catch_up(self) -> list[Frame]:

@@ -14,8 +14,7 @@ import pytest
 
 from tests.helpers.cli import cli
 from tests.helpers.corpus import FIXTURES
-from tests.helpers.sessions import entry, header, user, write
-from tests.unit.search.test_session_search import branched, kitchen
+from tests.helpers.sessions import branched, entry, header, kitchen, user, write
 
 CORPUS = FIXTURES / "sessions"
 SEARCH_FIELDS = ("path", "session_id", "entry_id", "field", "excerpt", "on_active_path")

@@ -12,59 +12,13 @@ from pi_sessions.core.session.session import Session
 from pi_sessions.core.writing.fork import plan_fork, write_fork
 
 from tests.helpers.cli import cli, raw_controls
-from tests.helpers.sessions import entry, header, user, write
-
-
-def _ms(iso: str) -> int:
-    from datetime import datetime
-
-    return int(datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp() * 1000)
+from tests.helpers.sessions import entry, header, reply, user, write
 
 
 def _iso(ms: int) -> str:
     from datetime import UTC, datetime
 
     return datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def reply(
-    entry_id: str,
-    parent: str | None,
-    at: str,
-    *,
-    tokens: tuple[int, int, int, int] = (100, 20, 1000, 50),
-    cost: float = 0.01,
-    billed: bool | None = None,
-    provider: str = "anthropic",
-    model: str = "claude-sonnet-4-5",
-    written: str | None = None,
-    **message: Any,
-) -> dict[str, Any]:
-    """An assistant reply made at `at` (ISO, UTC), its line written at `written` (default `at`)."""
-    inp, out, read, write_ = tokens
-    usage: dict[str, Any] = {
-        "input": inp,
-        "output": out,
-        "cacheRead": read,
-        "cacheWrite": write_,
-        "totalTokens": sum(tokens),
-        "cost": {"total": cost},
-    }
-    if billed is not None:
-        usage["cost"]["totalFromProvider"] = billed
-    body = {
-        "role": "assistant",
-        "content": [{"type": "text", "text": f"answer {entry_id}"}],
-        "provider": provider,
-        "model": model,
-        "usage": usage,
-        "stopReason": "stop",
-        "timestamp": _ms(at),
-        **message,
-    }
-    line = entry("message", entry_id, parent, message=body)
-    line["timestamp"] = written or at
-    return line
 
 
 def costs(root: Path, *args: str) -> list[dict[str, Any]]:

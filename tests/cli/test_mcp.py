@@ -287,7 +287,7 @@ def test_every_corpus_session_answers_as_the_command_line_unless_it_is_cut() -> 
     results = calls(*wanted)
     exact = 0
     for (name, args), result in zip(wanted, results, strict=True):
-        expected = cli(name, "--json", args["path"])
+        expected = cli(name, "--json", str(args["path"]))
         if expected.code != 0:  # (a file pi itself cannot read: the same one line)
             assert result.is_error and result.content[0].text == expected.stderr.strip(), (name, args)
             continue

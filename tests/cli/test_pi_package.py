@@ -13,13 +13,8 @@ from typing import Any
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-PACKAGE = REPO / "pi-package"
-COMMAND = REPO / ".venv" / "bin" / "pi-sessions"
-# The oracle's pi (../shared/oracle after its setup.sh), beside the repository or beside the
-# worktrees' folder.
-ORACLES = [REPO.parent / "shared" / "oracle", REPO.parent.parent / "shared" / "oracle"]
-PI = next((o / "pi" for o in ORACLES if (o / "node_modules/@earendil-works/pi-coding-agent").is_dir()), None)
+from tests.helpers.pi import COMMAND, PACKAGE, PI
+
 DEADLINE = 90.0  # only a hang reaches this
 
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_pi_package import COMMAND, PACKAGE, PI
 from tests.helpers.corpus import FIXTURES
+from tests.helpers.pi import COMMAND, PACKAGE, PI
 
 pytestmark = [
     pytest.mark.e2e,

@@ -15,6 +15,8 @@ from pi_sessions.app.tui import PiSessionsApp
 from pi_sessions.core.common.locations import SessionsRoot
 from textual.pilot import Pilot
 
+from tests.helpers.cli import RAW_CONTROL
+
 WAIT = 15.0  # only a hang reaches this
 
 
@@ -134,3 +136,23 @@ def screen_text(app: Any) -> str:
             "\xa0", " "
         )
     return "\n".join(rows.get(r, "") for r in range(max(rows, default=-1) + 1))
+
+
+class Scanner:
+    """Scans what the current screen would send to the terminal: every segment of every
+    line the compositor renders. Remembers the text of each view for later checks."""
+
+    def __init__(self, app: Any, pilot: Any) -> None:
+        self.app, self.pilot = app, pilot
+        self.views: dict[str, str] = {}
+
+    async def __call__(self, what: str) -> str:
+        await self.pilot.pause()
+        lines = []
+        for y, strip in enumerate(self.app.screen._compositor.render_strips()):
+            for segment in strip:
+                bad = RAW_CONTROL.findall(segment.text)  # not even a newline inside a line
+                assert not bad, f"{what}: raw {bad!r} on screen line {y}: {segment.text!r}"
+            lines.append(strip.text)
+        self.views[what] = text = "\n".join(lines)
+        return text

@@ -30,3 +30,28 @@ def session_path_for(expected_path: Path, expected: dict) -> Path:
     """CORPUS/expected/<rel>.json -> CORPUS/sessions/<rel>."""
     corpus = next(p for p in expected_path.parents if p.name == "expected").parent
     return corpus / "sessions" / expected["file"]
+
+
+def session_files() -> list[Path]:
+    """Every session file of the committed corpus, and of ../shared's when present."""
+    found = sorted((FIXTURES / "sessions").rglob("*.jsonl"))
+    if (SHARED_FIXTURES / "sessions").is_dir():
+        have = {p.relative_to(FIXTURES) for p in found}
+        for p in sorted((SHARED_FIXTURES / "sessions").rglob("*.jsonl")):
+            if p.relative_to(SHARED_FIXTURES) not in have:
+                found.append(p)
+    return found
+
+
+def deepest_common_ancestor(children: dict[str, list[str]], a: str, b: str) -> str | None:
+    """From pi's own tree (getTree's children), independently of our tree code."""
+    parent = {kid: node for node, kids in children.items() for kid in kids}
+    ancestors: set[str] = set()
+    node: str | None = a
+    while node is not None:
+        ancestors.add(node)
+        node = parent.get(node)
+    node = b
+    while node is not None and node not in ancestors:
+        node = parent.get(node)
+    return node

@@ -19,6 +19,7 @@ def evil(tag: str) -> str:
 
 # What must be visible (shown literally) wherever such a string is drawn.
 MARKUP_SHOWN = "[link=http://x]L[/link]"
+ESC_SHOWN = "\u241b]0;PWNED\u2407"  # ESC ] 0 ; PWNED BEL, as control pictures
 
 
 def _line(obj: Any) -> bytes:

@@ -130,3 +130,110 @@ def rewrite_keeping_size_and_mtime(path: Path, data: bytes) -> None:
         before.st_size,
         before.st_mtime_ns,
     )
+
+
+# ---------------------------------------------------------------- sessions to search in
+def tool_result(entry_id: str, parent: str, text: str, n: int = 0) -> dict[str, Any]:
+    message = {
+        "role": "toolResult",
+        "toolCallId": "call1",
+        "toolName": "bash",
+        "content": [{"type": "text", "text": text}],
+        "isError": False,
+        "timestamp": 3,
+    }
+    return entry("message", entry_id, parent, n, message=message)
+
+
+def branched(path: Path) -> Path:
+    """A session to search in: u1 -> a1 -> u2 -> a2 is the active path (a2 is the last line);
+    u3 -> a3 hangs off a1."""
+    return write(
+        path,
+        header(),
+        user("u1", None, "Fix the flaky scheduler test", 1),
+        assistant("a1", "u1", "Let me look at the scheduler.", 2),
+        user("u3", "a1", "No, explain why that works first", 3),
+        assistant("a3", "u3", "It works because the lock is held.", 4),
+        user("u2", "a1", "Go ahead and fix it", 5),
+        tool_result("t2", "u2", "PASS src/scheduler.test.ts (12 tests, 94 TODO markers)", 6),
+        assistant("a2", "t2", "Fixed; the tests pass.", 7),
+    )
+
+
+def kitchen(path: Path) -> Path:
+    """A session with a line of every kind the deep search reads (thinking, tool calls, bash,
+    custom messages, summaries, labels)."""
+    thinking = {"type": "thinking", "thinking": "maybe the cache is stale"}
+    call = {"type": "toolCall", "id": "c1", "name": "bash", "arguments": {"command": "rg -n frobnicate"}}
+    bash = {
+        "role": "bashExecution",
+        "command": "make deploy",
+        "output": "deployed to staging",
+        "timestamp": 5,
+    }
+    custom = {"role": "custom", "customType": "note", "content": "custom role text", "timestamp": 6}
+    return write(
+        path,
+        header(),
+        user("u1", None, "start", 1),
+        assistant("a1", "u1", "ok", 2, content=[thinking, {"type": "text", "text": "ok"}, call]),
+        tool_result("t1", "a1", "src/x.ts: frobnicate() is unused", 3),
+        entry("message", "b1", "t1", 4, message=bash),
+        entry("message", "c1", "b1", 5, message=custom),
+        entry("custom_message", "m1", "c1", 6, customType="todo", content="remember the release notes"),
+        entry("branch_summary", "s1", "m1", 7, fromId="a1", summary="we tried the quick fix"),
+        entry("compaction", "k1", "s1", 8, summary="goal: ship it", firstKeptEntryId="s1", tokensBefore=5),
+        entry("label", "l1", "k1", 9, targetId="t1", label="good output"),
+        entry("label", "l2", "l1", 10, targetId="u1", label="gone"),
+        entry("label", "l3", "l2", 11, targetId="u1"),  # cleared
+        entry("label", "l4", "l3", 12, targetId="nowhere", label="orphan label"),
+    )
+
+
+# ---------------------------------------------------------------- paid replies
+def iso_ms(iso: str) -> int:
+    """An ISO time (UTC) in milliseconds, as pi writes a message's timestamp."""
+    from datetime import datetime
+
+    return int(datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp() * 1000)
+
+
+def reply(
+    entry_id: str,
+    parent: str | None,
+    at: str,
+    *,
+    tokens: tuple[int, int, int, int] = (100, 20, 1000, 50),
+    cost: float = 0.01,
+    billed: bool | None = None,
+    provider: str = "anthropic",
+    model: str = "claude-sonnet-4-5",
+    written: str | None = None,
+    **message: Any,
+) -> dict[str, Any]:
+    """An assistant reply made at `at` (ISO, UTC), its line written at `written` (default `at`)."""
+    inp, out, read, write_ = tokens
+    usage: dict[str, Any] = {
+        "input": inp,
+        "output": out,
+        "cacheRead": read,
+        "cacheWrite": write_,
+        "totalTokens": sum(tokens),
+        "cost": {"total": cost},
+    }
+    if billed is not None:
+        usage["cost"]["totalFromProvider"] = billed
+    body = {
+        "role": "assistant",
+        "content": [{"type": "text", "text": f"answer {entry_id}"}],
+        "provider": provider,
+        "model": model,
+        "usage": usage,
+        "stopReason": "stop",
+        "timestamp": iso_ms(at),
+        **message,
+    }
+    line = entry("message", entry_id, parent, message=body)
+    line["timestamp"] = written or at
+    return line

@@ -14,7 +14,6 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import Any
 
 import pytest
 from pi_sessions.app.help_screen import HelpScreen
@@ -32,15 +31,12 @@ from pi_sessions.core.listing.store import SessionStore, list_sessions
 from pi_sessions.core.session.outline import ViewFilter
 from pi_sessions.widgets.plain import PlainInput
 
-from tests.helpers.app import loaded, make_app, until
+from tests.helpers.app import Scanner, loaded, make_app, until
 from tests.helpers.cli import RAW_CONTROL, cli, raw_controls
-from tests.helpers.evil import MARKUP_SHOWN, evil, hostile_lines, hostile_session
+from tests.helpers.evil import ESC_SHOWN, MARKUP_SHOWN, evil, hostile_lines, hostile_session
 from tests.helpers.sessions import header, user, write
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-ESC_SHOWN = "\u241b]0;PWNED\u2407"  # ESC ] 0 ; PWNED BEL, as control pictures
 
 
 # ---------------------------------------------------------------------- the sanitiser
@@ -222,26 +218,6 @@ def digest(folder: Path) -> dict[str, str]:
     }
 
 
-class Scanner:
-    """Scans what the current screen would send to the terminal: every segment of every
-    line the compositor renders. Remembers the text of each view for later checks."""
-
-    def __init__(self, app: Any, pilot: Any) -> None:
-        self.app, self.pilot = app, pilot
-        self.views: dict[str, str] = {}
-
-    async def __call__(self, what: str) -> str:
-        await self.pilot.pause()
-        lines = []
-        for y, strip in enumerate(self.app.screen._compositor.render_strips()):
-            for segment in strip:
-                bad = RAW_CONTROL.findall(segment.text)  # not even a newline inside a line
-                assert not bad, f"{what}: raw {bad!r} on screen line {y}: {segment.text!r}"
-            lines.append(strip.text)
-        self.views[what] = text = "\n".join(lines)
-        return text
-
-
 async def test_every_screen_and_pane_shows_a_hostile_session_inert(tmp_path: Path) -> None:
     root = tmp_path / "sessions"
     path = hostile_session(root)
@@ -307,7 +283,9 @@ async def test_every_screen_and_pane_shows_a_hostile_session_inert(tmp_path: Pat
         for key, kind in dialogs:
             await pilot.press(key)
             await until(
-                pilot, lambda kind=kind: isinstance(app.screen, kind), f"the {kind.__name__} of {key}"
+                pilot,
+                lambda kind=kind: isinstance(app.screen, kind),  # type: ignore[misc]  # (mypy cannot infer a lambda with a default argument)
+                f"the {kind.__name__} of {key}",
             )
             await scan(f"the {kind.__name__} of {key}")
             if kind is ForkScreen:

@@ -226,7 +226,7 @@ class Collector(ast.NodeVisitor):
                 self.file,
                 node.lineno,  # type: ignore[attr-defined]
                 node.col_offset,  # type: ignore[attr-defined]
-                node.end_lineno,  # type: ignore[attr-defined]
+                node.end_lineno,
                 node.end_col_offset,  # type: ignore[attr-defined]
                 original,
                 replacement,

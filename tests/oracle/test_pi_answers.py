@@ -16,6 +16,7 @@ from pi_sessions.core.projection.context import project
 from pi_sessions.core.session.session import Session
 from pi_sessions.core.writing.fork import plan_fork, write_fork
 
+from tests.helpers.checks import known
 from tests.helpers.sessions import assistant, entry, header, user, write
 
 
@@ -126,7 +127,9 @@ def test_fork_remaps_a_compaction_that_keeps_from_a_dropped_label(tmp_path: Path
     assert [line["parentId"] for line in labels] == [pi_entries[-1][1]]
     # pi: the fork's context at its leaf is the source's, message for message
     forked = Session.open(write_fork(plan))
-    assert project(forked, forked.default_leaf).messages(forked) == project(source, leaf).messages(source)
+    assert project(forked, known(forked.default_leaf)).messages(forked) == project(source, leaf).messages(
+        source
+    )
 
 
 def test_context_edits_with_a_string_by_role(tmp_path: Path) -> None:
@@ -286,7 +289,7 @@ def _v1(version: Any = "absent", kept_index: Any = "absent") -> list[dict[str, A
     head = {"type": "session", "id": "legacy", "timestamp": "2025-01-01T00:00:00.000Z", "cwd": "/old"}
     if version != "absent":
         head["version"] = version
-    rows = [
+    rows: list[dict[str, Any]] = [
         head,
         {
             "type": "message",

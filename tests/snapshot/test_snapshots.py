@@ -39,6 +39,7 @@ from textual import constants
 from textual.filter import LineFilter
 
 from tests.helpers.app import lines_of, loaded, main, settled, until
+from tests.helpers.checks import known
 
 pytestmark = pytest.mark.snapshot
 
@@ -299,7 +300,7 @@ def test_live_marker(snap_compare: Any, demo_app: Any) -> None:
         screen = main(pilot)
         screen.activity.grew(str(demo_app.sessions / FORKED), NOW)  # as if a pi wrote it just now
         session_list = screen.sidebar.session_list
-        session_list.set_rows(session_list.rows, keep_path=screen.session.path)
+        session_list.set_rows(session_list.rows, keep_path=known(screen.session).path)
         await pilot.pause()
 
     assert snap_compare(demo_app(), terminal_size=(80, 24), run_before=live)

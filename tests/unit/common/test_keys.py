@@ -144,7 +144,7 @@ SMALL = [
 SMALL_PLACES = Places({"list": "the list", "main": "everywhere"}, {"list": (("list",), ("main",))})
 
 
-def run(ours: dict[str, object] | None = None, pis: dict[str, object] | None = None):  # type: ignore[no-untyped-def]
+def run(ours: dict[str, object] | None = None, pis: dict[str, object] | None = None):
     layers = [KeyLayer("keybindings.json", pis or {}, pi_syntax=True), KeyLayer("[keys]", ours or {})]
     return resolve(SMALL, SMALL_PLACES, layers)
 

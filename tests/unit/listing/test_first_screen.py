@@ -63,7 +63,7 @@ def _first(root: Path, cache: Path, open_path: str | None = None) -> tuple[First
 def _no_freeze(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The freeze recorded, not done (it would hold the test process's objects for good)."""
     frozen: list[str] = []
-    monkeypatch.setattr(first_screen.gc, "freeze", lambda: frozen.append("frozen"))
+    monkeypatch.setattr(gc, "freeze", lambda: frozen.append("frozen"))
     return frozen
 
 

@@ -23,25 +23,25 @@ from tests.helpers.sessions import assistant, header, user, write
 PARENT = os.getpid()
 
 
-def square_all(piece: list[int]) -> list[tuple[int, int, int]]:
+def square_all(piece: list[int]) -> list[tuple[int, ...]]:
     return [(n, n * n, os.getpid()) for n in piece]
 
 
-def fail_in_helper(piece: list[int]) -> list[tuple[int, int, int]]:
+def fail_in_helper(piece: list[int]) -> list[tuple[int, ...]]:
     if os.getpid() != PARENT:
         os._exit(3)  # the helper dies without a word
     return square_all(piece)
 
 
-def encode(results: list[tuple[int, int, int]]) -> bytes:
+def encode(results: list[tuple[int, ...]]) -> bytes:
     return msgspec.msgpack.encode(results)
 
 
-def decode(data: bytes) -> list[tuple[int, int, int]]:
-    return [tuple(r) for r in msgspec.msgpack.decode(data)]  # type: ignore[misc]
+def decode(data: bytes) -> list[tuple[int, ...]]:
+    return [tuple(r) for r in msgspec.msgpack.decode(data)]
 
 
-def one_piece_each(piece: tuple[int, str]) -> list[tuple[int, int]]:
+def one_piece_each(piece: tuple[int, str]) -> list[tuple[int, ...]]:
     """Each process stays in its first piece until the other has one too (each leaves a file
     saying it has one): neither can take both."""
     number, folder = piece

@@ -15,6 +15,7 @@ from pi_sessions.core.listing.store import SessionStore
 from pi_sessions.core.live.watch import EventKind, SessionWatcher, StoreEvent
 from pi_sessions.core.session.session import Session
 
+from tests.helpers.checks import known
 from tests.helpers.sessions import (
     assistant,
     chain,
@@ -106,7 +107,7 @@ async def test_appeared_grew_and_tracked_session_follows(live: tuple[Harness, Pa
         f.write(jsonl(assistant("b", "a", "hi there", 1)))
     event = await harness.until(EventKind.GREW, path)
     assert event.append is not None and [r.id for r in event.append.new_records] == ["b"]
-    assert session.default_leaf == "b" and event.summary.message_count == 2
+    assert session.default_leaf == "b" and known(event.summary).message_count == 2
 
 
 async def test_half_a_line_stays_pending_until_its_newline(live: tuple[Harness, Path, SessionStore]) -> None:
@@ -122,11 +123,11 @@ async def test_half_a_line_stays_pending_until_its_newline(live: tuple[Harness, 
         f.flush()
     await harness.seen(path)
     assert session.entry_ids() == ["a"] and session.pending_bytes == 25
-    assert store.summary(str(path)).message_count == 1
+    assert known(store.summary(str(path))).message_count == 1
     with open(path, "ab") as f:
         f.write(line[25:])
     event = await harness.until(EventKind.GREW, path)
-    assert [r.id for r in event.append.new_records] == ["b"]
+    assert [r.id for r in known(event.append).new_records] == ["b"]
     assert session.entry_ids() == ["a", "b"]
 
 
@@ -147,7 +148,7 @@ async def test_truncation_replacement_by_rename_deletion_and_rename(
     temp.write_bytes(jsonl(header(id="other"), user("x", None, "replaced")))
     os.replace(temp, path)  # an editor's atomic save: new inode
     event = await harness.until(EventKind.REPLACED, path)
-    assert event.summary.id == "other" and session.entry_ids() == ["x"]
+    assert known(event.summary).id == "other" and session.entry_ids() == ["x"]
 
     renamed = folder / "renamed.jsonl"
     os.rename(path, renamed)
@@ -194,7 +195,7 @@ async def test_new_cwd_folder_is_watched(live: tuple[Harness, Path, SessionStore
     other.mkdir()  # and the file right after: faster than the OS adds a watch on the folder
     path = write(other / "s.jsonl", header(id="n"), user("a", None, "in a new folder"))
     event = await harness.until(EventKind.APPEARED, path)
-    assert event.summary.cwd == "/home/u/proj"
+    assert known(event.summary).cwd == "/home/u/proj"
 
 
 async def test_falls_back_to_polling_when_notifications_fail(
@@ -214,7 +215,7 @@ async def test_falls_back_to_polling_when_notifications_fail(
     task = asyncio.create_task(harness.run())
     path = write(root / "s.jsonl", header(), user("a", None, "polled"))
     event = await harness.until(EventKind.APPEARED, path)
-    assert event.summary.first_message == "polled"
+    assert known(event.summary).first_message == "polled"
     assert harness.watcher.poll and "polling" in (harness.watcher.notice or "")
     harness.watcher.stop()
     await asyncio.wait_for(task, TIMEOUT)
@@ -230,7 +231,7 @@ async def test_a_sessions_folder_that_appears_later_is_picked_up(tmp_path: Path)
         root / "--home-u-p--" / "first.jsonl", header(id="first"), user("a", None, "the very first session")
     )
     event = await harness.until(EventKind.APPEARED, path)
-    assert event.summary.first_message == "the very first session"
+    assert known(event.summary).first_message == "the very first session"
     harness.watcher.stop()
     await asyncio.wait_for(task, TIMEOUT)
 
@@ -272,7 +273,7 @@ class ReadCounter:
                 counter.add(at, len(data))
                 return data
 
-            def read(self, size: int = -1) -> bytes:
+            def read(self, size: int | None = -1) -> bytes:
                 at = self.tell()
                 data = super().read(size)
                 counter.add(at, len(data or b""))
@@ -321,7 +322,7 @@ async def test_a_live_append_reads_each_new_byte_once(
     [event] = await watcher.process([str(path)])
     assert event.kind is EventKind.GREW and event.session is session
     assert event.append is not None and [r.id for r in event.append.new_records] == ["n1", "n2"]
-    assert session.default_leaf == "n2" and store.summary(str(path)).message_count == 42
+    assert session.default_leaf == "n2" and known(store.summary(str(path))).message_count == 42
     assert "a new answer" in store.texts(str(path))
     assert counter.times_read(old_size, old_size + len(appended)) == {1}
     # A batch that finds nothing new reads none of the new bytes again.

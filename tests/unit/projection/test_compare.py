@@ -11,7 +11,7 @@ from pi_sessions.core.projection.compare import Relation, compare
 from pi_sessions.core.projection.context import Reason
 from pi_sessions.core.session.session import Session
 
-from tests.helpers.corpus import expected_files, load_expected, session_path_for
+from tests.helpers.corpus import deepest_common_ancestor, expected_files, load_expected, session_path_for
 from tests.helpers.sessions import assistant, chain, entry, header, user, write
 from tests.helpers.tools import compaction, context_edit
 
@@ -134,20 +134,6 @@ def test_an_unknown_leaf_is_an_error(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------------- the corpus
-def _deepest_common_ancestor(children: dict[str, list[str]], a: str, b: str) -> str | None:
-    """From pi's own tree (getTree's children), independently of our tree code."""
-    parent = {kid: node for node, kids in children.items() for kid in kids}
-    ancestors: set[str] = set()
-    node: str | None = a
-    while node is not None:
-        ancestors.add(node)
-        node = parent.get(node)
-    node = b
-    while node is not None and node not in ancestors:
-        node = parent.get(node)
-    return node
-
-
 def _branched_corpus_files() -> list[Path]:
     out = []
     for path in expected_files():
@@ -179,7 +165,7 @@ def test_split_is_pis_deepest_common_ancestor(expected_path: Path) -> None:
         pytest.fail("a file pi opens must open")
     assert set(tree["roots"]) <= set(session.by_id)
     for a, b in itertools.combinations(tips, 2):
-        want = _deepest_common_ancestor(tree["children"], a, b)
+        want = deepest_common_ancestor(tree["children"], a, b)
         result = compare(session, a, b)
         assert result.split_id == want, (a, b)
         assert compare(session, b, a).split_id == want

@@ -8,6 +8,7 @@ from pi_sessions.core.projection.context import Projection, Reason, extend_proje
 from pi_sessions.core.projection.tokens import estimate_context
 from pi_sessions.core.session.session import Session
 
+from tests.helpers.checks import known
 from tests.helpers.corpus import FIXTURES
 from tests.helpers.sessions import assistant, entry, header, jsonl, system, user, write
 
@@ -336,7 +337,7 @@ def test_extension_refuses_what_changes_the_past(tmp_path: Path) -> None:
     assert grown is not None and _shape(grown) == _shape(project(session, "u3"))
     assert grown.model == {"provider": "p", "modelId": "m"} and grown.thinking_level == "high"
     assert extend_projection(project(session, "u3"), session, "u1") is None  # not below it
-    reread = Session.open(session.path)
+    reread = Session.open(known(session.path))
     assert extend_projection(at_u2, reread, "u3") is None  # other records: start again
 
 
@@ -358,7 +359,7 @@ def test_the_token_estimate_counts_what_is_sent_without_a_content_field(tmp_path
     estimateProjectedContextTokens gives 2001 and 3 on these files: 1000 per 4,000-character
     summary, 1 for each "q")."""
 
-    def estimate(summary: str) -> int:
+    def estimate(summary: str) -> float:
         session = Session.open(
             write(
                 tmp_path / f"{len(summary)}.jsonl",

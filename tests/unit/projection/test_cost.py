@@ -29,6 +29,7 @@ from pi_sessions.core.projection.window import (
 )
 from pi_sessions.core.session.session import Session
 
+from tests.helpers.checks import known
 from tests.helpers.corpus import FIXTURES
 from tests.helpers.sessions import assistant, entry, header, jsonl, user, write
 from tests.helpers.token_cases import AUDIT_CASE, AUDIT_PI_TOKENS, CASES
@@ -290,13 +291,13 @@ def test_the_timeline_read_in_steps_is_the_timeline() -> None:
     from pi_sessions.core.projection.timeline import timeline_steps
 
     session = Session.open(TWO_COMPACTIONS)
-    whole = session.path_to(session.default_leaf)
+    whole = session.path_to(known(session.default_leaf))
     fresh = Session.open(TWO_COMPACTIONS)
-    steps = list(timeline_steps(fresh, fresh.path_to(fresh.default_leaf), 3))
+    steps = list(timeline_steps(fresh, fresh.path_to(known(fresh.default_leaf)), 3))
     assert steps[:-1] == [None] * ((len(whole) - 1) // 3) and steps[-1] is not None
     assert steps[-1] == context_timeline(session, whole)
     # A move up the same branch: nothing left to read, the answer at once.
-    shorter = fresh.path_to(fresh.default_leaf)[:-1]
+    shorter = fresh.path_to(known(fresh.default_leaf))[:-1]
     assert [s is None for s in timeline_steps(fresh, shorter, 3)] == [False]
 
 

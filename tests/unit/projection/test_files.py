@@ -16,6 +16,7 @@ from pi_sessions.core.projection.file_knowledge import (
 )
 from pi_sessions.core.session.session import Session
 
+from tests.helpers.checks import known
 from tests.helpers.sessions import assistant, header, user, write
 from tests.helpers.tools import call, compaction, context_edit, tool_result, tool_use, user_bash
 
@@ -174,11 +175,11 @@ def test_calls_are_found_without_a_tool_use_stop_and_edits_in_pis_legacy_shape(t
 def test_a_tracker_follows_the_leaf_and_refuses_unknown_ids(tmp_path: Path) -> None:
     session = _open(tmp_path, *_work(), compaction("k", "e9", 20, first_kept="e5"))
     tracker = FileTracker(session)
-    assert tracker.files_at("e9").get(f"{CWD}/src/pool.ts").state is FileState.IN_CONTEXT
-    assert tracker.files_at("k").get(f"{CWD}/src/pool.ts").state is FileState.SUMMARIZED
+    assert known(tracker.files_at("e9").get(f"{CWD}/src/pool.ts")).state is FileState.IN_CONTEXT
+    assert known(tracker.files_at("k").get(f"{CWD}/src/pool.ts")).state is FileState.SUMMARIZED
     # a projection of another leaf handed in is not taken for this one
     other = tracker.files_at("e9").projection
-    assert tracker.files_at("k", other).get(f"{CWD}/src/pool.ts").state is FileState.SUMMARIZED
+    assert known(tracker.files_at("k", other).get(f"{CWD}/src/pool.ts")).state is FileState.SUMMARIZED
     with pytest.raises(UnknownEntryError):
         tracker.files_at("nope")
 

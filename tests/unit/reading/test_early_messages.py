@@ -171,7 +171,7 @@ def test_a_line_around_a_file_is_written_whole(tmp_path: Path, monkeypatch: pyte
     middle.write_bytes(b"0123456789" * 100_000)
     want = b"[" + (b"0123456789" * 100_000)[:999_995] + b"]\n"
 
-    def written_to(stdout: io.BufferedIOBase) -> None:
+    def written_to(stdout: io.BufferedWriter | io.BytesIO) -> None:
         wrapper = io.TextIOWrapper(stdout, write_through=True)
         monkeypatch.setattr(sys, "stdout", wrapper)
         with open(middle, "rb") as source:

@@ -55,7 +55,7 @@ def test_every_corpus_entry_maps_to_its_kind() -> None:
                 assert header is not None and header.id == raw["id"]
                 continue
             entry = parse_entry(raw)
-            expected = KINDS.get(raw.get("type"), E.UnknownEntry)
+            expected = KINDS.get(str(raw.get("type")), E.UnknownEntry)
             assert type(entry) is expected, (path.name, raw.get("type"), getattr(entry, "problem", None))
             seen[raw.get("type")] += 1
             if isinstance(entry, E.MessageEntry):
@@ -77,7 +77,7 @@ def test_extra_fields_are_kept() -> None:
         {"role": "assistant", "content": [{"type": "text", "text": "hi", "textSignature": "s"}]}
     )
     assert isinstance(message, E.AssistantMessage)
-    assert message.content[0].extras() == {"textSignature": "s"}
+    assert isinstance(message.content, list) and message.content[0].extras() == {"textSignature": "s"}
 
 
 def test_unknown_types_roles_and_blocks_are_kept() -> None:

@@ -26,8 +26,7 @@ from pi_sessions.core.search.query import parse_query
 from pi_sessions.core.search.sidebar import SidebarSearch, describe_window
 from pi_sessions.core.session.session import Session
 
-from tests.helpers.sessions import entry, header, user, write
-from tests.unit.search.test_session_search import branched
+from tests.helpers.sessions import branched, entry, header, user, write
 
 
 def summary(path: str, cwd: str, modified: float, parent: str | None = None) -> SessionSummary:
@@ -94,8 +93,8 @@ def test_a_fork_whose_parent_did_not_match_moves_up() -> None:
     assert [r.depth for r in rows if isinstance(r, SessionRow)] == [0, 1, 2]
     kept = [r for r in filter_rows(rows, {"/p/root", "/p/grandchild"}) if isinstance(r, SessionRow)]
     assert [(r.summary.path, r.depth) for r in kept] == [("/p/root", 0), ("/p/grandchild", 1)]
-    kept = [r for r in filter_rows(rows, {"/p/grandchild"}) if isinstance(r, SessionRow | GroupRow)]
-    assert [(type(r).__name__, getattr(r, "depth", None)) for r in kept] == [
+    shown = [r for r in filter_rows(rows, {"/p/grandchild"}) if isinstance(r, SessionRow | GroupRow)]
+    assert [(type(r).__name__, getattr(r, "depth", None)) for r in shown] == [
         ("GroupRow", None),
         ("SessionRow", 0),
     ]

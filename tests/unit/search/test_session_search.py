@@ -25,37 +25,11 @@ from pi_sessions.core.search.picker import PatternTooSlow, SearchCancelled, Sear
 from pi_sessions.core.search.query import parse_query
 from pi_sessions.core.session.session import Session
 
+from tests.helpers.checks import known
 from tests.helpers.corpus import FIXTURES
-from tests.helpers.sessions import assistant, entry, header, user, write
+from tests.helpers.sessions import assistant, branched, entry, header, kitchen, tool_result, user, write
 
 DAY = 86_400_000.0
-
-
-def tool_result(entry_id: str, parent: str, text: str, n: int = 0) -> dict:
-    message = {
-        "role": "toolResult",
-        "toolCallId": "call1",
-        "toolName": "bash",
-        "content": [{"type": "text", "text": text}],
-        "isError": False,
-        "timestamp": 3,
-    }
-    return entry("message", entry_id, parent, n, message=message)
-
-
-def branched(path: Path) -> Path:
-    """u1 -> a1 -> u2 -> a2 is the active path (a2 is the last line); u3 -> a3 hangs off a1."""
-    return write(
-        path,
-        header(),
-        user("u1", None, "Fix the flaky scheduler test", 1),
-        assistant("a1", "u1", "Let me look at the scheduler.", 2),
-        user("u3", "a1", "No, explain why that works first", 3),
-        assistant("a3", "u3", "It works because the lock is held.", 4),
-        user("u2", "a1", "Go ahead and fix it", 5),
-        tool_result("t2", "u2", "PASS src/scheduler.test.ts (12 tests, 94 TODO markers)", 6),
-        assistant("a2", "t2", "Fixed; the tests pass.", 7),
-    )
 
 
 def index_of(root: Path, cache: Path) -> tuple[SessionStore, SearchIndex[SessionText]]:
@@ -153,37 +127,9 @@ def test_the_trees_own_search_wants_every_word_in_one_entry(tmp_path: Path) -> N
 # ---------------------------------------------------------------------------- deep scope
 
 
-def kitchen(path: Path) -> Path:
-    thinking = {"type": "thinking", "thinking": "maybe the cache is stale"}
-    call = {"type": "toolCall", "id": "c1", "name": "bash", "arguments": {"command": "rg -n frobnicate"}}
-    bash = {
-        "role": "bashExecution",
-        "command": "make deploy",
-        "output": "deployed to staging",
-        "timestamp": 5,
-    }
-    custom = {"role": "custom", "customType": "note", "content": "custom role text", "timestamp": 6}
-    return write(
-        path,
-        header(),
-        user("u1", None, "start", 1),
-        assistant("a1", "u1", "ok", 2, content=[thinking, {"type": "text", "text": "ok"}, call]),
-        tool_result("t1", "a1", "src/x.ts: frobnicate() is unused", 3),
-        entry("message", "b1", "t1", 4, message=bash),
-        entry("message", "c1", "b1", 5, message=custom),
-        entry("custom_message", "m1", "c1", 6, customType="todo", content="remember the release notes"),
-        entry("branch_summary", "s1", "m1", 7, fromId="a1", summary="we tried the quick fix"),
-        entry("compaction", "k1", "s1", 8, summary="goal: ship it", firstKeptEntryId="s1", tokensBefore=5),
-        entry("label", "l1", "k1", 9, targetId="t1", label="good output"),
-        entry("label", "l2", "l1", 10, targetId="u1", label="gone"),
-        entry("label", "l3", "l2", 11, targetId="u1"),  # cleared
-        entry("label", "l4", "l3", 12, targetId="nowhere", label="orphan label"),
-    )
-
-
 def test_deep_text_has_every_field_with_its_entry(tmp_path: Path) -> None:
     text = deep_text(Session.open(kitchen(tmp_path / "s.jsonl")))
-    got = list(zip([(o.entry_id, o.field) for o in text.owners], text.segments, strict=True))
+    got = list(zip([(o.entry_id, o.field) for o in known(text.owners)], text.segments, strict=True))
     assert got == [
         (("u1", "message"), "start"),
         (("a1", "message"), "ok"),

@@ -4,7 +4,6 @@ give exactly what a walk over the whole path gives, in whatever order entries ar
 from __future__ import annotations
 
 import random
-from array import array
 from pathlib import Path
 
 import pytest
@@ -12,19 +11,8 @@ from pi_sessions.core.common.problems import SessionError
 from pi_sessions.core.projection.context import Projection, _project, project
 from pi_sessions.core.session.session import Session
 
-from tests.helpers.corpus import FIXTURES, SHARED_FIXTURES
-
-
-def corpus_files() -> list[Path]:
-    found = sorted((FIXTURES / "sessions").rglob("*.jsonl"))
-    if (SHARED_FIXTURES / "sessions").is_dir():
-        have = {p.relative_to(FIXTURES) for p in found}
-        found += [
-            p
-            for p in sorted((SHARED_FIXTURES / "sessions").rglob("*.jsonl"))
-            if p.relative_to(SHARED_FIXTURES) not in have
-        ]
-    return found
+from tests.helpers.corpus import session_files
+from tests.helpers.moves import branchy_session, full_path
 
 
 def open_or_skip(path: Path) -> Session:
@@ -35,17 +23,6 @@ def open_or_skip(path: Path) -> Session:
     if not session.by_id:
         pytest.skip("no entries")
     return session
-
-
-def full_path(session: Session, leaf: str) -> list:
-    """The path as a walk from the leaf to the root finds it (nothing remembered)."""
-    tree = session.tree
-    saved = tree._last_path, tree._depth
-    tree._last_path, tree._depth = [], array("i")
-    try:
-        return session.path_to(leaf)
-    finally:
-        tree._last_path, tree._depth = saved
 
 
 def orders(session: Session, seed: int) -> dict[str, list[str]]:
@@ -94,7 +71,7 @@ def same_projection(got: Projection, want: Projection) -> None:
     ]
 
 
-@pytest.mark.parametrize("path", corpus_files(), ids=lambda p: p.stem[-12:])
+@pytest.mark.parametrize("path", session_files(), ids=lambda p: p.stem[-12:])
 def test_paths_and_projections_on_every_move_match_a_full_walk(path: Path) -> None:
     session = open_or_skip(path)
     for name, visits in orders(session, seed=len(session.records)).items():
@@ -105,61 +82,6 @@ def test_paths_and_projections_on_every_move_match_a_full_walk(path: Path) -> No
             if name == "walk" and n % 2:
                 continue  # reasons left uncomputed: the next move cannot build on them
             same_projection(got, _project(session, leaf, want_path))
-
-
-def branchy_session(path: Path) -> Session:
-    """Branches full of what a projection leaves out or changes: a compaction with kept and
-    folded entries, a null and a replacing context edit whose targets come later on some
-    branches, empty branch summaries, message entries without a message, settings changes."""
-    from tests.helpers.sessions import assistant, entry, header, jsonl, system, user
-
-    rng = random.Random(7)
-    lines: list[dict] = [header()]
-    ids: list[str] = []
-
-    def add(item: dict) -> None:
-        lines.append(item)
-        ids.append(item["id"])
-
-    add(user("r", None, "root", 0))
-    for i in range(1, 400):
-        parent = rng.choice(ids[-6:]) if rng.random() < 0.3 else ids[-1]
-        n = i
-        kind = rng.random()
-        if kind < 0.05:
-            add(
-                entry("branch_summary", f"b{i}", parent, n, summary=rng.choice(["", "a summary"]), fromId="r")
-            )
-        elif kind < 0.09:
-            add(entry("message", f"m{i}", parent, n))  # no message object
-        elif kind < 0.12:
-            add(entry("thinking_level_change", f"t{i}", parent, n, thinkingLevel=rng.choice(["low", "high"])))
-        elif kind < 0.15:
-            add(entry("model_change", f"c{i}", parent, n, provider="openai", modelId=f"gpt-{i}"))
-        elif kind < 0.17:
-            add(system(f"s{i}", parent, n, content=f"prompt {i}"))
-        elif kind < 0.19 and i > 20:
-            target = rng.choice([f"e{i + 3}", f"e{i + 5}", rng.choice(ids)])
-            replacement = rng.choice([None, {"content": f"edited {i}"}])
-            add(entry("context_edit", f"x{i}", parent, n, targetId=target, replacement=replacement))
-        elif kind < 0.2 and i > 50:
-            add(
-                entry(
-                    "compaction",
-                    f"k{i}",
-                    parent,
-                    n,
-                    summary="s",
-                    firstKeptEntryId=rng.choice(ids[-30:]),
-                    tokensBefore=5,
-                )
-            )
-        elif i % 2:
-            add(assistant(f"e{i}", parent, f"reply {i}", n))
-        else:
-            add(user(f"e{i}", parent, f"question {i}", n))
-    path.write_bytes(jsonl(*lines))
-    return Session.open(path)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -177,7 +99,7 @@ def lookups(session: Session) -> list[str]:
     real_get = session.by_id.get
 
     class Counting(dict):
-        def get(self, key, default=None):  # type: ignore[override]
+        def get(self, key, default=None):
             visited.append(key)
             return real_get(key, default)
 

@@ -20,7 +20,7 @@ class Tree:
         self.folded: set[str] = set()
         self.at = "a7"
 
-    def rows(self):  # type: ignore[no-untyped-def]
+    def rows(self):
         view = RowFilter(hidden_types=SETTINGS_TYPES).with_always({self.session.default_leaf or ""})
         return outline_rows(self.session, folded=self.folded, view=view)
 

@@ -17,7 +17,7 @@ from pi_sessions.core.writing.clipboard import (
 )
 
 
-def which_of(*installed: str):  # type: ignore[no-untyped-def]
+def which_of(*installed: str):
     return lambda name: f"/usr/bin/{name}" if name in installed else None
 
 

@@ -92,7 +92,7 @@ def test_no_trash_at_all_leaves_the_file_and_says_why(
 ) -> None:
     from pi_sessions.core.writing import trash
 
-    def refuses(name: str):  # type: ignore[no-untyped-def]
+    def refuses(name: str):
         def run(source: Path) -> str:
             raise SessionError(f"{name} refused")
 
