@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pi_sessions.app.edits_screen import EditsScreen
 from pi_sessions.app.files_screen import FilesScreen
@@ -21,12 +21,11 @@ from pi_sessions.widgets.keys import SPEC_BY_ID
 from pi_sessions.widgets.plain import PlainInput
 from textual.pilot import Pilot
 
-from tests.helpers.app import loaded, make_app, static_text, until
+from tests.helpers.app import Scanner, loaded, make_app, static_text, until
 from tests.helpers.cli import cli
-from tests.helpers.evil import evil
+from tests.helpers.evil import ESC_SHOWN, evil
 from tests.helpers.sessions import assistant, header, user, write
 from tests.helpers.tools import call, compaction, tool_result, tool_use
-from tests.hostile.test_inert import ESC_SHOWN, Scanner
 
 CWD = "/home/u/proj"
 A_PY = f"{CWD}/src/a.py"
@@ -88,7 +87,7 @@ def _cli_rows(*args: str) -> list[tuple[str, str, str, str, bool, bool]]:
     assert out.code == 0, out.stderr
     objs = [json.loads(line) for line in out.stdout.splitlines()]
     keys = ("session_path", "entry_id", "path", "timestamp", "on_active_path", "in_context")
-    return [tuple(obj[k] for k in keys) for obj in objs]  # type: ignore[misc]
+    return [tuple(obj[k] for k in keys) for obj in objs]
 
 
 def _screen_rows(screen: TouchesScreen) -> list[tuple[str, str, str, str | None, bool, bool]]:
@@ -231,7 +230,7 @@ async def test_the_recent_edits_feed_lists_the_agents_changes_newest_first(tmp_p
     app = make_app(root, tmp_path / "cache")
     async with app.run_test(size=(160, 40)) as pilot:
         main = await loaded(pilot)
-        commands = {title: help_text for title, help_text, *_ in app.get_system_commands(main)}
+        commands = {title: help_text for title, help_text, *_ in app.get_system_commands(cast(Any, main))}
         assert commands["Recent edits"].endswith("(key: e)")
         assert commands["History of a file"].endswith("(key: H)")
         await pilot.press("e")
@@ -256,7 +255,7 @@ async def test_the_index_read_in_the_background_does_not_hold_the_screen(tmp_pat
     async with app.run_test(size=(160, 40)) as pilot:
         await loaded(pilot)
         screen = EditsScreen(str(root), tmp_path / "cache")
-        screen._read = lambda: None  # type: ignore[method-assign]  # (the reading never ends)
+        screen._read = lambda: None  # type: ignore[method-assign,misc,assignment]  # (the reading never ends)
         await app.push_screen(screen)
         await pilot.pause()
         assert screen.rows is None

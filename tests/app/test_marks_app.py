@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pi_sessions.app.keymap import palette_commands
+from pi_sessions.app.tui import PiSessionsApp
 from pi_sessions.core.listing.sidebar_rows import SessionRow
 from textual.pilot import Pilot
 
 from tests.helpers.app import loaded, make_app, settled, static_text, until
+from tests.helpers.checks import known
 from tests.helpers.sessions import header, user, write
 
 IDS = [f"0195aaaa-0000-7000-8000-00000000000{n}" for n in range(3)]
@@ -57,7 +59,10 @@ async def test_pin_brings_a_session_to_the_top_and_stays_after_a_restart(tmp_pat
         await pilot.press("p")
         await until(pilot, lambda: listed(screen) == pinned, "the pinned session on top")
         assert "pinned" in static_text(screen, "#status")
-        titles = {title: action for title, _, action, _ in palette_commands(screen, pilot.app.key_bindings)}
+        titles = {
+            title: action
+            for title, _, action, _ in palette_commands(screen, cast(PiSessionsApp, pilot.app).key_bindings)
+        }
         assert {titles["Pin or unpin the session"], titles["Archive or unarchive the session"]} == {
             "flow('pin')",
             "flow('archive')",
@@ -104,10 +109,10 @@ async def test_a_tag_typed_in_the_input_filters_the_search(tmp_path: Path) -> No
             pilot, lambda: screen.sidebar.matches is not None and listed(screen) == ["s1"], "filtered"
         )
         screen.sidebar.search_input.value = "tag:auth topic"  # words and a tag together
-        await until(pilot, lambda: screen.sidebar.matches.text == "tag:auth topic", "the answer")
+        await until(pilot, lambda: known(screen.sidebar.matches).text == "tag:auth topic", "the answer")
         assert listed(screen) == ["s1"]
         screen.sidebar.search_input.value = "tag:nothing"
-        await until(pilot, lambda: screen.sidebar.matches.text == "tag:nothing", "the answer")
+        await until(pilot, lambda: known(screen.sidebar.matches).text == "tag:nothing", "the answer")
         assert listed(screen) == []
         await settled(pilot)
     assert files[1].read_bytes().count(b"\n") == 2  # (nothing appended)

@@ -85,7 +85,7 @@ class Cluster:
         import psycopg
 
         with psycopg.connect(self.dsn(dbname), autocommit=True) as connection:
-            cursor = connection.execute(statement)  # type: ignore[arg-type]
+            cursor = connection.execute(statement)
             return cursor.fetchall() if cursor.description else []
 
     def new_database(self) -> str:

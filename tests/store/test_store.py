@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import cast
 
 import psycopg
 import pytest
@@ -50,7 +51,7 @@ def stored_bytes(store: Store, host: str, path: Path) -> bytes:
         "SELECT string_agg(l.raw, ''::bytea ORDER BY l.byte_offset) FROM pi_sessions.lines l"
         f" JOIN pi_sessions.sessions s ON s.id = l.session WHERE s.host = '{host}' AND s.path = '{path}'"
     )
-    return bytes(found[0][0]) if found and found[0][0] is not None else b""
+    return bytes(cast(bytes, found[0][0])) if found and found[0][0] is not None else b""
 
 
 def listed(store: Store, role: str = "alice", *extra: str) -> list[dict[str, object]]:
@@ -138,7 +139,7 @@ def test_a_line_pushed_half_written_is_stored_whole_once_finished(store: Store, 
         "SELECT l.raw FROM pi_sessions.lines l JOIN pi_sessions.sessions s ON s.id = l.session"
         f" WHERE s.path = '{path}' ORDER BY l.byte_offset"
     )
-    assert [bytes(r[0]) for r in raws] == whole.splitlines(keepends=True)
+    assert [bytes(cast(bytes, r[0])) for r in raws] == whole.splitlines(keepends=True)
 
 
 def test_an_interrupted_push_then_a_push_is_one_clean_push(

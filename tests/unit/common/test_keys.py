@@ -265,12 +265,13 @@ def test_when_no_key_would_quit_its_default_comes_back_and_it_is_said_once() -> 
 
 
 def test_a_key_that_still_quits_everywhere_leaves_the_users_choice_alone() -> None:
-    for quit, ours in [
+    cases: list[tuple[tuple[str, ...], dict[str, object]]] = [
         ((), {"ui.quit": []}),  # (unbound, or shadowed in a pane: ctrl+q is still Textual's quit)
         (("tab",), {"ui.quit": "tab"}),
         (("ctrl+x",), {"ui.quit": "ctrl+x"}),
         (("Q",), {"ui.help": "q", "ui.quit": "Q"}),
-    ]:
+    ]
+    for quit, ours in cases:
         result = quit_kept(ours)
         assert not any("no key would quit" in p for p in result.problems), ours
         assert result.keys_of("ui.quit") == quit, ours

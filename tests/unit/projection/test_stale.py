@@ -43,7 +43,7 @@ def session_in(work: Path, tmp: Path) -> Path:
     """Reads of read.txt, gone.txt and same.txt, an edit of edited.txt, a write of written.txt."""
     lines: list[dict[str, Any]] = [header(cwd=str(work)), user("u0", None, "look", 0)]
     parent = "u0"
-    calls = [
+    calls: list[tuple[str, dict[str, Any]]] = [
         ("read", {"path": "read.txt"}),
         ("read", {"path": "gone.txt"}),
         ("read", {"path": "same.txt"}),

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from pi_sessions.core.common.problems import SessionError
 from pi_sessions.core.projection.context import project
 from pi_sessions.core.session.session import Session
 
@@ -100,7 +101,7 @@ def test_a_copy_that_cannot_be_written_leaves_nothing(tmp_path: Path, monkeypatc
     from pi_sessions.core.writing import slim as slim_module
 
     def full(plan: Any) -> str:
-        raise slim_module.SessionError("disk full")
+        raise SessionError("disk full")
 
     monkeypatch.setattr(slim_module, "write_fork", full)
     result = cli("slim", str(SOURCE), "--out", str(tmp_path / "s.jsonl"))
