@@ -131,7 +131,7 @@ def _causes(
         causes.append("model")
         notes.append(f"model {_name(before.model)} -> {_name(reply.model)}")
     between = path[before.position + 1 : reply.position]
-    kinds = {r.type for r in between}
+    kinds = {r.type for r in between if isinstance(r.type, str)}  # (a damaged line's type may be a list)
     if "model_change" in kinds and "model" not in causes:
         causes.append("model")
         notes.append("a model change")

@@ -113,3 +113,13 @@ def test_stats_json_lists_the_breaks(tmp_path: Path) -> None:
     assert [(b["entry_id"], b["causes"], b["extra_tokens"]) for b in value["cache_breaks"]] == [
         ("a2", ["thinking-level"], 8000)
     ]
+
+
+def test_a_damaged_entry_between_the_replies_is_no_cause_and_no_crash(tmp_path: Path) -> None:
+    """Found by the CI fuzz run (seed 2021, case 372): an entry whose type is a list."""
+    s = session(
+        tmp_path,
+        {"type": ["compaction"], "id": "x", "parentId": "u2", "timestamp": "2025-01-01T00:00:04.000Z"},
+    )
+    [found] = cache_breaks(s, s.path_to("a2"))
+    assert found.causes == ("unknown",)
