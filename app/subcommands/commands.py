@@ -27,15 +27,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(ns: argparse.Namespace) -> int:
     from ...core.common.jsonout import encode_json
     from ...core.index.queries import commands_run
-    from .edits import since_ms
+    from .common import since_ms
     from .indexed import current_index
-    from .output import text, warn, write_line
+    from .output import text, write_line
 
-    try:
-        earliest = since_ms(ns.since)
-    except ValueError as e:
-        warn(f"pi-sessions: --since: {e}")
-        return 2
+    earliest = since_ms(ns.since)
     db = current_index(ns)
     printed = 0
     try:

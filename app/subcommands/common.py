@@ -8,6 +8,21 @@ from ...core.common.problems import SessionError
 from ...core.session.session import Session
 
 
+def since_ms(value: str | None) -> float | None:
+    """The earliest time (ms) a `--since DUR` lets in (None: no limit); a bad duration is a
+    SessionError naming the option (exit 2, one line)."""
+    import time
+
+    from ...core.search.query import parse_duration
+
+    if value is None:
+        return None
+    try:
+        return time.time() * 1000 - parse_duration(value)
+    except ValueError as e:
+        raise SessionError(f"--since: {e}") from None
+
+
 def open_session(path: str, cache_entries: int = 512) -> Session:
     session = Session.open(path, cache_entries=cache_entries)
     if session.header is None:

@@ -46,19 +46,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(ns: argparse.Namespace) -> int:
-    import time
+    from .common import since_ms
 
-    from ...core.search.query import parse_duration
-    from .output import warn
-
-    since_ms = None
-    if ns.since is not None:
-        try:
-            since_ms = time.time() * 1000 - parse_duration(ns.since)
-        except ValueError as e:
-            warn(f"pi-sessions: --since: {e}")
-            return 2
-    return cmd_costs(ns.by, since_ms, ns.session_dir, ns.json, use_cache=not ns.no_cache)
+    return cmd_costs(ns.by, since_ms(ns.since), ns.session_dir, ns.json, use_cache=not ns.no_cache)
 
 
 def store_replies(root: str, use_cache: bool = True) -> list[PaidReply]:

@@ -21,28 +21,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="JSON Lines, one object per change")
 
 
-def since_ms(value: str | None) -> float | None:
-    """The earliest time (ms) a `--since` duration lets in; raises ValueError with the reason."""
-    import time
-
-    from ...core.search.query import parse_duration
-
-    if value is None:
-        return None
-    return time.time() * 1000 - parse_duration(value)
-
-
 def run(ns: argparse.Namespace) -> int:
     from ...core.common.jsonout import encode_json
     from ...core.index.queries import changed_files
+    from .common import since_ms
     from .indexed import current_index
-    from .output import text, warn, write_line
+    from .output import text, write_line
 
-    try:
-        earliest = since_ms(ns.since)
-    except ValueError as e:
-        warn(f"pi-sessions: --since: {e}")
-        return 2
+    earliest = since_ms(ns.since)
     db = current_index(ns)
     printed = 0
     try:
