@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from rich.cells import cell_len
-from rich.style import Style
 from textual import work
 from textual.message import Message
 from textual.strip import Strip
@@ -275,9 +274,6 @@ class BranchTree(RowList):
             self.folded.discard(record.id)
 
     # ------------------------------------------------------------------ drawing
-    def style(self, name: str) -> Style:
-        return self.get_component_rich_style(name, partial=True)
-
     def excerpt_of(self, record: EntryRecord) -> str:
         cached = self._excerpts.get(record.index)
         if cached is None and self.session is not None:

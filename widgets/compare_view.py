@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from enum import Enum
 
-from rich.style import Style
 from textual.strip import Strip
 
 from ..core.common.text import human_count, one_line
@@ -176,9 +175,6 @@ class CompareList(RowList):
         return False
 
     # ------------------------------------------------------------------ drawing
-    def style(self, name: str) -> Style:
-        return self.get_component_rich_style(name, partial=True)
-
     def excerpt_of(self, record: EntryRecord) -> str:
         cached = self._excerpts.get(record.index)
         if cached is None and self.session is not None:

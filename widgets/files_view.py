@@ -10,7 +10,6 @@ text the model saw.
 from __future__ import annotations
 
 from rich.cells import cell_len
-from rich.style import Style
 from textual.strip import Strip
 
 from ..core.common.glyphs import UNICODE, Glyphs
@@ -126,9 +125,6 @@ class FileList(RowList):
 
     def current_file(self) -> FileKnowledge | None:
         return self.files[self.cursor] if 0 <= self.cursor < len(self.files) else None
-
-    def style(self, name: str) -> Style:
-        return self.get_component_rich_style(name, partial=True)
 
     def render_row(self, index: int, width: int, selected: bool) -> Strip:
         known = self.files[index]

@@ -8,7 +8,6 @@ age and the place on the right. Rows come from core/search/labels.py; this only 
 from __future__ import annotations
 
 from rich.cells import cell_len
-from rich.style import Style
 from textual.strip import Strip
 
 from ..core.common.text import age, fit_words, one_line
@@ -44,9 +43,6 @@ class LabelList(RowList):
 
     def current(self) -> LabelRow | None:
         return self.rows[self.cursor] if 0 <= self.cursor < len(self.rows) else None
-
-    def style(self, name: str) -> Style:
-        return self.get_component_rich_style(name, partial=True)
 
     def render_row(self, index: int, width: int, selected: bool) -> Strip:
         row = self.rows[index]

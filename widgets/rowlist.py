@@ -137,6 +137,10 @@ class RowList(ScrollView, can_focus=True):
         self.virtual_size = Size(self.scrollable_content_region.width, self.row_count)
         self.refresh()
 
+    def style(self, name: str) -> Style:
+        """A component class's own style (only what it sets), to lay over the row's."""
+        return self.get_component_rich_style(name, partial=True)
+
     def row_style(self, selected: bool) -> Style:
         if selected:
             return self.get_component_rich_style(

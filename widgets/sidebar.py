@@ -20,7 +20,6 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from rich.style import Style
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -165,9 +164,6 @@ class SessionList(RowList):
             if isinstance(row, SessionRow):
                 return row.summary
         return None
-
-    def style(self, name: str) -> Style:
-        return self.get_component_rich_style(name, partial=True)
 
     def render_row(self, index: int, width: int, selected: bool) -> Strip:
         row = self.rows[index]

@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from rich.cells import cell_len
-from rich.style import Style
 from textual.strip import Strip
 
 from ..core.common.text import fit_words, one_line
@@ -84,9 +83,6 @@ class TouchList(RowList):
 
     def current(self) -> TouchRow | None:
         return self.rows[self.cursor] if 0 <= self.cursor < len(self.rows) else None
-
-    def style(self, name: str) -> Style:
-        return self.get_component_rich_style(name, partial=True)
 
     def render_row(self, index: int, width: int, selected: bool) -> Strip:
         row = self.rows[index]
