@@ -240,6 +240,7 @@ def test_order_relevance_puts_a_name_hit_before_a_newer_text_hit(tmp_path: Path)
     sd = ("--session-dir", str(tmp_path / "sessions"))
     recent = [h["session_id"] for h in lines(run(tmp_path, "search", "parser", *sd, "--json"))]
     relevance = [
-        h["session_id"] for h in lines(run(tmp_path, "search", "parser", *sd, "--order", "relevance", "--json"))
+        h["session_id"]
+        for h in lines(run(tmp_path, "search", "parser", *sd, "--order", "relevance", "--json"))
     ]
     assert (recent, relevance) == (["new", "old"], ["old", "new"])
