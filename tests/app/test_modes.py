@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.helpers.app import loaded, make_app, settled, static_text, until, watching
-from tests.helpers.sessions import assistant, chain, header, jsonl, two_fork_session, user, write
+from tests.helpers.sessions import assistant, chain, entry, header, jsonl, two_fork_session, user, write
 
 
 async def test_follow_turns_off_when_the_user_moves_off_the_newest_entry(tmp_path: Path) -> None:
@@ -65,3 +65,27 @@ async def test_the_compaction_audit_is_of_the_path_to_the_entry_shown_not_the_ac
         audit = pilot.app.screen
         assert isinstance(audit, CompactionAuditScreen)
         assert audit.leaf == "a1" and audit.title_text.endswith("the path to a1")
+
+
+async def test_selecting_a_session_by_path_reaches_one_the_named_only_filter_hides(tmp_path: Path) -> None:
+    """A view that opens a session by its path (the history view, a fork just made) reaches it
+    even with named-only on: the filter goes, the cursor lands on it."""
+    root = tmp_path / "sessions"
+    folder = root / "--home-u-proj--"
+    write(
+        folder / "named.jsonl",
+        header(id="named"),
+        user("u1", None, "hi", 1),
+        entry("session_info", "n1", "u1", 2, name="Named"),
+    )
+    unnamed = write(folder / "unnamed.jsonl", header(id="unnamed"), user("u1", None, "hello", 1))
+    async with make_app(root, tmp_path / "cache").run_test(size=(160, 40)) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("n")
+        await until(pilot, lambda: "named" in static_text(screen, "#sidebar-title"), "named only")
+        assert screen.sidebar.session_list.index_of(str(unnamed)) is None
+        assert screen.sidebar.select_path(str(unnamed))
+        await settled(pilot)
+        current = screen.sidebar.session_list.current()
+        assert current is not None and current.path == str(unnamed)
+        assert "named" not in static_text(screen, "#sidebar-title")
