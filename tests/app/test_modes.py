@@ -89,3 +89,26 @@ async def test_selecting_a_session_by_path_reaches_one_the_named_only_filter_hid
         current = screen.sidebar.session_list.current()
         assert current is not None and current.path == str(unnamed)
         assert "named" not in static_text(screen, "#sidebar-title")
+
+
+async def test_the_context_header_says_question_mark_after_a_compaction_with_no_reply_yet(
+    tmp_path: Path,
+) -> None:
+    """pi's footer shows `?` for the share of the window until a reply after a compaction
+    reports the context's size; the header says the same, then a percentage once one came."""
+    root = tmp_path / "sessions"
+    path = write(
+        root / "--home-u-proj--" / "s.jsonl",
+        header(),
+        user("u1", None, "q", 1),
+        assistant("a1", "u1", "a", 2),
+        entry("compaction", "k1", "a1", 3, summary="so far", firstKeptEntryId="a1", tokensBefore=5000),
+    )
+    async with make_app(root, tmp_path / "cache").run_test(size=(200, 40)) as pilot:
+        screen = await loaded(pilot)
+        await watching(pilot)
+        assert "? of 200k" in screen.context_view.header.text()
+        with open(path, "ab") as f:
+            f.write(jsonl(user("u2", "k1", "go on", 4), assistant("a2", "u2", "on it", 5)))
+        await until(pilot, lambda: "% of 200k" in screen.context_view.header.text(), "a percentage")
+        assert "? of" not in screen.context_view.header.text()
