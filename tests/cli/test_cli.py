@@ -295,6 +295,36 @@ def test_the_readme_lists_every_subcommand() -> None:
     assert not missing, f"README's command list lacks {missing}"
 
 
+def test_context_all_prints_an_edited_entry_edited_only_where_the_edit_is_on_the_path(tmp_path: Path) -> None:
+    """Two leaves share a1; a context edit on one branch replaces it there only. `--all` keeps
+    each entry's encoded messages for the next leaf: what it prints for each leaf is what
+    `--leaf` prints for it alone (the edit is part of what is kept, not only the entry)."""
+    from tests.helpers.cli import cli
+
+    path = str(
+        write(
+            tmp_path / "s.jsonl",
+            header(),
+            user("u1", None, "hello", 1),
+            assistant("a1", "u1", "the long original answer", 2),
+            user("u2", "a1", "plain branch", 3),
+            entry("context_edit", "x1", "a1", 4, targetId="a1", replacement={"content": "SHORT"}),
+            user("u3", "x1", "edited branch", 5),
+        )
+    )
+    for form in ((), ("--json",)):
+        every = cli("context", path, "--all", *form)
+        assert every.code == 0, every.stderr
+        one_by_one = "".join(
+            cli("context", path, "--leaf", leaf, *form).stdout for leaf in ("u1", "a1", "u2", "x1", "u3")
+        )
+        assert every.stdout == one_by_one
+    edited = [json.loads(line) for line in cli("context", path, "--all", "--json").stdout.splitlines()]
+    texts = {c["leaf"]: json.dumps(c["messages"]) for c in edited}
+    assert "SHORT" in texts["u3"] and "original" not in texts["u3"]
+    assert "original" in texts["u2"] and "SHORT" not in texts["u2"]
+
+
 def test_context_all_on_a_chain_of_labels_prints_each_leaf_as_its_own_context_does(tmp_path: Path) -> None:
     """`--all` makes each leaf's messages and lines once for all leaves (a chain of labels:
     thousands of context entries per leaf, one that sends messages): what it prints for
