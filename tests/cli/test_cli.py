@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.cli import run_cli
 from tests.helpers.corpus import FIXTURES
 from tests.helpers.sessions import assistant, entry, header, system, user, write
 
@@ -16,9 +17,7 @@ SAMPLE = next((FIXTURES / "sessions" / "--home-u-proj-b--").glob("2025-03-12T18-
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pi_sessions.app.cli", *args], capture_output=True, text=True
-    )
+    return run_cli(*args)  # in this process, answering as a subprocess would
 
 
 def test_tree_json_has_the_contract_fields() -> None:
