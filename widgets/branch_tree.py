@@ -27,6 +27,7 @@ from ..core.projection.window import format_tokens
 from ..core.reading.records import EntryRecord
 from ..core.session.describe import excerpt, kind_label
 from ..core.session.outline import (
+    GUIDE_LEVELS,
     OutlineRow,
     RowFilter,
     RowIndex,
@@ -290,7 +291,11 @@ class BranchTree(RowList):
         guide = self.style("tree--guide")
         text.add(g.active if row.on_active_path else " ", self.style("tree--active"), raw=True)
         text.add(" ", raw=True)
-        for continues in row.guides[:-1] if row.branch_start else row.guides:
+        # Guides take at most a third of the row: a deep branch's text stays on screen.
+        hidden, guides = row.drawn_guides(max(1, min(GUIDE_LEVELS, width // 9)))
+        if hidden:
+            text.add(f"{g.ellipsis}{hidden} ", guide, raw=True)
+        for continues in guides:
             text.add(g.pipe if continues else g.blank, guide, raw=True)
         if row.branch_start:
             text.add(g.last_branch if row.last_branch else g.branch, guide, raw=True)

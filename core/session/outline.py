@@ -99,6 +99,10 @@ def row_filter(view: ViewFilter) -> RowFilter | None:
     return RowFilter(hidden_types=SETTINGS_TYPES, hide_tool_results=view is ViewFilter.NO_TOOLS)
 
 
+# Outer branch levels a tree row draws at most; deeper ones are a count (`drawn_guides`).
+GUIDE_LEVELS = 12
+
+
 class OutlineRow(msgspec.Struct, gc=False):
     """One drawn row of the branch tree. (A struct the collector does not track, made in C:
     a 100,000-entry session has as many rows, made at once when it opens.)
@@ -129,6 +133,15 @@ class OutlineRow(msgspec.Struct, gc=False):
     @property
     def is_fork_point(self) -> bool:
         return self.child_count > 1
+
+    def drawn_guides(self, limit: int = GUIDE_LEVELS) -> tuple[int, tuple[bool, ...]]:
+        """The outer levels drawn before this row (its connector's own level left out), at
+        most `limit` of them, the nearest: (how many outer levels are left out, those drawn).
+        A branch nested 1,500 forks deep costs a row as much as one nested ten deep."""
+        guides = self.guides[:-1] if self.branch_start else self.guides
+        if len(guides) <= limit:
+            return 0, guides
+        return len(guides) - limit, guides[len(guides) - limit :]
 
     @property
     def connector(self) -> str:
