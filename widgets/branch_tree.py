@@ -291,8 +291,7 @@ class BranchTree(RowList):
         guide = self.style("tree--guide")
         text.add(g.active if row.on_active_path else " ", self.style("tree--active"), raw=True)
         text.add(" ", raw=True)
-        # Guides take at most a third of the row: a deep branch's text stays on screen.
-        hidden, guides = row.drawn_guides(max(1, min(GUIDE_LEVELS, width // 9)))
+        hidden, guides = row.drawn_guides(max(1, min(GUIDE_LEVELS, width // 9)))  # a third of the row
         if hidden:
             text.add(f"{g.ellipsis}{hidden} ", guide, raw=True)
         for continues in guides:
