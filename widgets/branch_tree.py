@@ -27,6 +27,7 @@ from ..core.projection.window import format_tokens
 from ..core.reading.records import EntryRecord
 from ..core.session.describe import excerpt, kind_label
 from ..core.session.outline import (
+    GUIDE_LEVELS,
     OutlineRow,
     RowFilter,
     RowIndex,
@@ -232,7 +233,7 @@ class BranchTree(RowList):
         self.rows[at + 1 : at + 1] = change.rows
         added = len(change.rows)
         # Rows below moved down: so do their indexes, the cursor and the view.
-        self.index_by_id.renumber(at + 1)
+        self.index_by_id.inserted(at + 1, added)
         if self.cursor > at:
             self.cursor += added
         self.set_row_count(len(self.rows))
@@ -290,7 +291,10 @@ class BranchTree(RowList):
         guide = self.style("tree--guide")
         text.add(g.active if row.on_active_path else " ", self.style("tree--active"), raw=True)
         text.add(" ", raw=True)
-        for continues in row.guides[:-1] if row.branch_start else row.guides:
+        hidden, guides = row.drawn_guides(max(1, min(GUIDE_LEVELS, width // 9)))  # a third of the row
+        if hidden:
+            text.add(f"{g.ellipsis}{hidden} ", guide, raw=True)
+        for continues in guides:
             text.add(g.pipe if continues else g.blank, guide, raw=True)
         if row.branch_start:
             text.add(g.last_branch if row.last_branch else g.branch, guide, raw=True)
