@@ -16,15 +16,25 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from ..reading.lines import decode_json
-
-if TYPE_CHECKING:
-    from .subagents import Child, Subagents
-    from .summary import SessionSummary
+from .summary import SessionSummary
 
 MAX_PARENT_BYTES = 256 * 1024 * 1024  # a bigger file is not searched (its children stay unplaced)
+
+
+@dataclass(slots=True)
+class Child:
+    """A subagent session and where it hangs (core/listing/subagents.py finds them)."""
+
+    summary: SessionSummary
+    layout: str  # "nested", "subagents", "env", "sibling" (where it was found), or "header"
+    parent: str | None  # the parent session's path (None: not found)
+    parent_entry_id: str | None = None
+    run_id: str | None = None
+    listed_by_pi: bool = False  # a file pi's own list has (`subagents/`, or a header link)
 
 
 def _read(path: str) -> bytes:
@@ -145,10 +155,9 @@ def _find_parents(orphans: list[Child], everyone: Sequence[SessionSummary], cach
                 break
 
 
-def spawning_entries(subagents: Subagents, everyone: Sequence[SessionSummary]) -> None:
+def spawning_entries(children: list[Child], everyone: Sequence[SessionSummary]) -> None:
     """Fill in each child's parent (where its layout did not say it) and spawning entry."""
     cache: dict[str, bytes] = {}
-    children = list(subagents.children.values())
     _find_parents([c for c in children if c.parent is None], everyone, cache)
     for child in children:
         if child.parent is None or child.parent_entry_id is not None:

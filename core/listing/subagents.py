@@ -29,6 +29,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..common.locations import iter_session_files
+from .spawner import Child, spawning_entries
 from .summary import SessionSummary
 
 ENV_SUBAGENT_DIR = "PI_SUBAGENT_SESSION_DIR"
@@ -46,16 +47,6 @@ class Found:
     layout: str  # "nested", "subagents", "env", "sibling"
     parent: str | None = None  # the parent's path when the layout says it
     run_id: str | None = None
-
-
-@dataclass(slots=True)
-class Child:
-    summary: SessionSummary
-    layout: str  # as `Found.layout`, or "header" (linked by its header's parentSession only)
-    parent: str | None  # the parent session's path (None: not found)
-    parent_entry_id: str | None = None
-    run_id: str | None = None
-    listed_by_pi: bool = False  # a file pi's own list has (`subagents/`, or a header link)
 
 
 @dataclass(slots=True)
@@ -171,12 +162,9 @@ def link(
     root: str,
     listed: Sequence[SessionSummary],
     found: Iterable[Found],
-    summarize: Mapping[str, SessionSummary | None] | None = None,
 ) -> Subagents:
-    """The children among `found` (summarized from `summarize`, else read) and among the
+    """The children among `found` (read, unless listed) and among the
     listed sessions, each with its parent and, where it can be told, the spawning entry."""
-    from .spawner import spawning_entries
-
     by_path = {_norm(s.path): s for s in listed}
     result = Subagents()
     listed_paths = {_norm(p) for p in iter_session_files(root)}
@@ -184,7 +172,7 @@ def link(
         path = _norm(item.path)
         summary = by_path.get(path)
         if summary is None:
-            summary = (summarize or {}).get(item.path) if summarize is not None else _summary_of(item.path)
+            summary = _summary_of(item.path)
             if summary is None:
                 continue
             if path not in listed_paths:
@@ -210,7 +198,7 @@ def link(
             continue  # a fork (it starts where its parent did), or a parent not here
         result.children[path] = Child(summary, "header", _norm(parent), listed_by_pi=True)
     everyone = list(listed) + result.extra
-    spawning_entries(result, everyone)
+    spawning_entries(list(result.children.values()), everyone)
     return result
 
 
@@ -236,3 +224,6 @@ def top_level(summaries: Sequence[SessionSummary], subagents: Subagents) -> list
         if child is None or child.parent is None or child.parent not in here:
             out.append(s)
     return out
+
+
+__all__ = ["Child", "Found", "Subagents", "find", "find_files", "link", "top_level"]
