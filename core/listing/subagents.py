@@ -13,6 +13,7 @@ child run as a session file of its own, most of them where pi does not look:
   (dreb, pi-interactive-subagents, pi-herdr-subagents#5): the parent is the session whose
   tool result names the child (its session id, `details.sessionId`) or its header's
   `parentSession` (dreb PR #300).
+- oh-my-pi nests its subagents as `<parent file's stem>/<agentId>.jsonl` (the same rule).
 - A header's `parentSession` anywhere (tintinweb/pi-subagents PR #222: in the parent's own
   folder, so pi lists it). pi writes the same field for a fork; a fork starts with its
   parent's first message and a subagent with its task, which tells them apart.
@@ -101,7 +102,7 @@ def _jsonl_below(folder: str, depth: int) -> Iterator[tuple[str, str]]:
     while stack:
         here, level, first = stack.pop()
         for entry in sorted(_scan(here), key=lambda e: e.name):
-            if entry.name.endswith(".jsonl") and level > 0 and not _is_dir(entry):
+            if entry.name.endswith(".jsonl") and not _is_dir(entry):
                 yield entry.path, first
             elif _is_dir(entry) and entry.name != ARTIFACTS and level < depth:
                 stack.append((entry.path, level + 1, first or entry.name))

@@ -43,6 +43,7 @@ from ..reading.lines import (
     BytesSource,
     FileSource,
     ReadResult,
+    decode_json,
     read_values,
 )
 from ..reading.migration import CURRENT_VERSION, Migration, header_version, needs_migration
@@ -58,6 +59,10 @@ from ..reading.records import (
 )
 from .delta import AppendResult, SessionDelta
 from .tree import STAMP_WIDTH, TREE_PROBLEMS, SessionTree
+
+def _is_title_slot(line: EntryRecord | HeaderLine) -> bool:
+    return not isinstance(line, HeaderLine) and line.type == "title" and not isinstance(line.id, str)
+
 
 __all__ = ["AppendResult", "Session", "SessionDelta", "SessionUpdate", "Totals", "session_name_of"]
 
@@ -194,6 +199,9 @@ class Session:
             if not self._only_blank():
                 raise SessionError("not a pi session: no line of it is valid JSON")
             return  # empty (or still being written): a session without a header yet
+        if len(lines) > 1 and _is_title_slot(lines[0]) and isinstance(lines[1], HeaderLine):
+            self._take_title_slot(lines[0])
+            del lines[0]
         self._take_header(lines[0])
         # In place, not a copy: at the peak of an open (100,000 records) each list is 0.8 MB,
         # and once taken in the records are the session's (the tree is built from those).
@@ -213,6 +221,21 @@ class Session:
 
     def _only_blank(self) -> bool:
         return not any(p.kind != ProblemKind.PARTIAL_LAST_LINE for p in self.problems)
+
+    def _take_title_slot(self, line: EntryRecord | HeaderLine) -> None:
+        """oh-my-pi's title slot, the line before its header (`{"type":"title","title":...}`,
+        padded to a fixed width and rewritten in place): the session's title. pi refuses such
+        a file; here it is read (a note says so) and the title names it until a name entry."""
+        self.problems.append(
+            Problem(ProblemKind.EXTRA_HEADER, "oh-my-pi title line before the header (pi refuses it)", line.line)
+        )
+        try:
+            value = decode_json(self.source.read(line.offset, line.length))
+        except (OSError, ValueError):
+            return
+        title = value.get("title") if isinstance(value, dict) else None
+        if isinstance(title, str) and title.strip() and self.name is None:
+            self.name = title.strip()
 
     def _take_header(self, line: EntryRecord | HeaderLine) -> None:
         value = line.value if isinstance(line, HeaderLine) else None

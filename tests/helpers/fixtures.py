@@ -35,3 +35,15 @@ def subagent_tree(dest: Path) -> SubagentTree:
             path.write_text(data.replace(ROOT_MARK, str(sessions)), encoding="utf-8")
     listed = (target / "pi-1.6.0-listAll.txt").read_text(encoding="utf-8").split()
     return SubagentTree(target / "agent", sessions, target / "env-subagents", [sessions / p for p in listed])
+
+
+def omp_store(dest: Path) -> Path:
+    """tests/fixtures/omp copied under `dest`; returns its sessions folder (`@ROOT@` made it)."""
+    target = dest / "omp"
+    shutil.copytree(FIXTURES / "omp", target)
+    sessions = target / "agent" / "sessions"
+    for path in target.rglob("*.jsonl"):
+        data = path.read_bytes()
+        if ROOT_MARK.encode() in data:
+            path.write_bytes(data.replace(ROOT_MARK.encode(), str(sessions).encode()))
+    return sessions
