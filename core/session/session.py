@@ -60,9 +60,7 @@ from ..reading.records import (
 from .delta import AppendResult, SessionDelta
 from .tree import STAMP_WIDTH, TREE_PROBLEMS, SessionTree
 
-def _is_title_slot(line: EntryRecord | HeaderLine) -> bool:
-    return not isinstance(line, HeaderLine) and line.type == "title" and not isinstance(line.id, str)
-
+TITLE_SLOT_NOTE = "oh-my-pi title line before the header (pi refuses it)"
 
 __all__ = ["AppendResult", "Session", "SessionDelta", "SessionUpdate", "Totals", "session_name_of"]
 
@@ -226,9 +224,7 @@ class Session:
         """oh-my-pi's title slot, the line before its header (`{"type":"title","title":...}`,
         padded to a fixed width and rewritten in place): the session's title. pi refuses such
         a file; here it is read (a note says so) and the title names it until a name entry."""
-        self.problems.append(
-            Problem(ProblemKind.EXTRA_HEADER, "oh-my-pi title line before the header (pi refuses it)", line.line)
-        )
+        self.problems.append(Problem(ProblemKind.EXTRA_HEADER, TITLE_SLOT_NOTE, line.line))
         try:
             value = decode_json(self.source.read(line.offset, line.length))
         except (OSError, ValueError):
@@ -710,3 +706,7 @@ class Session:
     def session_id(self) -> str | None:
         sid = self.header.get("id") if self.header else None
         return sid if isinstance(sid, str) else None
+
+
+def _is_title_slot(line: EntryRecord | HeaderLine) -> bool:
+    return not isinstance(line, HeaderLine) and line.type == "title" and not isinstance(line.id, str)
