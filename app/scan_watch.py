@@ -27,6 +27,7 @@ from ..core.listing.first_screen import (
 )
 from ..core.listing.sidebar_rows import SidebarRow
 from ..core.listing.store import Listing, SessionStore
+from ..core.listing.subagents import Subagents
 from ..core.listing.summary import SessionSummary
 from ..core.live.activity import Activity
 from ..core.live.context_change import context_change
@@ -195,6 +196,30 @@ class ScanWatch:
             else:
                 node.call_after_frame(self.check)
         host.searches.listing_changed()
+        self.find_subagents(summaries)
+
+    def find_subagents(self, summaries: list[SessionSummary]) -> None:
+        """The subagent sessions of the listing (core/listing/subagents.py), in a worker
+        thread (the parents' files are read for their spawning entries); then folded."""
+        self.node.run_worker(
+            lambda: self._find_subagents(summaries),
+            "find_subagents",
+            "subagents",
+            exclusive=True,
+            thread=True,
+            exit_on_error=False,
+        )
+
+    def _find_subagents(self, summaries: list[SessionSummary]) -> None:
+        from ..core.listing.subagents import find
+
+        found = find(self.host.root.path, summaries)
+        if not get_current_worker().is_cancelled:
+            self.node.app.call_from_thread(self._subagents_found, found)
+
+    def _subagents_found(self, found: Subagents) -> None:
+        self.host.sidebar.set_subagents(found)
+        self.host.branch_tree.set_subagents(found)
 
     def _show_empty_state(self) -> None:
         host = self.host
@@ -283,6 +308,8 @@ class ScanWatch:
             if current is not None:
                 host.opener.open(current.path)
         host.searches.update(batch.listing.summaries)
+        if any(event.kind is not EventKind.GREW for event in batch):
+            self.find_subagents(batch.listing.summaries)  # (a session came or went)
 
     def open_session_changed(self, event: StoreEvent, *, ours: bool = False) -> None:
         """The open session's file changed: core says what that means for each pane
