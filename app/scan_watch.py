@@ -220,6 +220,7 @@ class ScanWatch:
     def _subagents_found(self, found: Subagents) -> None:
         self.host.sidebar.set_subagents(found)
         self.host.branch_tree.set_subagents(found)
+        self.host.tree_pane.update_title()
 
     def _show_empty_state(self) -> None:
         host = self.host

@@ -10,13 +10,15 @@ every token in one entry as pi's tree selector wants), marks the matches in the 
 
 from __future__ import annotations
 
+import os
+
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from ..core.common.text import one_line
+from ..core.common.text import counted, one_line, short_cost
 from ..core.live.tree_change import TreeChange
 from ..core.session.session import Session
 from .branch_tree import BranchTree
@@ -99,6 +101,12 @@ class TreePane(Vertical):
                 title += f"{dot}following"
             if session.problems:
                 title += f"{dot}{glyphs.problem} {len(session.problems)} problem(s)"
+            subagents = self.branch_tree.subagents
+            kids = subagents.descendants(os.path.normpath(session.path)) if subagents and session.path else []
+            if kids:
+                # What they spent, on top of this session's (pi-sessions stats --with-subagents)
+                spent = short_cost(sum(c.summary.cost for c in kids))
+                title += f"{dot}{counted(len(kids), 'subagent')}" + (f" +{spent}" if spent else "")
             if session.name:
                 title += f"{dot}{one_line(session.name, 60, glyphs=glyphs)}"
         self.query_one("#tree-title", FitStatic).update(title)

@@ -72,6 +72,21 @@ class Subagents:
             kids.sort(key=lambda c: (c.summary.created or "", c.summary.path))
         return out
 
+    def descendants(self, parent: str) -> list[Child]:
+        """The subagents of `parent`, theirs after each, every one once."""
+        out: list[Child] = []
+        seen = {os.path.normpath(parent)}
+        stack = list(reversed(self.of(os.path.normpath(parent))))
+        while stack:
+            child = stack.pop()
+            path = os.path.normpath(child.summary.path)
+            if path in seen:
+                continue
+            seen.add(path)
+            out.append(child)
+            stack.extend(reversed(self.of(path)))
+        return out
+
     def spawned_at(self, parent: str) -> dict[str, list[Child]]:
         """The children of `parent` by the entry that spawned them (those it can be told of)."""
         out: dict[str, list[Child]] = {}

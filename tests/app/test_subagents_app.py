@@ -10,7 +10,7 @@ import pytest
 from pi_sessions.core.listing.sidebar_rows import SessionRow
 from textual.pilot import Pilot
 
-from tests.helpers.app import loaded, make_app, settled, until
+from tests.helpers.app import loaded, make_app, settled, static_text, until
 from tests.helpers.checks import known
 from tests.helpers.fixtures import SubagentTree, subagent_tree
 
@@ -20,6 +20,10 @@ def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> SubagentTree:
     t = subagent_tree(tmp_path)
     monkeypatch.setenv("PI_SUBAGENT_SESSION_DIR", str(t.env_dir))
     return t
+
+
+def tree_title(screen: Any) -> str:
+    return static_text(screen.tree_pane, "#tree-title")
 
 
 def rows(screen: Any) -> list[SessionRow]:
@@ -76,6 +80,8 @@ async def test_the_spawning_tool_call_names_its_subagent(tree: SubagentTree, tmp
             "a1": ["Find the auth entry points"],
             "a2": ["Review login.tsx"],
         }
+        # the tree's title says how many subagents and what they spent on top ($0.03 + $0.05)
+        await until(pilot, lambda: "2 subagents +$0.08" in tree_title(screen), "the subagents in the title")
         tree_rows = screen.branch_tree.rows
         index = next(i for i, r in enumerate(tree_rows) if r.record.id == "a1")
         assert "Find the auth entry points" in screen.branch_tree.render_row(index, 150, False).text
