@@ -330,6 +330,9 @@ class SessionSidebar(Vertical):
         self.subagent_children: dict[str, list[SessionSummary]] = {}
         self.expanded: set[str] = set()
         self.subagents: Subagents | None = None
+        # Sessions of the extra roots (config `extra_roots`), each path's label.
+        self.extra: list[SessionSummary] = []
+        self.root_labels: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
         yield FitStatic("", id="sidebar-title", classes="pane-title")
@@ -387,6 +390,8 @@ class SessionSidebar(Vertical):
         self, summaries: Sequence[SessionSummary], only_current: bool, wanted: MarkFilter = DEFAULT_FILTER
     ) -> list[SidebarRow]:
         marks = self.marks
+        if self.extra:
+            summaries = [*summaries, *self.extra]
         if marks or wanted != DEFAULT_FILTER:  # archived sessions only when asked (`is:archived`)
             summaries = kept_summaries(summaries, marks, wanted)
         return build_rows(
@@ -398,7 +403,17 @@ class SessionSidebar(Vertical):
             pinned=marks.pinned if marks else frozenset(),
             children=self.subagent_children,
             expanded=self.expanded,
+            labels=self.root_labels,
         )
+
+    def set_extra_roots(self, roots: Sequence[tuple[str, Sequence[SessionSummary]]]) -> None:
+        """The sessions of the extra roots, each (label, its sessions): listed, labelled."""
+        extra = [s for _, summaries in roots for s in summaries]
+        labels = {s.path: label for label, summaries in roots for s in summaries}
+        if labels == self.root_labels and extra == self.extra:
+            return
+        self.extra, self.root_labels = extra, labels
+        self.rebuild()
 
     def set_subagents(self, subagents: Subagents) -> None:
         """The subagent sessions found: folded under their parents."""

@@ -113,11 +113,14 @@ def build_rows(
     pinned: Container[object] = frozenset(),
     children: Mapping[str, Sequence[SessionSummary]] | None = None,
     expanded: Container[str] = frozenset(),
+    labels: Mapping[str, str] | None = None,
 ) -> list[SidebarRow]:
     """Rows to draw (`filter_rows` keeps a search's results of them). Sessions whose id is in
     `pinned` come first in their group, in the group's order (core/listing/marks.py).
     `children`: each parent's subagent sessions (by its path), out of the groups, folded under
-    the parent (a count on its row) unless its path is in `expanded`, then listed under it."""
+    the parent (a count on its row) unless its path is in `expanded`, then listed under it.
+    `labels`: the label of each session from another root (by its path): such sessions are
+    grouped apart, by label and cwd, the label before the group's title."""
     current = os.path.abspath(current_cwd) if current_cwd else None
     summaries = summaries if isinstance(summaries, list) else list(summaries)
     if children:
@@ -138,6 +141,10 @@ def build_rows(
             group = normed[cwd] = _norm(cwd)
         if only_current and (current is None or group != current):
             continue
+        if labels:
+            label = labels.get(summary.path)
+            if label is not None:
+                group = f"{label}\x00{group}"
         members = groups.get(group)
         if members is None:
             groups[group] = [summary]
@@ -160,7 +167,9 @@ def build_rows(
             members = _newest_first(members)
         if pinned:
             members = _pinned_first(members, pinned)
-        rows.append(GroupRow(cwd, home_relative(cwd, home), len(members), cwd == current))
+        label, _, real = cwd.rpartition("\x00")
+        title = f"[{label}] {home_relative(real, home)}" if label else home_relative(real, home)
+        rows.append(GroupRow(real, title, len(members), cwd == current))
         nested = _nested(members)
         rows.extend(_with_children(nested, children, expanded) if children else nested)
     return rows
