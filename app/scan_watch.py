@@ -236,7 +236,8 @@ class ScanWatch:
     def _subagents_found(self, found: Subagents, roots: list[tuple[str, list[SessionSummary]]]) -> None:
         self.host.sidebar.set_extra_roots(roots)
         self.host.sidebar.set_subagents(found)
-        self.host.branch_tree.set_subagents(found)
+        self.host.branch_tree.spawn_marks.set(found)
+        self.host.branch_tree.refresh()
         self.host.tree_pane.update_title()
 
     def _show_empty_state(self) -> None:

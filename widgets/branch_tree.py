@@ -12,9 +12,8 @@ drawing a row and the keys that move between rows share the row model and the cu
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from itertools import chain
 
 from rich.cells import cell_len
 from textual import work
@@ -40,14 +39,11 @@ from ..core.session.outline import (
     row_filter,
 )
 from ..core.session.session import Session
-
-if TYPE_CHECKING:
-    from ..core.listing.spawner import Child
-    from ..core.listing.subagents import Subagents
 from ..core.session.tree_moves import can_fold, segment_start_above, segment_start_below
 from .keys import bindings
 from .rowlist import RowList
 from .rowtext import RowText
+from .spawn_marks import SpawnMarks
 
 KIND_STYLES = {
     "user": "tree--user",
@@ -148,10 +144,7 @@ class BranchTree(RowList):
         self.scroll_pending = False  # a scroll to the cursor waits for the next refresh
         self.costs: BranchTotals | None = None  # what each subtree spent, once built
         self.costs_pending = False  # being built in a worker thread
-        # The subagent sessions found (app/scan_watch.py): each is named on the entry of the
-        # open session that spawned it (`spawned`, worked out once per session).
-        self.subagents: Subagents | None = None
-        self._spawned: tuple[str | None, dict[str, list[Child]]] = (None, {})
+        self.spawn_marks = SpawnMarks()  # subagents, on the entries that spawned them (app/scan_watch.py)
 
     # ------------------------------------------------------------------ data in
     def show_session(
@@ -316,14 +309,9 @@ class BranchTree(RowList):
             # A cell of its own, then a space: never glued to the entry's text.
             text.add(g.label + one_line(str(label), 24, glyphs=g), self.style("tree--label"))
             text.add(" ", raw=True)
-        spawned = self.spawned().get(record.id) if self.subagents is not None else None
-        if spawned:
-            names = ", ".join(one_line(c.summary.title, 30, glyphs=g) for c in spawned)
-            text.add(g.child + names, self.style("tree--label"))
-            text.add(" ", raw=True)
         if record.id == self.marked:
             text.add(g.mark + " ", self.style("tree--mark"), raw=True)
-        for marker in self._markers(row):
+        for marker in chain(self._markers(row), self.spawn_marks.names(self.session, record.id, g)):
             text.add(marker + " ", self.style("tree--marker"), raw=True)
         body_style = self.style("tree--match") if record.id in self.match_set else None
         text.add(self.excerpt_of(record), body_style)
@@ -339,21 +327,6 @@ class BranchTree(RowList):
         if spent:
             text.right((" " if mark else "") + spent, self.style("tree--cost"), raw=True)
         return text.strip(width)
-
-    def set_subagents(self, subagents: Subagents) -> None:
-        self.subagents = subagents
-        self._spawned = (None, {})
-        self.refresh()
-
-    def spawned(self) -> dict[str, list[Child]]:
-        """The open session's subagents by the entry that spawned them."""
-        session, subagents = self.session, self.subagents
-        path = os.path.normpath(session.path) if session is not None and session.path else None
-        known, spawned = self._spawned
-        if known != path:
-            spawned = subagents.spawned_at(path) if subagents is not None and path else {}
-            self._spawned = (path, spawned)
-        return spawned
 
     def branch_spent(self, entry_id: str, width: int, room: int) -> str:
         """What the branch starting at this row spent, in at most `room` cells: tokens and cost

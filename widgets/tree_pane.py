@@ -10,8 +10,6 @@ every token in one entry as pi's tree selector wants), marks the matches in the 
 
 from __future__ import annotations
 
-import os
-
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -101,8 +99,7 @@ class TreePane(Vertical):
                 title += f"{dot}following"
             if session.problems:
                 title += f"{dot}{glyphs.problem} {len(session.problems)} problem(s)"
-            subagents = self.branch_tree.subagents
-            kids = subagents.descendants(os.path.normpath(session.path)) if subagents and session.path else []
+            kids = self.branch_tree.spawn_marks.descendants(session)
             if kids:
                 # What they spent, on top of this session's (pi-sessions stats --with-subagents)
                 spent = short_cost(sum(c.summary.cost for c in kids))

@@ -186,20 +186,16 @@ class Session:
                 self._mark = self._mark_after_load(data, stamp)
 
     def _read_all(self, result: ReadResult[EntryRecord | HeaderLine]) -> None:
-        self.end_offset, self.end_line, self.pending_bytes = (
-            result.end_offset,
-            result.end_line,
-            result.pending_bytes,
-        )
+        r = result
+        self.end_offset, self.end_line, self.pending_bytes = r.end_offset, r.end_line, r.pending_bytes
         self.problems.extend(result.problems)
         lines = result.lines
         if not lines:
             if not self._only_blank():
                 raise SessionError("not a pi session: no line of it is valid JSON")
             return  # empty (or still being written): a session without a header yet
-        if len(lines) > 1 and _is_title_slot(lines[0]) and isinstance(lines[1], HeaderLine):
-            self._take_title_slot(lines[0])
-            del lines[0]
+        if len(lines) > 1 and _is_title_slot(lines[0], lines[1]):  # (oh-my-pi: see _title_of_slot)
+            self.name = _title_of_slot(self.source, lines.pop(0), self.problems)
         self._take_header(lines[0])
         # In place, not a copy: at the peak of an open (100,000 records) each list is 0.8 MB,
         # and once taken in the records are the session's (the tree is built from those).
@@ -219,19 +215,6 @@ class Session:
 
     def _only_blank(self) -> bool:
         return not any(p.kind != ProblemKind.PARTIAL_LAST_LINE for p in self.problems)
-
-    def _take_title_slot(self, line: EntryRecord | HeaderLine) -> None:
-        """oh-my-pi's title slot, the line before its header (`{"type":"title","title":...}`,
-        padded to a fixed width and rewritten in place): the session's title. pi refuses such
-        a file; here it is read (a note says so) and the title names it until a name entry."""
-        self.problems.append(Problem(ProblemKind.EXTRA_HEADER, TITLE_SLOT_NOTE, line.line))
-        try:
-            value = decode_json(self.source.read(line.offset, line.length))
-        except (OSError, ValueError):
-            return
-        title = value.get("title") if isinstance(value, dict) else None
-        if isinstance(title, str) and title.strip() and self.name is None:
-            self.name = title.strip()
 
     def _take_header(self, line: EntryRecord | HeaderLine) -> None:
         value = line.value if isinstance(line, HeaderLine) else None
@@ -708,5 +691,23 @@ class Session:
         return sid if isinstance(sid, str) else None
 
 
-def _is_title_slot(line: EntryRecord | HeaderLine) -> bool:
-    return not isinstance(line, HeaderLine) and line.type == "title" and not isinstance(line.id, str)
+def _is_title_slot(line: EntryRecord | HeaderLine, after: EntryRecord | HeaderLine) -> bool:
+    return (
+        not isinstance(line, HeaderLine)
+        and line.type == "title"
+        and not isinstance(line.id, str)
+        and isinstance(after, HeaderLine)
+    )
+
+
+def _title_of_slot(source: ByteSource, line: EntryRecord | HeaderLine, problems: list[Problem]) -> str | None:
+    """oh-my-pi's title slot, the line before its header (`{"type":"title","title":...}`,
+    padded to a fixed width and rewritten in place): the session's title (until a name
+    entry). pi refuses such a file; here it is read, and a note says so."""
+    problems.append(Problem(ProblemKind.EXTRA_HEADER, TITLE_SLOT_NOTE, line.line))
+    try:
+        value = decode_json(source.read(line.offset, line.length))
+    except (OSError, ValueError):
+        return None
+    title = value.get("title") if isinstance(value, dict) else None
+    return title.strip() if isinstance(title, str) and title.strip() else None

@@ -73,9 +73,10 @@ async def test_the_spawning_tool_call_names_its_subagent(tree: SubagentTree, tmp
     app = make_app(tree.sessions, tmp_path / "cache", open_path=p1, cwd="/home/u/proj")
     async with app.run_test(size=(160, 30)) as pilot:
         screen = await loaded(pilot)
-        await until(pilot, lambda: screen.branch_tree.subagents is not None, "the subagents found")
+        marks = screen.branch_tree.spawn_marks
+        await until(pilot, lambda: marks.subagents is not None, "the subagents found")
         await settled(pilot)
-        spawned = screen.branch_tree.spawned()
+        spawned = marks.spawned(screen.session)
         assert {k: [c.summary.first_message for c in v] for k, v in spawned.items()} == {
             "a1": ["Find the auth entry points"],
             "a2": ["Review login.tsx"],
