@@ -178,9 +178,19 @@ def build_rows(
 def _without_children(
     summaries: list[SessionSummary], children: Mapping[str, Sequence[SessionSummary]]
 ) -> list[SessionSummary]:
-    """The sessions that are not a subagent of a session listed here."""
+    """The sessions that are not a subagent of a session listed here (those in a cycle of
+    parents stay: no session of it would be reachable else)."""
     here = {s.path for s in summaries}
-    hidden = {kid.path for parent, kids in children.items() if parent in here for kid in kids}
+    parent_of = {kid.path: parent for parent, kids in children.items() if parent in here for kid in kids}
+    hidden = set()
+    for path in parent_of:
+        seen = {path}
+        up = parent_of[path]
+        while up in parent_of and up not in seen:
+            seen.add(up)
+            up = parent_of[up]
+        if up not in parent_of:  # (reached a session at the top: not a cycle)
+            hidden.add(path)
     return [s for s in summaries if s.path not in hidden] if hidden else summaries
 
 
