@@ -156,9 +156,6 @@ def find_files(root: str, env: Mapping[str, str] | None = None) -> list[Found]:
         extra_dirs.append((os.path.join(os.path.dirname(root), SIBLING_FOLDER), "sibling"))
     extra_dirs.append((os.path.join(root, SIBLING_FOLDER), "sibling"))
     for folder, layout in extra_dirs:
-        for entry in _scan(folder):
-            if entry.name.endswith(".jsonl") and not _is_dir(entry):
-                found.append(Found(entry.path, layout))
         for path, _ in _jsonl_below(folder, MAX_DEPTH):
             found.append(Found(path, layout))
     seen: set[str] = set()
