@@ -25,7 +25,9 @@ GLYPH_MEANINGS = {
     "fork": "a session forked from another one",
     "child": "a fork, under the session it was forked from",
     "branches": "has branches; at the end of a tree row, with a count: a fork point and its branches",
-    "folded": "a folded branch (its hidden entries are counted at the row's end, +N)",
+    "folded": "a folded branch (its hidden entries are counted at the row's end, +N); in the sessions list, "
+    "a session whose subagent sessions are folded under it (space unfolds them)",
+    "unfolded": "a session whose subagent sessions are listed under it (space folds them)",
     "branch": "a branch below a fork point",
     "last_branch": "the last branch of a fork point",
     "pipe": "a later branch of the fork above continues below",

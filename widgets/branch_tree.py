@@ -13,6 +13,7 @@ drawing a row and the keys that move between rows share the row model and the cu
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import chain
 
 from rich.cells import cell_len
 from textual import work
@@ -43,6 +44,7 @@ from ..core.session.tree_moves import can_fold, segment_start_above, segment_sta
 from .keys import bindings
 from .rowlist import RowList
 from .rowtext import RowText
+from .spawn_marks import SpawnMarks
 
 KIND_STYLES = {
     "user": "tree--user",
@@ -143,6 +145,7 @@ class BranchTree(RowList):
         self.scroll_pending = False  # a scroll to the cursor waits for the next refresh
         self.costs: BranchTotals | None = None  # what each subtree spent, once built
         self.costs_pending = False  # being built in a worker thread
+        self.spawn_marks = SpawnMarks()  # subagents, on the entries that spawned them (app/scan_watch.py)
 
     # ------------------------------------------------------------------ data in
     def show_session(
@@ -312,7 +315,7 @@ class BranchTree(RowList):
             text.add(" ", raw=True)
         if record.id == self.marked:
             text.add(g.mark + " ", self.style("tree--mark"), raw=True)
-        for marker in self._markers(row):
+        for marker in chain(self._markers(row), self.spawn_marks.names(self.session, record.id, g)):
             text.add(marker + " ", self.style("tree--marker"), raw=True)
         body_style = self.style("tree--match") if record.id in self.match_set else None
         text.add(self.excerpt_of(record), body_style)

@@ -295,6 +295,14 @@ SPECS: tuple[KeySpec, ...] = (
     ),
     KeySpec("sessions.clearSearch", "sessions", _k("escape"), "clear_search", "clear the search"),
     KeySpec(
+        "sessions.toggleSubagents",
+        "sessions",
+        _k("space"),
+        "toggle_subagents",
+        "fold / unfold the session's subagent sessions (listed under it, out of the top list)",
+        palette="Sessions: fold or unfold subagents",
+    ),
+    KeySpec(
         "sessions.deepSearch",
         "sessions",
         _k("ctrl+f"),

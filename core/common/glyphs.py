@@ -32,6 +32,7 @@ class Glyphs(msgspec.Struct, frozen=True, kw_only=True):
     blank: str
     active: str  # on the active path (what pi would resume)
     folded: str
+    unfolded: str = "▾"  # a session's subagents, listed under it
     fork: str  # a session forked from another one
     child: str  # nested under its parent session
     live: str  # being written right now
@@ -82,6 +83,7 @@ ASCII = Glyphs(
     blank="   ",
     active="*",
     folded="+",
+    unfolded="-",
     fork="Y",
     child="> ",
     live="@",
