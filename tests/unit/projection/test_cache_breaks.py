@@ -15,23 +15,8 @@ from pi_sessions.core.session.session import Session
 from tests.helpers.checks import known
 from tests.helpers.cli import cli
 from tests.helpers.corpus import session_files
-from tests.helpers.sessions import assistant, entry, header, system, user, write
-
-
-def reply(
-    eid: str, parent: str, n: int, read: int, written: int, fresh: int = 100, **msg: Any
-) -> dict[str, Any]:
-    usage = {
-        "input": fresh,
-        "output": 50,
-        "cacheRead": read,
-        "cacheWrite": written,
-        "totalTokens": fresh + 50 + read + written,
-        # $3 per million input tokens, $0.30 per million read from the cache
-        "cost": {"input": fresh * 3e-6, "output": 0, "cacheRead": read * 3e-7, "cacheWrite": 0, "total": 0},
-    }
-    return assistant(eid, parent, "ok", n, usage=usage, **msg)
-
+from tests.helpers.sessions import cached_reply as reply
+from tests.helpers.sessions import entry, header, system, user, write
 
 BETWEEN: dict[str, Any] = {
     "model": lambda n: entry("model_change", "x", "u2", n, provider="openai", modelId="gpt-5"),
