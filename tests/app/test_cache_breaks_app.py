@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from pi_sessions.app.main_screen import MainScreen
 from pi_sessions.app.screens import RawJsonScreen
 from pi_sessions.core.projection.timeline import BARS
+from pi_sessions.widgets import tree_breaks
 from pi_sessions.widgets.plain import PlainStatic
 
 from tests.helpers.app import loaded, make_app, settled, until
@@ -92,3 +94,16 @@ async def test_the_cause_is_in_the_header_and_the_raw_view_of_the_reply(tmp_path
         await until(pilot, lambda: isinstance(app.screen, RawJsonScreen), "the raw JSON")
         note = str(app.screen.query_one("#raw-note", PlainStatic).render())
         assert "a compaction" in note and "tokens of input paid again" in note
+
+
+async def test_a_big_session_s_breaks_are_found_in_a_worker_and_then_marked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tree_breaks, "SYNC_BREAKS", 3)  # this session counts as big
+    root = tmp_path / "sessions"
+    breaking(root / "--p--")
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await loaded(pilot)  # (waits for the worker too)
+        assert screen.branch_tree.break_marks.breaks is not None
+        assert {e for e in ("a1", "a2", "a3", "a4", "a5") if "↯" in row_text(screen, e)} == set(BREAKS)
