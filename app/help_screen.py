@@ -38,6 +38,8 @@ GLYPH_MEANINGS = {
     "excluded": "not in context (shown with {excluded_key}), and why",
     "mark": "the entry marked with {mark_key}: move to another and press {compare_key} to compare the two",
     "pin": "in the sessions list: a pinned session, first in its folder's group (p pins or unpins)",
+    "cache_break": "a reply that lost the prompt cache (its cause in the context header); in the "
+    "sparkline: before that reply's bar",
     "ellipsis": "cut to fit here (at a word boundary)",
     "arrow": "a tool call, or a change of model or thinking level",
     "dot": "between the parts of a title or a status line",

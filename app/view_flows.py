@@ -115,6 +115,7 @@ class ViewFlows:
 
     async def inspect(self) -> None:
         """The raw JSON of the entry looked at, as it is in the file."""
+        from ..core.projection.cache_breaks import break_at
         from .screens import RawJsonScreen
 
         host = self.host
@@ -128,7 +129,12 @@ class ViewFlows:
             host.set_status(f"cannot read line {record.line}: {e}", error=True)
             return
         title = f"{entry_id} {host.glyphs.dot} line {record.line} of {session.path}"
-        await host.push_screen_wait(RawJsonScreen(title, value))
+        try:
+            lost = break_at(session, session.path_to(entry_id))
+        except (SessionError, OSError, ValueError):
+            lost = None  # (the entry itself was read: its JSON is shown)
+        note = f"{host.glyphs.cache_break} {lost.summary()}" if lost is not None else ""
+        await host.push_screen_wait(RawJsonScreen(title, value, note))
 
     async def compare(self) -> None:
         """The marked entry against the selected one; the entry chosen there is selected."""

@@ -6,8 +6,10 @@ jump between fork points and branch segments (pi's keys, core/session/tree_moves
 active leaf, set or cycle the view filter, walk search matches. A live change is applied as
 core decides (`apply_change`: core/live/tree_change.py). The first row of each branch
 below a fork point ends with what that branch spent (core/projection/branch_costs.py: built once per tree,
-in a worker thread for a big session, the first time such a row is drawn). (Over 450 lines:
-drawing a row and the keys that move between rows share the row model and the cursor.)
+in a worker thread for a big session, the first time such a row is drawn); a reply that lost the
+prompt cache has a marker (widgets/tree_breaks.py, as core/projection/cache_breaks.py decides).
+(Over 450 lines: drawing a row and the keys that move between rows share the row model and the
+cursor.)
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from .keys import bindings
 from .rowlist import RowList
 from .rowtext import RowText
 from .spawn_marks import SpawnMarks
+from .tree_breaks import TreeBreakMarks
 
 KIND_STYLES = {
     "user": "tree--user",
@@ -57,6 +60,21 @@ KIND_STYLES = {
 }
 WIDE_ROW = 48  # from this many cells a branch's first row shows its tokens besides its cost
 SYNC_COSTS = 5000  # entries: up to this many, branch totals are built as the tree is drawn
+
+
+def spent_text(costs: BranchTotals | None, entry_id: str, width: int, room: int) -> str:
+    """What the branch starting at `entry_id` spent, in at most `room` cells: tokens and cost
+    on a wide row, the cost alone ("" until the totals are built, or when nothing was spent)."""
+    branch = costs.branch(entry_id) if costs is not None else None
+    if branch is None or not (branch.totals.cost > 0 or branch.totals.tokens > 0):
+        return ""
+    cost, tokens = short_cost(branch.totals.cost), format_tokens(branch.totals.tokens)
+    # A narrow row keeps its room for the entry's text: the cost alone.
+    forms = (f"{tokens} {cost}".strip(), cost) if width >= WIDE_ROW else (cost or tokens,)
+    for text in forms:
+        if text and cell_len(text) <= room:
+            return text
+    return ""
 
 
 class BranchTree(RowList):
@@ -146,6 +164,7 @@ class BranchTree(RowList):
         self.costs: BranchTotals | None = None  # what each subtree spent, once built
         self.costs_pending = False  # being built in a worker thread
         self.spawn_marks = SpawnMarks()  # subagents, on the entries that spawned them (app/scan_watch.py)
+        self.break_marks = TreeBreakMarks(self)  # the replies that lost the prompt cache
 
     # ------------------------------------------------------------------ data in
     def show_session(
@@ -161,6 +180,7 @@ class BranchTree(RowList):
         self.match_set = set()
         self._excerpts = {}
         self.costs = None
+        self.break_marks.clear()
         self.rebuild(select=select or (session.default_leaf if session else None), center=True, notify=notify)
 
     def rebuild(
@@ -333,19 +353,8 @@ class BranchTree(RowList):
         return text.strip(width)
 
     def branch_spent(self, entry_id: str, width: int, room: int) -> str:
-        """What the branch starting at this row spent, in at most `room` cells: tokens and cost
-        on a wide row, the cost alone ("" until the totals are built, or when nothing was spent)."""
-        costs = self._costs()
-        branch = costs.branch(entry_id) if costs is not None else None
-        if branch is None or not (branch.totals.cost > 0 or branch.totals.tokens > 0):
-            return ""
-        cost, tokens = short_cost(branch.totals.cost), format_tokens(branch.totals.tokens)
-        # A narrow row keeps its room for the entry's text: the cost alone.
-        forms = (f"{tokens} {cost}".strip(), cost) if width >= WIDE_ROW else (cost or tokens,)
-        for text in forms:
-            if text and cell_len(text) <= room:
-                return text
-        return ""
+        """What the branch starting at this row spent, in at most `room` cells."""
+        return spent_text(self._costs(), entry_id, width, room)
 
     def _costs(self) -> BranchTotals | None:
         """The session's subtree totals, current; built here for a small session, else asked
@@ -388,6 +397,8 @@ class BranchTree(RowList):
         edits = self.session.edit_counts.get(record.id) if self.session is not None else None
         if edits:
             yield self.glyphs.edit + (str(edits) if edits > 1 else "")
+        if record.type == "message" and self.break_marks.get(self.session, record.id) is not None:
+            yield self.glyphs.cache_break
 
     # ------------------------------------------------------------------ keys
     def action_toggle_mark(self) -> None:

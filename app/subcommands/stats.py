@@ -168,8 +168,13 @@ def _print_stats(stats: SessionStats, ascii: bool) -> None:
     )
     timeline = stats.timeline
     if timeline.tokens:
-        spark = timeline.sparkline(60, ascii=ascii)
-        text(f"over time {spark}  ({len(timeline.tokens)} replies, peak {timeline.peak:,})")
+        from ...core.common.glyphs import glyphs_for
+        from ...core.projection.cache_breaks import break_turns
+
+        spark = timeline.sparkline(60, ascii=ascii, breaks=break_turns(timeline, stats.cache_breaks))
+        lost = len(stats.cache_breaks)
+        breaks = f", the cache lost at {lost} ({glyphs_for(ascii).cache_break})" if lost else ""
+        text(f"over time {spark}  ({len(timeline.tokens)} replies, peak {timeline.peak:,}{breaks})")
     if stats.forks:
         text("branches")
         for fork in stats.forks:

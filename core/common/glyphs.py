@@ -43,6 +43,7 @@ class Glyphs(msgspec.Struct, frozen=True, kw_only=True):
     excluded: str
     mark: str  # the entry marked to compare with another
     pin: str  # a session pinned to the top of its group
+    cache_break: str  # a reply that lost the prompt cache (the tree, the sparkline)
 
 
 UNICODE = Glyphs(
@@ -68,6 +69,7 @@ UNICODE = Glyphs(
     excluded="✗",
     mark="⚑",
     pin="★",
+    cache_break="↯",
 )
 
 ASCII = Glyphs(
@@ -94,6 +96,7 @@ ASCII = Glyphs(
     excluded="x",
     mark="=",
     pin="^",
+    cache_break="$",
 )
 
 

@@ -167,6 +167,17 @@ def test_sparkline_shapes() -> None:
     assert sparkline([], 10) == "" and sparkline([1, 2], 0) == ""
 
 
+def test_a_reply_that_lost_the_cache_has_its_mark_before_its_bar() -> None:
+    assert sparkline([8, 8, 1, 2], 10, breaks=[2]) == "██↯▁▂"
+    assert sparkline([8, 8, 1, 2], 10, breaks=[2], ascii=True) == "@@$.:"
+    # a compaction that lost the cache: its mark, then the break's
+    assert sparkline([8, 8, 1, 2], 10, marks=[2], breaks=[2]) == "██┊↯▁▂"
+    wide = sparkline(list(range(1, 1001)), 40, marks=[500], breaks=[500, 999])
+    assert len(wide) == 40 and wide.count("┊") == wide.count("↯") - 1 == 1 and wide.endswith("↯█")
+    assert sparkline([1, 2, 3, 4], 4, breaks=[0, 1, 2, 3]) == "↯▄↯█"  # at most half the cells: the last ones
+    assert sparkline([1, 2], 10, breaks=[2, -1]) == "▄█"  # no such reply: no mark
+
+
 def test_the_sparkline_of_a_session_with_two_compactions() -> None:
     session = Session.open(TWO_COMPACTIONS)
     assert session.default_leaf is not None
