@@ -32,13 +32,14 @@ PYTHON = ROOT / ".venv" / "bin" / "python"
 SESSION = next((ROOT / "tests" / "fixtures" / "pi-1.6.0" / "sessions").rglob("*.jsonl"))
 TARGET = 0.5
 SDK = "`python -c 'import mcp.server.lowlevel'` (the SDK as its package imports it)"
+# Each floor ends with os._exit, as the server does (app/cli.py): the interpreter's teardown of
+# the SDK's ~500 pydantic classes is not part of a start-up.
 FLOORS = {
-    "`python -c pass`": ["-c", "pass"],
-    SDK: ["-c", "import mcp.server.lowlevel"],
-    "the SDK's part the server imports (`mcp_sdk.load()`)": [
-        "-c",
-        "from pi_sessions.app.subcommands.mcp_sdk import load; load()",
-    ],
+    "`python -c pass`": "pass",
+    SDK: "import mcp.server.lowlevel",
+    "the SDK's part the server imports (`mcp_sdk.load()`)": (
+        "from pi_sessions.app.subcommands.mcp_sdk import load; load()"
+    ),
 }
 
 
@@ -47,14 +48,14 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def one_server() -> tuple[float, float, float]:
+def one_server(command: Path = COMMAND) -> tuple[float, float, float]:
     """Seconds from the start to the listed tools, the first call's own seconds, and the
     server process's CPU seconds (its whole run: start, list, one call, shutdown)."""
     cpu0 = _children_cpu()
     times: list[float] = []
 
     async def session_run() -> None:
-        params = StdioServerParameters(command=str(COMMAND), args=["mcp"], env=dict(os.environ))
+        params = StdioServerParameters(command=str(command), args=["mcp"], env=dict(os.environ))
         t0 = time.perf_counter()
         async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
             await session.initialize()
@@ -81,20 +82,28 @@ def wall(argv: list[str]) -> tuple[float, float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
-    runs = parser.parse_args().runs
+    parser.add_argument("--also", type=Path, help="another pi-sessions command to time (e.g. main's)")
+    options = parser.parse_args()
+    runs, also = options.runs, options.also
     rows: dict[str, list[tuple[float, float]]] = {name: [] for name in FLOORS}
     rows["`pi-sessions --version`"] = []
     listed, first = "`pi-sessions mcp` to a listed tool (CPU: its whole run)", "then the first call (`tree`)"
     rows[listed], rows[first] = [], []
+    other = f"`{also} mcp` to a listed tool" if also else ""
+    if also:
+        rows[other] = []
     one_server()  # (the page cache and the .pyc files warm)
     before = os.getloadavg()
     for _ in range(runs):  # interleaved: the machine's load falls on every row alike
-        for name, argv in FLOORS.items():
-            rows[name].append(wall([str(PYTHON), *argv]))
+        for name, code in FLOORS.items():
+            rows[name].append(wall([str(PYTHON), "-c", f"{code}\nimport os; os._exit(0)"]))
         rows["`pi-sessions --version`"].append(wall([str(COMMAND), "--version"]))
         a, b, cpu = one_server()
         rows[listed].append((a, cpu))
         rows[first].append((b, 0.0))
+        if also:
+            a, _, cpu = one_server(also)
+            rows[other].append((a, cpu))
     after = os.getloadavg()
     sdk = statistics.median(w for w, _ in rows[SDK])
     print(
