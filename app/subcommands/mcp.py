@@ -116,7 +116,7 @@ async def serve(redact: bool = True) -> None:
 
     from ... import __version__
     from .mcp_catalog import ARGUMENTS
-    from .mcp_tools import ToolError, call, specs
+    from .mcp_tools import DEFAULT_MAX_CHARS, ToolError, call, specs
 
     known: list[ToolSpec] = []
     redactor: list[LineRedactor] = []  # (made at the first call: the audit is not needed to list)
@@ -145,7 +145,7 @@ async def serve(redact: bool = True) -> None:
 
             redactor.append(LineRedactor())
         lines = redactor[0]
-        lines.prime_from(given)
+        lines.prime_from(given, given.get("max_chars", DEFAULT_MAX_CHARS))
         before = lines.count
         answer = call(name, given, run_subcommand, lines.line)
         return answer, lines.count - before

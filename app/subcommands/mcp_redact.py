@@ -6,7 +6,13 @@ redacted the same way in every later answer, even where no rule would see it aga
 
 An excerpt (search) is cut with "…" and its white space collapsed: a secret cut there is a piece
 that no rule and no whole value matches. So next to each "…", the longest piece that is part
-of a known secret (white space collapsed too; 6 characters and longer) is redacted as well."""
+of a known secret (white space collapsed too; 6 characters and longer) is redacted as well.
+
+A string the answer will cut (longer than `max_chars`: mcp_tools keeps at most that many of its
+characters, from its two ends) is redacted only in the `window` at each end that can be kept,
+so a 30 MB context costs its ends, not its middle: a window reaches MARGIN characters past what
+the cut keeps, and still half that once redacted (else the whole string is redacted), longer
+than any secret a rule finds: none that starts in the kept part is cut by the window's edge."""
 
 from __future__ import annotations
 
@@ -22,6 +28,7 @@ if TYPE_CHECKING:
 
 CUT = "…"  # core/search/excerpt.py's mark
 _PIECE_MIN = 6
+MARGIN = 32_768  # (half of it past the kept part; a 4096-bit RSA key in PEM is ~3,300 characters)
 
 # Keys whose string names a session file (list, search, labels, history: one per line;
 # tree, context, files, stats, compare, check: the session asked about).
@@ -42,6 +49,7 @@ class LineRedactor:
         self.primed: set[str] = set()
         self.known: dict[str, str] = {}  # a secret, its white space collapsed -> its kind
         self.pieces = 0
+        self.window: int | None = None  # set per call: max_chars + MARGIN, None when nothing is cut
 
     @property
     def count(self) -> int:
@@ -67,15 +75,26 @@ class LineRedactor:
                 if len(value) >= _PIECE_MIN and not self.allow.allows(value):
                     self.known[" ".join(value.split())] = kind
 
-    def prime_from(self, given: dict[str, Any]) -> None:
-        """The session a call names (its `path` argument), before it runs."""
+    def prime_from(self, given: dict[str, Any], max_chars: object) -> None:
+        """Before a call: the session it names (its `path` argument), and the windows its cuts
+        allow (`max_chars` as given; 0 or a bad value: every string redacted whole)."""
         path = given.get("path")
         if isinstance(path, str):
             self.prime_file(path)
+        self.window = None
+        if isinstance(max_chars, int) and not isinstance(max_chars, bool) and max_chars > 0:
+            self.window = max_chars + MARGIN
 
     def line(self, line: bytes) -> bytes:
+        from ...core.audit.scan import candidate_lines
         from ...core.common.jsonout import encode_json, escape_terminal_controls
 
+        if not (
+            (self.known and CUT.encode() in line)
+            or any(encode_json(v)[1:-1] in line for v in self.redactor.known())
+            or candidate_lines(line)
+        ):
+            return line  # (the same test as _may_hold's, on the line as a whole: most lines)
         try:
             value = json.loads(line)
         except (ValueError, RecursionError):  # (never printed by a subcommand, still redacted)
@@ -94,13 +113,37 @@ class LineRedactor:
 
     def _value(self, value: Any) -> Any:
         if isinstance(value, str):
-            text = self.redactor.text(value)
-            return self._cut_pieces(text) if CUT in text and self.known else text
+            window = self.window
+            if window is not None and len(value) > 2 * window:  # (only its ends can be kept)
+                head = self._string(value[:window])
+                tail = self._string(value[len(value) - window :])
+                # (what redaction shortened must still reach MARGIN / 2 past what a cut keeps)
+                if min(len(head), len(tail)) >= window - MARGIN // 2:
+                    return head + value[window : len(value) - window] + tail
+            return self._string(value)
         if isinstance(value, dict):
             return {self._value(k) if isinstance(k, str) else k: self._value(v) for k, v in value.items()}
         if isinstance(value, list):
             return [self._value(v) for v in value]
         return value
+
+    def _may_hold(self, value: str) -> bool:
+        """Whether a rule or a known secret may match in `value`: the audit's own prefilter
+        (core/audit/scan.candidate_lines, over the string as JSON writes it: literal-led
+        patterns on bytes, some hundred times faster than the rules themselves) and a search
+        for each known value."""
+        from ...core.audit.scan import candidate_lines
+        from ...core.common.jsonout import encode_json
+
+        if (CUT in value and self.known) or any(v in value for v in self.redactor.known()):
+            return True
+        return bool(candidate_lines(encode_json(value)))
+
+    def _string(self, value: str) -> str:
+        if not self._may_hold(value):
+            return value
+        text = self.redactor.text(value)
+        return self._cut_pieces(text) if CUT in text and self.known else text
 
     def _cut_pieces(self, text: str) -> str:
         """`text` with the piece of a known secret next to each cut mark redacted."""
