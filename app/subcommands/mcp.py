@@ -147,7 +147,11 @@ async def serve(redact: bool = True) -> None:
         lines = redactor[0]
         lines.prime_from(given, given.get("max_chars", DEFAULT_MAX_CHARS))
         before = lines.count
-        answer = call(name, given, run_subcommand, lines.line)
+        try:
+            answer = call(name, given, run_subcommand, lines.line)
+        except ToolError as e:  # (an error or a warning may quote the session too)
+            raise ToolError(lines.redactor.text(str(e))) from None
+        answer.warnings = [lines.redactor.text(w) for w in answer.warnings]
         return answer, lines.count - before
 
     async def call_tool(

@@ -13,7 +13,7 @@ import pytest
 
 from tests.helpers.cli import cli
 from tests.helpers.mcp import COMMAND, calls, note, text
-from tests.helpers.secrets import EXPECTED, write_secret_session
+from tests.helpers.secrets import EXPECTED, GITHUB, write_secret_session
 
 pytestmark = pytest.mark.skipif(not COMMAND.exists(), reason="no .venv/bin/pi-sessions in this checkout")
 
@@ -51,8 +51,11 @@ def test_answers_are_redacted_by_default_even_where_an_excerpt_cuts_a_secret(tmp
     (tmp_path / "sessions").mkdir()
     session = write_secret_session(tmp_path / "sessions")
     asked = wanted(session)
-    results = calls(*asked)
+    *results, error = calls(*asked, ("context", {"path": str(session), "leaf": GITHUB}))
     answers = [text(r) for r in results]
+    # an error line that quotes a secret (here the agent's own argument) is redacted too
+    assert error.is_error and GITHUB not in error.content[0].text
+    assert "[redacted: github-token]" in error.content[0].text
     everything = "\n".join(answers)
     for kind, (value, *_) in EXPECTED.items():
         leaked = sorted(p for p in pieces(value) if p in everything)
