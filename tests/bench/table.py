@@ -396,7 +396,15 @@ ROWS: dict[str, Callable[[Table], Row]] = {
     "live": lambda t: t.live_row(),
     "updown": lambda t: t.moves_row(),
     "open-100k": lambda t: t.open_row(),
+    "mcp-start": lambda t: _mcp_row(t),
 }
+
+
+def _mcp_row(table: Table) -> Row:
+    from .bench_mcp import table_row
+
+    row: Row = table_row(table.s.repeat)
+    return row
 
 
 def render(rows: list[Row]) -> str:
