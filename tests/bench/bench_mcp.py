@@ -21,7 +21,6 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import anyio
 from mcp.client.session import ClientSession
@@ -80,31 +79,18 @@ def wall(argv: list[str]) -> tuple[float, float]:
     return time.perf_counter() - t0, _children_cpu() - cpu0
 
 
-def table_row(repeat: int) -> Any:
-    """The benchmark table's row (tests/bench/table.py): the median to a listed tool against the
-    SDK's import as its package does it, both ending with os._exit, interleaved."""
-    from .table import Row, seconds
-
+def table_runs(repeat: int) -> tuple[list[float], list[float], list[float]]:
+    """For the benchmark table's row (tests/bench/table.py): seconds to a listed tool, the
+    server's CPU seconds, and the SDK's import as its package does it (ending with os._exit),
+    interleaved."""
     one_server()  # (warm)
-    listed, sdk, cpu = [], [], []
+    listed, cpu, sdk = [], [], []
     for _ in range(max(repeat, 3)):
         sdk.append(wall([str(PYTHON), "-c", f"{FLOORS[SDK]}\nimport os; os._exit(0)"])[0])
         a, _, c = one_server()
         listed.append(a)
         cpu.append(c)
-    ours, floor = statistics.median(listed), statistics.median(sdk)
-    return Row(
-        "`pi-sessions mcp` start-up to a listed tool (SDK client: start -> `tools/list` answer)",
-        ours=f"{seconds(ours)} median, {seconds(statistics.median(cpu))} CPU",
-        reference=f"`import mcp.server.lowlevel` {seconds(floor)}",
-        ratio=f"{ours / floor:.2f}x the SDK's import",
-        goal="<= 0.5 s",
-        meets=ours <= TARGET,
-        notes=[
-            f"{len(listed)} runs, to listed {min(listed):.2f}-{max(listed):.2f} s; the SDK's import alone is "
-            "most of it (docs/AGENTS.md, Start-up; more rows: python -m tests.bench.bench_mcp)"
-        ],
-    )
+    return listed, cpu, sdk
 
 
 def main() -> int:
