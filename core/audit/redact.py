@@ -40,6 +40,10 @@ class Redactor:
                 self._known[value] = kind
         self._known_re = None
 
+    def known(self) -> list[str]:
+        """Every value it redacts wherever it appears (found so far, or primed)."""
+        return list(self._known)
+
     def _pattern(self) -> re.Pattern[str] | None:
         if self._known_re is None and self._known:
             ordered = sorted(self._known, key=len, reverse=True)
