@@ -25,7 +25,7 @@ from ..session.session import Session
 from .allowlist import AllowList
 from .rules import Secret, find_secrets, preview
 
-__all__ = ["FileAudit", "Finding", "audit_file", "audit_paths", "candidate_lines"]
+__all__ = ["FileAudit", "Finding", "audit_file", "audit_paths", "candidate_lines", "values_in"]
 
 _SP = rb"(?: |\\t)"
 _Q = rb"(?:\\?[\"'])"
@@ -222,6 +222,12 @@ def _scan_lines(lines: Iterable[bytes], allow: AllowList | None) -> list[_Raw]:
                 source, part, call_id = _source(entry, path)
                 found.append(_Raw(entry_id, secret, source, part, call_id))
     return found
+
+
+def values_in(data: bytes, allow: AllowList | None = None) -> dict[str, str]:
+    """Every secret value in a session file's bytes (value -> kind), without the fates: what
+    primes a redactor for the file (no session is opened)."""
+    return {item.secret.value: item.secret.kind for item in _scan_lines(candidate_lines(data), allow)}
 
 
 def audit_file(path: str, allow: AllowList | None = None) -> FileAudit:
