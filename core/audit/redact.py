@@ -126,7 +126,7 @@ class LineRedaction:
     def __init__(self, redactor: Redactor, known: Mapping[str, str]) -> None:
         import json
 
-        from .scan import candidate_lines
+        from .anchors import candidate_lines
 
         self.redactor = redactor
         self._candidates = candidate_lines
