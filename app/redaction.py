@@ -17,6 +17,7 @@ from ..core.audit.redact import Redactor
 from ..core.common import text
 
 _CACHE_SIZE = 8192
+_CACHE_CHARS = 2048
 
 
 class BrowserRedaction:
@@ -35,9 +36,10 @@ class BrowserRedaction:
             return done
         with self._lock:
             out = self.redactor.text(value)
-            if len(self._seen) >= _CACHE_SIZE:
-                self._seen.clear()
-            self._seen[value] = out
+            if len(value) <= _CACHE_CHARS:  # (a row, a title: drawn again and again)
+                if len(self._seen) >= _CACHE_SIZE:
+                    self._seen.clear()
+                self._seen[value] = out
         return out
 
     def prime_with_file(self, path: str) -> None:
