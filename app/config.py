@@ -68,10 +68,12 @@ class Settings:
     keys: dict[str, Any] = field(default_factory=dict)
     # Set by `pi-sessions serve` for the app it runs in the browser; never read from the file.
     served: bool = False
+    # Set by `pi-sessions serve` (unless --no-redact): every session text drawn is redacted.
+    redact: bool = False
 
 
 SETTING_NAMES = tuple(f.name for f in dataclasses.fields(Settings))
-NOT_FROM_FILE = frozenset({"served"})
+NOT_FROM_FILE = frozenset({"served", "redact"})
 FILE_KEYS = tuple(name for name in SETTING_NAMES if name not in NOT_FROM_FILE)
 
 

@@ -37,7 +37,7 @@ def run(ns: argparse.Namespace) -> int:
     keys = load_keys(settings.keys, config_file=str(loaded.path))
     theme = resolve_theme(settings.theme)
     root = resolve_sessions_root(settings.session_dir)
-    names = [name for name in SETTING_NAMES if name != "served"]
+    names = [name for name in SETTING_NAMES if name not in ("served", "redact")]
     if ns.json:
         report: dict[str, Any] = {
             "config_file": str(loaded.path),
