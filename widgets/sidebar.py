@@ -48,6 +48,7 @@ from .rowlist import RowList
 from .rowtext import RowText
 
 if TYPE_CHECKING:  # (the search's modules: imported when a search runs)
+    from ..core.listing.subagents import Subagents
     from ..core.search.in_session import HitPlace, Scope
     from ..core.search.sidebar import SidebarResults
 
@@ -197,11 +198,18 @@ class SessionList(RowList):
         mark = self.marks.of(summary.id) if self.marks else None
         if mark is not None and mark.pinned:
             text.add(g.pin + " ", self.style("sessionlist--open"), raw=True)
+        if row.subagents:
+            text.add(
+                (g.unfolded if row.expanded else g.folded) + " ", self.style("sessionlist--dim"), raw=True
+            )
         text.add(summary.title, self.style("sessionlist--dim") if dim else None)
+        if row.subagents:
+            label = f" ({row.subagents} subagent{'s' if row.subagents != 1 else ''})"
+            text.add(label, self.style("sessionlist--dim"), raw=True)
         if mark is not None and mark.tags:
             text.add(" " + " ".join("#" + tag for tag in mark.tags), self.style("sessionlist--match"))
         flags = ""
-        if summary.is_fork and not row.depth:
+        if summary.is_fork and not row.depth and not row.subagent:
             flags += g.fork
         if summary.tip_count > 1:
             flags += g.branches
@@ -317,6 +325,14 @@ class SessionSidebar(Vertical):
         self.status = ""
         self.marks: Marks = NO_MARKS  # pins, archive marks and tags (app/marks_flow.py sets them)
         self._filtered: tuple[MarkFilter, ResultRows] | None = None  # a mark filter's rows
+        # Subagent sessions by their parent's path (app/scan_watch.py finds them), folded
+        # under it unless its path is in `expanded` (space on the row).
+        self.subagent_children: dict[str, list[SessionSummary]] = {}
+        self.expanded: set[str] = set()
+        self.subagents: Subagents | None = None
+        # Sessions of the extra roots (config `extra_roots`), each path's label.
+        self.extra: list[SessionSummary] = []
+        self.root_labels: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
         yield FitStatic("", id="sidebar-title", classes="pane-title")
@@ -374,6 +390,8 @@ class SessionSidebar(Vertical):
         self, summaries: Sequence[SessionSummary], only_current: bool, wanted: MarkFilter = DEFAULT_FILTER
     ) -> list[SidebarRow]:
         marks = self.marks
+        if self.extra:
+            summaries = [*summaries, *self.extra]
         if marks or wanted != DEFAULT_FILTER:  # archived sessions only when asked (`is:archived`)
             summaries = kept_summaries(summaries, marks, wanted)
         return build_rows(
@@ -383,7 +401,55 @@ class SessionSidebar(Vertical):
             named_only=self.named_only,
             order=self.order,
             pinned=marks.pinned if marks else frozenset(),
+            children=self.subagent_children,
+            expanded=self.expanded,
+            labels=self.root_labels,
         )
+
+    def set_extra_roots(self, roots: Sequence[tuple[str, Sequence[SessionSummary]]]) -> None:
+        """The sessions of the extra roots, each (label, its sessions): listed, labelled."""
+        extra = [s for _, summaries in roots for s in summaries]
+        labels = {s.path: label for label, summaries in roots for s in summaries}
+        if labels == self.root_labels and extra == self.extra:
+            return
+        self.extra, self.root_labels = extra, labels
+        self.rebuild()
+
+    def set_subagents(self, subagents: Subagents) -> None:
+        """The subagent sessions found: folded under their parents."""
+        self.subagents = subagents
+        children = {p: [c.summary for c in kids] for p, kids in subagents.by_parent().items()}
+        if children == self.subagent_children:
+            return
+        self.subagent_children = children
+        self.rebuild()
+
+    def parent_of(self, path: str) -> str | None:
+        for parent, kids in self.subagent_children.items():
+            if any(kid.path == path for kid in kids):
+                return parent
+        return None
+
+    def action_toggle_subagents(self) -> None:
+        """Fold or unfold the subagents of the session under the cursor (on a subagent: its
+        parent's, the cursor going to the parent)."""
+        current = self.session_list.current()
+        if current is None:
+            return
+        path = current.path
+        if path not in self.subagent_children:
+            parent = self.parent_of(path)
+            if parent is None:
+                return
+            self.expanded.discard(parent)
+            self.rebuild(keep_current=False)
+            self.select_path(parent)
+            return
+        if path in self.expanded:
+            self.expanded.discard(path)
+        else:
+            self.expanded.add(path)
+        self.rebuild()
 
     def set_marks(self, marks: Marks) -> None:
         """New pins, archive marks or tags: the rows again, the search's too."""
