@@ -13,7 +13,8 @@ from pi_sessions.app.subcommands import MODULES, build_parser
 
 from tests.helpers.cli import cli
 from tests.helpers.corpus import FIXTURES
-from tests.helpers.json_contract import CONTRACT, field_paths, record_problems
+from tests.helpers.fixtures import subagent_tree
+from tests.helpers.json_contract import CONTRACT, SUBAGENT_ROW, field_paths, record_problems
 from tests.helpers.secrets import GITHUB
 from tests.helpers.sessions import entry, header, reply, two_fork_session, user, write
 from tests.helpers.tools import call, tool_result, tool_use
@@ -167,3 +168,17 @@ def test_a_renamed_or_retyped_field_fails_the_check() -> None:
     assert record_problems({**costs, "replies": 1, "estimated": 0}, CONTRACT["costs"], "c", set()) == [
         "c.input: bool True, not int"
     ]
+
+
+def test_list_subagents_rows_keep_the_contract(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`list --json --subagents`: every row with `parent` and `parentEntryId` too, set on the
+    subagent sessions (tests/fixtures/subagents), null on pi's own."""
+    tree = subagent_tree(tmp_path)
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tree.agent))
+    monkeypatch.setenv("PI_SUBAGENT_SESSION_DIR", str(tree.env_dir))
+    monkeypatch.chdir(tmp_path)
+    records = _run("list", "--no-cache", "--subagents")
+    seen: set[str] = set()
+    assert [p for r in records for p in record_problems(r, SUBAGENT_ROW, "list", seen)] == []
+    assert {"list.parent", "list.parentEntryId"} <= seen  # each filled somewhere
+    assert any(isinstance(r, dict) and r["parent"] is None for r in records)  # pi's own rows too

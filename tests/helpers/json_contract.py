@@ -194,6 +194,9 @@ CONTRACT: dict[str, dict[str, T]] = {
         "settings": map_of(obj(value=ANY, source=STR)),
     },
 }
+# `list --json --subagents`: every row adds these two (null on pi's own rows), a subagent session
+# found below pi's two levels has its parent's path.
+SUBAGENT_ROW: dict[str, T] = {**CONTRACT["list"], "parent": opt(STR), "parentEntryId": opt(STR)}
 # Not in DESIGN.md: the marks' `--json` ("one object: path, session_id, pinned, archived, tags").
 MARKS: dict[str, T] = {"path": STR, "session_id": STR, "pinned": BOOL, "archived": BOOL, "tags": list_of(STR)}
 for _name in ("pin", "unpin", "archive", "unarchive", "tag"):
