@@ -7,9 +7,11 @@ this process. Whatever the damage: no exception escapes, the exit code is 0 or 2
 readable carries a raw control character, JSON lines still parse, and no file is modified.
 
 PI_SESSIONS_FUZZ_CASES=20000 runs more cases (default 300; .ci/run runs more), PI_SESSIONS_FUZZ_SEED
-picks another seed. Every case runs whatever went wrong before it; the failures are reported
-together at the end, each naming its case and keeping its damaged file under pytest's tmp_path
-to replay.
+picks another seed. Each case has its own generator (seeded by the seed and its number), so the
+cases run in CHUNKS tests that pytest-xdist spreads over its workers (one 300-case test held a
+worker for a third of the suite's time), and a failing case replays alone. Every case of a
+chunk runs whatever went wrong before it; the failures are reported together at the end, each
+naming its case and keeping its damaged file under pytest's tmp_path to replay.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from tests.helpers.corpus import FIXTURES
 
 CASES = int(os.environ.get("PI_SESSIONS_FUZZ_CASES") or os.environ.get("PI_SESSIONS_FUZZ") or "300")
 SEED = int(os.environ.get("PI_SESSIONS_FUZZ_SEED", "15"))
+CHUNKS = 6
 CORPUS = sorted((FIXTURES / "sessions").rglob("*.jsonl"))
 
 CONTROLS = [
@@ -407,14 +410,21 @@ def test_the_fuzz_covers_every_subcommand() -> None:
     assert covered | SERVED_ELSEWHERE == set(MODULES)
 
 
+def case_rng(seed: int, case: int) -> random.Random:
+    """The generator of one case: the same case whichever chunk or worker runs it."""
+    return random.Random(f"{seed}:{case}")
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_damaged_sessions_never_break_the_command_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    chunk: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("PI_SESSIONS_DEBUG", "1")  # an internal error raises: a traceback here, not exit 1
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    rng = random.Random(SEED)
     failures: list[str] = []
-    for case in range(CASES):
+    cases = range(chunk, CASES, CHUNKS)
+    for case in cases:
+        rng = case_rng(SEED, case)
         data, name, applied = damaged(rng)
         root = tmp_path / f"case{case}"
         folder = root / "--home-u-fuzz--"
@@ -432,4 +442,6 @@ def test_damaged_sessions_never_break_the_command_line(
         else:
             for leftover in folder.iterdir():
                 leftover.unlink()
-    assert not failures, f"seed {SEED}: {len(failures)} of {CASES} cases failed\n" + "\n".join(failures[:30])
+    assert not failures, f"seed {SEED}: {len(failures)} of {len(cases)} cases failed\n" + "\n".join(
+        failures[:30]
+    )
