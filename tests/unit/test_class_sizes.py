@@ -12,7 +12,6 @@ CLASS_LINES = 450
 MAIN_SCREEN_LINES = 400
 # (file, class): its size when the limit came in (issue 22). Shrink it, then lower or drop it.
 EXCEPTIONS = {
-    ("core/session/session.py", "Session"): 590,
     ("widgets/branch_tree.py", "BranchTree"): 490,
 }
 
