@@ -48,12 +48,13 @@ class BranchRows:
         self.excerpts = Excerpts()
         self.costs: BranchTotals | None = None  # what each subtree spent, once built
         self.costs_pending = False  # being built in a worker thread
+        self._failed: tuple[int, int] | None = None  # (generation, tree version) whose build failed
 
     def show(self, session: Session | None) -> None:
         """Rows of `session` from now on: nothing read back or built for another is kept."""
         self.session = session
         self.excerpts.reset(session)
-        self.costs = None
+        self.costs, self._failed = None, None
 
     def draw(
         self, row: OutlineRow, width: int, selected: bool, marked: str | None, matches: set[str]
@@ -137,7 +138,7 @@ class BranchRows:
         if len(session.records) <= SYNC_COSTS:
             self.costs = branch_totals(session)
             return self.costs
-        if not self.costs_pending:
+        if not self.costs_pending and self._failed != (session.generation, session.tree_version):
             self.costs_pending = True
             self.widget.run_worker(
                 lambda: self._build_costs(session),
@@ -157,6 +158,13 @@ class BranchRows:
             costs = None
         if not get_current_worker().is_cancelled:
             self.widget.app.call_from_thread(self._costs_built, session, costs)
+
+    def build_failed(self) -> None:
+        """The build in a thread raised (and the tree told the user): not tried again until the
+        tree changes, or every frame would fail once more."""
+        self.costs_pending = False
+        session = self.session
+        self._failed = (session.generation, session.tree_version) if session is not None else None
 
     def _costs_built(self, session: Session, costs: BranchTotals | None) -> None:
         self.costs_pending = False

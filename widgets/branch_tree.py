@@ -264,8 +264,10 @@ class BranchTree(RowList):
         return self.painter.costs_pending
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.worker.group == COSTS_GROUP:
-            tell_failure(self, event, "Working out what each branch spent")
+        if event.worker.group != COSTS_GROUP:
+            return
+        if tell_failure(self, event, "Working out what each branch spent"):
+            self.painter.build_failed()
 
     # ------------------------------------------------------------------ keys
     def action_toggle_mark(self) -> None:

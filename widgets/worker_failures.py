@@ -20,5 +20,6 @@ def tell_failure(node: Widget, event: Worker.StateChanged, what: str) -> bool:
         return False
     error = event.worker.error
     why = str(error) or type(error).__name__
-    node.notify(one_line(f"{what} failed: {why}", 300, glyphs=glyphs_of(node)), severity="error", timeout=10)
+    text = one_line(f"{what} failed: {why}", 300, glyphs=glyphs_of(node))
+    node.notify(text, severity="error", timeout=10, markup=False)  # (the error may quote session text)
     return True
