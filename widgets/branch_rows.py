@@ -20,7 +20,7 @@ from ..core.common.text import one_line, short_cost
 from ..core.projection.branch_costs import BranchTotals, branch_totals
 from ..core.projection.window import format_tokens
 from ..core.session.describe import Excerpts, kind_label
-from ..core.session.outline import OutlineRow
+from ..core.session.outline import GUIDE_LEVELS, OutlineRow
 from ..core.session.session import Session
 from .rowlist import RowList
 from .rowtext import RowText
@@ -68,7 +68,10 @@ class BranchRows:
         guide = style("tree--guide")
         text.add(g.active if row.on_active_path else " ", style("tree--active"), raw=True)
         text.add(" ", raw=True)
-        for continues in row.guides[:-1] if row.branch_start else row.guides:
+        hidden, guides = row.drawn_guides(max(1, min(GUIDE_LEVELS, width // 9)))  # a third of the row
+        if hidden:
+            text.add(f"{g.ellipsis}{hidden} ", guide, raw=True)
+        for continues in guides:
             text.add(g.pipe if continues else g.blank, guide, raw=True)
         if row.branch_start:
             text.add(g.last_branch if row.last_branch else g.branch, guide, raw=True)

@@ -208,7 +208,7 @@ class BranchTree(RowList):
         self.rows[at + 1 : at + 1] = change.rows
         added = len(change.rows)
         # Rows below moved down: so do their indexes, the cursor and the view.
-        self.index_by_id.renumber(at + 1)
+        self.index_by_id.inserted(at + 1, added)
         if self.cursor > at:
             self.cursor += added
         self.set_row_count(len(self.rows))
