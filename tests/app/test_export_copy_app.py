@@ -4,8 +4,6 @@ the command instead of the terminal."""
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -14,37 +12,7 @@ from pi_sessions.app.text_screen import TextScreen
 
 from tests.helpers.app import loaded, make_app, static_text, until
 from tests.helpers.sessions import assistant, header, user, write
-
-CLIPBOARD_VARIABLES = (
-    "DISPLAY",
-    "WAYLAND_DISPLAY",
-    "TERMUX_VERSION",
-    "TMUX",
-    "SSH_TTY",
-    "SSH_CONNECTION",
-    "SSH_CLIENT",
-    "MOSH_CONNECTION",
-    "PI_CLIPBOARD_OSC52",
-)
-
-
-@pytest.fixture
-def bin_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The only PATH folder, for stand-in tools, and no clipboard hints in the environment."""
-    folder = tmp_path / "bin"
-    folder.mkdir()
-    for name in ("cat", "head"):  # what the stand-ins use; nothing else of this machine's
-        os.symlink(shutil.which(name) or name, folder / name)
-    monkeypatch.setenv("PATH", str(folder))
-    for name in CLIPBOARD_VARIABLES:
-        monkeypatch.delenv(name, raising=False)
-    return folder
-
-
-def tool(bin_dir: Path, name: str, script: str) -> None:
-    path = bin_dir / name
-    path.write_text("#!/bin/sh\n" + script)
-    path.chmod(0o755)
+from tests.helpers.stand_ins import tool
 
 
 def a_session(tmp_path: Path, cwd: Path) -> Path:

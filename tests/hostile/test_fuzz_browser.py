@@ -14,7 +14,7 @@ from pi_sessions.app.main_screen import MainScreen
 
 from tests.helpers.app import make_app, screen_text, until
 from tests.helpers.cli import raw_controls
-from tests.hostile.test_fuzz import SEED, case_rng, damaged
+from tests.helpers.damage import SEED, case_rng, damaged
 
 CASES = int(os.environ.get("PI_SESSIONS_FUZZ_APP_CASES", "6"))
 # Each screen a key opens, then back: the raw JSON, what is not in context, files, the
