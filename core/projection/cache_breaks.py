@@ -11,6 +11,7 @@ on the entries above it. What each reply's usage says is read once per session a
 from __future__ import annotations
 
 import weakref
+from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -190,11 +191,20 @@ def _break(
 def _walk(
     session: Session, path: Sequence[EntryRecord], replies: dict[int, _Reply | None]
 ) -> list[CacheBreak]:
+    return _walk_from(session, path, 0, replies)[0]
+
+
+def _walk_from(
+    session: Session, path: Sequence[EntryRecord], begin: int, replies: dict[int, _Reply | None]
+) -> tuple[list[CacheBreak], list[int]]:
+    """The breaks on `path[begin:]` (what comes before `begin` unseen) and their places."""
     out: list[CacheBreak] = []
+    places: list[int] = []
     before: _Reply | None = None
     kinds: _Kinds = _NO_KINDS
     asked: EntryRecord | None = None
-    for record in path:
+    for position in range(begin, len(path)):
+        record = path[position]
         reply = replies.get(record.index) if _is_reply(record) else None
         if reply is None:
             kinds |= _kinds(record)
@@ -204,8 +214,44 @@ def _walk(
             found = _break(session, before, reply, kinds, asked)
             if found is not None:
                 out.append(found)
+                places.append(position)
         before, kinds, asked = reply, _NO_KINDS, None
-    return out
+    return out, places
+
+
+class _PathBreaks:
+    """The breaks of the last path asked for (`break_steps`), with their places on it."""
+
+    __slots__ = ("breaks", "generation", "path", "places", "tree_version")
+
+    def __init__(
+        self, session: Session, path: Sequence[EntryRecord], breaks: list[CacheBreak], places: list[int]
+    ):
+        self.generation, self.tree_version = session.generation, session.tree_version
+        self.path, self.breaks, self.places = path, breaks, places
+
+
+_last_path: weakref.WeakKeyDictionary[Session, _PathBreaks] = weakref.WeakKeyDictionary()
+
+
+def _moved_breaks(session: Session, last: _PathBreaks, path: Sequence[EntryRecord]) -> _PathBreaks:
+    """The breaks of `path` from those of the last path: the shared entries' stay, the rest is
+    walked from the last reply before it (a move along a conversation: a step or two)."""
+    old = last.path
+    shared = min(len(old), len(path))
+    while shared and old[shared - 1] is not path[shared - 1]:
+        shared -= 1
+    start = shared - 1
+    while start >= 0:
+        record = path[start]
+        if _is_reply(record) and _read(session, path[start : start + 1]).get(record.index) is not None:
+            break
+        start -= 1
+    start = max(start, 0)
+    found, places = _walk_from(session, path, start, _read(session, path[start:]))
+    # (No reply lies between `start` and `shared`: every break found is at `shared` or later.)
+    keep = bisect_left(last.places, shared)
+    return _PathBreaks(session, path, last.breaks[:keep] + found, last.places[:keep] + places)
 
 
 def cache_breaks(session: Session, path: list[EntryRecord]) -> list[CacheBreak]:
@@ -217,7 +263,16 @@ def break_steps(
     session: Session, path: Sequence[EntryRecord], step: int = 4000
 ) -> Iterator[list[CacheBreak] | None]:
     """`cache_breaks(session, path)` a piece at a time, for the event loop: None after each
-    `step` entries whose replies were not read yet, then the breaks."""
+    `step` entries whose replies were not read yet, then the breaks. The last path's breaks
+    are kept: a path that shares most of it (a move) is walked from where they part only."""
+    last = _last_path.get(session)
+    if last is not None and (last.generation, last.tree_version) == (
+        session.generation,
+        session.tree_version,
+    ):
+        moved = _last_path[session] = _moved_breaks(session, last, path)
+        yield moved.breaks
+        return
     for start in range(0, len(path), step):
         piece = path[start : start + step]
         known = _known_of(session).replies
@@ -225,7 +280,9 @@ def break_steps(
             _read(session, piece)
             if start + step < len(path):
                 yield None
-    yield _walk(session, path, _read(session, path))
+    breaks, places = _walk_from(session, path, 0, _read(session, path))
+    _last_path[session] = _PathBreaks(session, path, breaks, places)
+    yield breaks
 
 
 def break_at(session: Session, path: Sequence[EntryRecord]) -> CacheBreak | None:
@@ -243,9 +300,20 @@ def break_at(session: Session, path: Sequence[EntryRecord]) -> CacheBreak | None
 
 
 def break_turns(timeline: ContextTimeline, breaks: Sequence[CacheBreak]) -> tuple[int, ...]:
-    """The index in `timeline` of each break's reply (one that reports no context size: none)."""
-    at = {entry_id: i for i, entry_id in enumerate(timeline.ids)}
-    return tuple(sorted({at[b.entry_id] for b in breaks if b.entry_id in at}))
+    """The index in `timeline` of each break's reply (one that reports no context size: none).
+    Both are in path order: one scan of the ids, in C, not a dict of every reply per move."""
+    ids, at, out = timeline.ids, 0, set()
+    for found in breaks:
+        try:
+            index = ids.index(found.entry_id, at)
+        except ValueError:
+            try:  # (not in path order, or reports no size)
+                index = ids.index(found.entry_id)
+            except ValueError:
+                continue
+        out.add(index)
+        at = index
+    return tuple(sorted(out))
 
 
 class TreeCacheBreaks:

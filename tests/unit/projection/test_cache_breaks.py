@@ -179,3 +179,42 @@ def test_on_every_corpus_file_the_tree_and_each_path_agree() -> None:
             if not s.children_of(leaf):
                 on_paths.update({b.entry_id: b for b in cache_breaks(s, s.path_to(leaf))})
         assert on_paths == tree.breaks, path
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_breaks_of_a_path_moved_to_are_those_of_a_fresh_walk(tmp_path: Path, seed: int) -> None:
+    """The sparkline asks for each path the cursor moves to; the last path's breaks are kept
+    and only what differs is walked. Any move (up, down, to another branch) answers exactly
+    what a walk of the whole path answers."""
+    import random
+
+    rng = random.Random(seed)
+    lines: list[Any] = [header(cwd="/"), user("u0", None, "q", 0)]
+    ids, parent = ["u0"], "u0"
+    for n in range(1, 120):
+        kind = rng.random()
+        eid = f"e{n}"
+        if kind < 0.45:
+            lost = rng.random() < 0.3
+            lines.append(
+                reply(eid, parent, n, read=0 if lost else 8000, written=8200, fresh=8100 if lost else 100)
+            )
+        elif kind < 0.5:
+            lines.append(entry("model_change", eid, parent, n, provider="openai", modelId="gpt-5"))
+        else:
+            lines.append(user(eid, parent, f"q{n}", n))
+        ids.append(eid)
+        parent = eid if rng.random() < 0.9 else rng.choice(ids)  # now and then a fork
+    s = Session.open(write(tmp_path / "m.jsonl", *lines))
+    leaf = ids[-1]
+    for _ in range(60):
+        path = s.path_to(leaf)
+        *_, answer = break_steps(s, path, step=1000)
+        assert answer == cache_breaks(s, path), leaf
+        move = rng.random()
+        if move < 0.4 and len(path) > 1:
+            leaf = path[-2].id  # up
+        elif move < 0.8 and s.child_count(leaf):
+            leaf = s.children_of(leaf)[0]  # down
+        else:
+            leaf = rng.choice(ids)  # a jump, maybe to another branch
