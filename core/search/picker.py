@@ -14,7 +14,7 @@ import contextlib
 import gc
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Literal, NamedTuple, Protocol, TypeVar, overload
 
 from ..common.jsvalues import js_string
@@ -108,6 +108,8 @@ class SessionText:
     message_texts: Sequence[str] = ()
     modified_ms: float = 0.0
     path: str = ""
+    # the file's size, mtime_ns and inode as listed (which text row of the index is current)
+    stamp: tuple[int, int, int] | None = field(default=None, compare=False)
 
     @classmethod
     def from_summary(cls, summary: SessionSummary, texts: Sequence[str] = ()) -> SessionText:
@@ -119,6 +121,7 @@ class SessionText:
             message_texts=texts,
             modified_ms=summary.modified_ms,
             path=summary.path,
+            stamp=(summary.size, summary.mtime_ns, summary.inode),
         )
 
 

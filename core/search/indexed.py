@@ -1,0 +1,167 @@
+"""pi's picker search with the message texts left in the SQLite index: FTS5 says which sessions'
+text holds each token, pi's matcher does the rest, and a hit's text is read only when its row is
+looked at.
+
+A session whose text row is current (`TextIndex.rowid`) gets a stand-in text: its `find`
+answers from the sets the index gave for this query's tokens, so the matcher (name, id, text,
+cwd, then scattered in the name or the cwd, the same code as ever) decides with no text in
+memory. A hit on such a session is made by matching it again on its real text (the store's,
+read then), so its place and excerpt are exactly those of a full scan. A `re:` pattern cannot be
+looked up: each stand-in reads its real text for the one match and lets it go (slow, but no
+whole-corpus copy stays). A session the index does not hold as listed (grown since, or its text
+not storable) keeps its text in memory and is matched as before.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, cast, overload
+
+from .hits import SearchHit
+from .matching import REGEX_TIME_LIMIT, PreparedSession, RawMatch, Token, make_hit, match_prepared
+from .picker import SearchIndex, SearchResults, SessionText, SortOrder
+from .query import ParsedQuery, parse_query
+from .text_index import TextIndex
+from .texts import MessageText, TextMatch
+
+if TYPE_CHECKING:
+    import regex
+
+__all__ = ["IndexedSearchIndex", "IndexedText"]
+
+TextsOf = Callable[[str], Sequence[str]]
+
+
+class _Holding:
+    """The stand-in's `normalized`: `find` says whether the session's text holds a value
+    (0, a position that is not the real one: the hit is made again on the real text)."""
+
+    __slots__ = ("owner", "rowid")
+
+    def __init__(self, owner: IndexedSearchIndex, rowid: int) -> None:
+        self.owner = owner
+        self.rowid = rowid
+
+    def find(self, value: str) -> int:
+        found = self.owner.holding.get(value)
+        return 0 if found is not None and self.rowid in found else -1
+
+
+class IndexedText:
+    """A session's text that lives in the index (see the module docstring)."""
+
+    __slots__ = ("normalized", "owner", "owners", "path")
+
+    def __init__(self, owner: IndexedSearchIndex, rowid: int, path: str) -> None:
+        self.owner = owner
+        self.normalized = _Holding(owner, rowid)
+        self.owners = None
+        self.path = path
+
+    def real(self) -> MessageText:
+        return MessageText(self.owner.texts_of(self.path))
+
+    def search(self, pattern: regex.Pattern[str], timeout: float) -> TextMatch | None:
+        return self.real().search(pattern, timeout)
+
+
+class IndexedSearchIndex(SearchIndex[SessionText]):
+    """A `SearchIndex` whose items' texts are, where it can, in `text_index` (items with
+    an empty `message_texts` whose row is current)."""
+
+    def __init__(self, items: Iterable[SessionText], text_index: TextIndex, texts_of: TextsOf) -> None:
+        self.text_index = text_index
+        self.texts_of = texts_of
+        self.holding: dict[str, set[int]] = {}  # this query's: value -> rows whose text holds it
+        self._asking = threading.Lock()  # one query at a time uses `holding`
+        self._rowids: dict[str, int] = {}
+        super().__init__(items)
+
+    def update(self, items: Iterable[SessionText]) -> None:
+        listed = list(items)
+        super().update(listed)  # (every text as before; the indexed ones replaced below)
+        rowids: dict[str, int] = {}
+        for entry in self._entries:
+            item = entry.item
+            rowid = self.text_index.rowid_of(item.path, item.stamp) if not item.message_texts else None
+            if rowid is not None:
+                # (a stand-in the matcher reads as a text: `normalized.find`, `owners`, `search`)
+                entry.text = cast(MessageText, IndexedText(self, rowid, item.path))
+                rowids[item.path] = rowid
+        self._rowids = rowids
+        self._texts = {k: t for k, t in self._texts.items() if t.segments}
+
+    @property
+    def indexed(self) -> int:
+        """How many sessions are matched from the index."""
+        return len(self._rowids)
+
+    def search(
+        self,
+        query: str | ParsedQuery,
+        order: SortOrder = "recent",
+        named_only: bool = False,
+        time_limit: float = REGEX_TIME_LIMIT,
+        now_ms: float | None = None,
+        cancelled: Callable[[], bool] | None = None,
+    ) -> SearchResults[SessionText]:
+        parsed = parse_query(query) if isinstance(query, str) else query
+        with self._asking:
+            holding: dict[str, set[int]] = {}
+            if parsed.mode == "tokens" and parsed.error is None and self._rowids:
+                for token in parsed.tokens:
+                    value = token.matched_as
+                    if value and value not in holding:
+                        holding[value] = self.text_index.holding(value, cancelled)
+            self.holding = holding
+            results = super().search(parsed, order, named_only, time_limit, now_ms, cancelled)
+        return IndexedResults(results, parsed, self.texts_of)
+
+
+class IndexedResults(SearchResults[SessionText]):
+    """`SearchResults` whose hits on indexed sessions are made on their real texts."""
+
+    __slots__ = ("_query", "_texts_of")
+
+    def __init__(self, results: SearchResults[SessionText], query: ParsedQuery, texts_of: TextsOf) -> None:
+        super().__init__(results.entries, results.positions, results._raws, results._needles)
+        self._query = query
+        self._texts_of = texts_of
+
+    @overload
+    def __getitem__(self, index: int) -> SearchHit[SessionText]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[SearchHit[SessionText]]: ...
+
+    def __getitem__(self, index: int | slice) -> SearchHit[SessionText] | list[SearchHit[SessionText]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        hit = self._hits[index]
+        if hit is None:
+            entry = self._entries[self._positions[index]]
+            raw = self._raws[index]
+            if isinstance(entry.text, IndexedText):
+                entry, raw = self._on_real_text(entry, raw)
+            hit = self._hits[index] = make_hit(entry, raw, self._needles)
+        return hit
+
+    def _on_real_text(
+        self, entry: PreparedSession[SessionText], raw: RawMatch
+    ) -> tuple[PreparedSession[SessionText], RawMatch]:
+        """The entry with its real text, and pi's match on it (the index's answer if the
+        file changed meanwhile and no longer matches: the hit then shows no excerpt)."""
+        item = entry.item
+        texts = self._texts_of(item.path)
+        text = MessageText(texts)
+        item = replace(item, message_texts=texts)
+        real = PreparedSession(item, item.name, item.id, item.cwd, item.modified_ms, text)
+        tokens = [Token(t) for t in self._query.tokens if t.matched_as]
+        again = match_prepared(real, self._query, tokens, time.monotonic() + REGEX_TIME_LIMIT)
+        if again is None:
+            score, fields, shown, _ = raw
+            return real, (score, fields, shown if shown != "message" else "", None)
+        return real, again
