@@ -7,9 +7,11 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from ...core.listing.store import SessionStore
     from ...core.listing.summary import SessionSummary
     from ...core.search.excerpt import Excerpt
     from ...core.search.in_session import HitPlace
+    from ...core.search.picker import SearchIndex, SessionText
     from ...core.search.query import ParsedQuery
 
     Found = Iterator[tuple[SessionSummary, HitPlace, Excerpt | None]]
@@ -110,7 +112,9 @@ def _index_hits(root: str, query: ParsedQuery, order: str, use_cache: bool, as_j
     store = SessionStore(root, use_cache=use_cache, keep_text=True)
     store.scan()
     summaries = {s.path: s for s in store.listing().summaries}
-    index = SearchIndex(SessionText.from_summary(s, store.texts(s.path)) for s in summaries.values())
+    index = _text_search(store, list(summaries.values()))
+    if index is None:
+        index = SearchIndex(SessionText.from_summary(s, store.texts(s.path)) for s in summaries.values())
     width = JSON_EXCERPT_WIDTH if as_json else _terminal_width()
     for hit in index.search(query, "relevance" if order == "relevance" else "recent"):
         summary = summaries[hit.item.path]
@@ -122,6 +126,30 @@ def _index_hits(root: str, query: ParsedQuery, order: str, use_cache: bool, as_j
             except (SessionError, OSError):
                 place = HitPlace(None, hit.field, None, None)
         yield summary, place, hit.excerpt(width)
+
+
+def _text_search(store: SessionStore, summaries: list[SessionSummary]) -> SearchIndex[SessionText] | None:
+    """The texts from the SQLite index, brought up to date (None without a cache file: every
+    text is then matched in memory, as the index would only be written to be thrown away)."""
+    from ...core.index.db import open_index
+    from ...core.search.indexed import IndexedSearchIndex
+    from ...core.search.picker import SessionText
+    from ...core.search.text_index import TextIndex
+    from .output import warn
+
+    if not store.use_cache:
+        return None
+    db = open_index(store.root, base=store.cache_dir)
+    if db.notice:
+        warn(f"pi-sessions: {db.notice}")
+    if db.path is None:
+        return None
+    texts = TextIndex(db)
+    if not texts.usable:
+        return None
+    texts.sync(summaries, store.texts)
+    items = [SessionText.from_summary(s, () if texts.rowid(s) else store.texts(s.path)) for s in summaries]
+    return IndexedSearchIndex(items, texts, store.texts)
 
 
 def _deep_hits(root: str, query: ParsedQuery, use_cache: bool, as_json: bool) -> Found:

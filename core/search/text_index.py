@@ -112,11 +112,12 @@ class TextIndex:
         if not self.usable:
             return 0
         listed = {s.path for s in summaries}
-        gone = [path for path in self._rows if path not in listed]
-        if gone:
-            with self.lock, self._transaction():
-                for path in gone:
-                    self._forget(path)
+        with self.lock:
+            gone = [path for path in self._rows if path not in listed]
+            if gone:
+                with self._transaction():
+                    for path in gone:
+                        self._forget(path)
         stale = self.stale(summaries)
         done = 0
         while done < len(stale):
