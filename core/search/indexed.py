@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, cast, overload
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
 __all__ = ["IndexedSearchIndex", "IndexedText"]
 
 TextsOf = Callable[[str], Sequence[str]]
+REAL_TEXTS_KEPT = 256  # the texts of the last hits made, kept for the next keystrokes
 
 
 class _Holding:
@@ -62,7 +64,7 @@ class IndexedText:
         self.path = path
 
     def real(self) -> MessageText:
-        return MessageText(self.owner.texts_of(self.path))
+        return self.owner.real_text(self.path)
 
     def search(self, pattern: regex.Pattern[str], timeout: float) -> TextMatch | None:
         return self.real().search(pattern, timeout)
@@ -78,7 +80,26 @@ class IndexedSearchIndex(SearchIndex[SessionText]):
         self.holding: dict[str, set[int]] = {}  # this query's: value -> rows whose text holds it
         self._asking = threading.Lock()  # one query at a time uses `holding`
         self._rowids: dict[str, int] = {}
+        # path -> its real text, for the last hits made (kept across keystrokes: a hit shown
+        # again costs nothing, as when every text was in memory)
+        self._real: OrderedDict[str, MessageText] = OrderedDict()
+        self._real_lock = threading.Lock()
         super().__init__(items)
+
+    def real_text(self, path: str) -> MessageText:
+        """The session's text as the store has it (for a hit; remembered for the last ones)."""
+        with self._real_lock:
+            text = self._real.get(path)
+            if text is not None:
+                self._real.move_to_end(path)
+                return text
+        text = MessageText(self.texts_of(path))
+        text.segment_starts()  # (what every excerpt needs: worked out here, in the worker)
+        with self._real_lock:
+            self._real[path] = text
+            while len(self._real) > REAL_TEXTS_KEPT:
+                self._real.popitem(last=False)
+        return text
 
     def update(self, items: Iterable[SessionText]) -> None:
         listed = list(items)
@@ -92,6 +113,8 @@ class IndexedSearchIndex(SearchIndex[SessionText]):
                 entry.text = cast(MessageText, IndexedText(self, rowid, item.path))
                 rowids[item.path] = rowid
         self._rowids = rowids
+        with self._real_lock:  # (an indexed row is as listed: its text is what was read for it)
+            self._real = OrderedDict((p, t) for p, t in self._real.items() if p in rowids)
         self._texts = {k: t for k, t in self._texts.items() if t.segments}
 
     @property
@@ -118,18 +141,20 @@ class IndexedSearchIndex(SearchIndex[SessionText]):
                         holding[value] = self.text_index.holding(value, cancelled)
             self.holding = holding
             results = super().search(parsed, order, named_only, time_limit, now_ms, cancelled)
-        return IndexedResults(results, parsed, self.texts_of)
+        return IndexedResults(results, parsed, self.real_text)
 
 
 class IndexedResults(SearchResults[SessionText]):
     """`SearchResults` whose hits on indexed sessions are made on their real texts."""
 
-    __slots__ = ("_query", "_texts_of")
+    __slots__ = ("_query", "_real_text")
 
-    def __init__(self, results: SearchResults[SessionText], query: ParsedQuery, texts_of: TextsOf) -> None:
+    def __init__(
+        self, results: SearchResults[SessionText], query: ParsedQuery, real_text: Callable[[str], MessageText]
+    ) -> None:
         super().__init__(results.entries, results.positions, results._raws, results._needles)
         self._query = query
-        self._texts_of = texts_of
+        self._real_text = real_text
 
     @overload
     def __getitem__(self, index: int) -> SearchHit[SessionText]: ...
@@ -155,9 +180,8 @@ class IndexedResults(SearchResults[SessionText]):
         """The entry with its real text, and pi's match on it (the index's answer if the
         file changed meanwhile and no longer matches: the hit then shows no excerpt)."""
         item = entry.item
-        texts = self._texts_of(item.path)
-        text = MessageText(texts)
-        item = replace(item, message_texts=texts)
+        text = self._real_text(item.path)
+        item = replace(item, message_texts=text.segments)
         real = PreparedSession(item, item.name, item.id, item.cwd, item.modified_ms, text)
         tokens = [Token(t) for t in self._query.tokens if t.matched_as]
         again = match_prepared(real, self._query, tokens, time.monotonic() + REGEX_TIME_LIMIT)
