@@ -86,7 +86,8 @@ CREATE TABLE text_files (
     size INTEGER NOT NULL,
     mtime_ns INTEGER NOT NULL,
     inode INTEGER NOT NULL,
-    exact INTEGER NOT NULL
+    exact INTEGER NOT NULL,
+    chars TEXT NOT NULL DEFAULT ''
 );
 """
 # The sidebar's search texts (core/search/text_index.py): one row per file of `text_files`,

@@ -21,12 +21,27 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, cast, overload
 
-from .hits import SearchHit
-from .matching import REGEX_TIME_LIMIT, PreparedSession, RawMatch, Token, make_hit, match_prepared
+from .fuzzy import fuzzy_match
+from .hits import FIELD_CWD, FIELD_ID, FIELD_NAME, SearchHit
+from .indexed_scan import Layout
+from .matching import (
+    REGEX_TIME_LIMIT,
+    SINGLE_FIELDS,
+    TEXT_SCORE,
+    TIER_NAME,
+    PreparedSession,
+    RawMatch,
+    SearchCancelled,
+    Token,
+    make_hit,
+    match_prepared,
+    match_token,
+    tier_score,
+)
 from .picker import SearchIndex, SearchResults, SessionText, SortOrder
 from .query import ParsedQuery, parse_query
 from .text_index import TextIndex
-from .texts import MessageText, TextMatch
+from .texts import FIELD_MESSAGE, MessageText, TextMatch
 
 if TYPE_CHECKING:
     import regex
@@ -55,13 +70,14 @@ class _Holding:
 class IndexedText:
     """A session's text that lives in the index (see the module docstring)."""
 
-    __slots__ = ("normalized", "owner", "owners", "path")
+    __slots__ = ("normalized", "owner", "owners", "path", "rowid")
 
     def __init__(self, owner: IndexedSearchIndex, rowid: int, path: str) -> None:
         self.owner = owner
         self.normalized = _Holding(owner, rowid)
         self.owners = None
         self.path = path
+        self.rowid = rowid
 
     def real(self) -> MessageText:
         return self.owner.real_text(self.path)
@@ -80,6 +96,7 @@ class IndexedSearchIndex(SearchIndex[SessionText]):
         self.holding: dict[str, set[int]] = {}  # this query's: value -> rows whose text holds it
         self._asking = threading.Lock()  # one query at a time uses `holding`
         self._rowids: dict[str, int] = {}
+        self._layout: tuple[object, Layout, list[int]] = (None, Layout([], []), [])
         # path -> its real text, for the last hits made (kept across keystrokes: a hit shown
         # again costs nothing, as when every text was in memory)
         self._real: OrderedDict[str, MessageText] = OrderedDict()
@@ -105,14 +122,21 @@ class IndexedSearchIndex(SearchIndex[SessionText]):
         listed = list(items)
         super().update(listed)  # (every text as before; the indexed ones replaced below)
         rowids: dict[str, int] = {}
-        for entry in self._entries:
+        placed: list[tuple[int, int]] = []  # (position, row id) of the indexed sessions
+        in_memory: list[int] = []
+        entries = self._entries
+        for position, entry in enumerate(entries):
             item = entry.item
             rowid = self.text_index.rowid_of(item.path, item.stamp) if not item.message_texts else None
             if rowid is not None:
                 # (a stand-in the matcher reads as a text: `normalized.find`, `owners`, `search`)
                 entry.text = cast(MessageText, IndexedText(self, rowid, item.path))
                 rowids[item.path] = rowid
+                placed.append((position, rowid))
+            else:
+                in_memory.append(position)
         self._rowids = rowids
+        self._layout = (entries, Layout(entries, placed), in_memory)
         with self._real_lock:  # (an indexed row is as listed: its text is what was read for it)
             self._real = OrderedDict((p, t) for p, t in self._real.items() if p in rowids)
         self._texts = {k: t for k, t in self._texts.items() if t.segments}
@@ -142,6 +166,90 @@ class IndexedSearchIndex(SearchIndex[SessionText]):
             self.holding = holding
             results = super().search(parsed, order, named_only, time_limit, now_ms, cancelled)
         return IndexedResults(results, parsed, self.real_text)
+
+    def _scan_one_token(  # type: ignore[override]
+        self,
+        entries: list[PreparedSession[SessionText]],
+        candidates: Iterable[int],
+        token: Token,
+        accept: Callable[[PreparedSession[SessionText]], bool] | None,
+        cancelled: Callable[[], bool] | None,
+        positions: list[int],
+        raws: list[RawMatch],
+    ) -> None:
+        """`matching.scan_one_token` with the text test asked of the index's rows (a set
+        lookup, not a call per session: a keystroke over 30,000 sessions runs this loop
+        30,000 times). Keep the two alike."""
+        value = token.value
+        rows = self.holding.get(value, set())
+        laid_out, layout, in_memory = self._layout
+        if laid_out is entries and layout.fits(value):
+            found = layout.scan(entries, token, rows)
+            more_positions: list[int] = []
+            more_raws: list[RawMatch] = []
+            self._scan_each(entries, in_memory, token, None, cancelled, more_positions, more_raws)
+            found.update(zip(more_positions, more_raws, strict=True))
+            ordered = sorted(found)
+            if not isinstance(candidates, range):  # (a narrower query: what the last one matched)
+                kept = set(candidates)
+                ordered = [p for p in ordered if p in kept]
+            if accept is not None:
+                ordered = [p for p in ordered if accept(entries[p])]
+            positions.extend(ordered)
+            raws.extend(map(found.__getitem__, ordered))
+            return
+        self._scan_each(entries, candidates, token, accept, cancelled, positions, raws)
+
+    def _scan_each(
+        self,
+        entries: list[PreparedSession[SessionText]],
+        candidates: Iterable[int],
+        token: Token,
+        accept: Callable[[PreparedSession[SessionText]], bool] | None,
+        cancelled: Callable[[], bool] | None,
+        positions: list[int],
+        raws: list[RawMatch],
+    ) -> None:
+        """Session by session (a value too short for the bulk tests, or sessions matched
+        from memory)."""
+        value = token.value
+        size = len(value)
+        fuzzy = token.fuzzy
+        rows = self.holding.get(value, set())
+        name_field, id_field = SINGLE_FIELDS[FIELD_NAME], SINGLE_FIELDS[FIELD_ID]
+        message_field, cwd_field = SINGLE_FIELDS[FIELD_MESSAGE], SINGLE_FIELDS[FIELD_CWD]
+        indexed = IndexedText
+        for count, position in enumerate(candidates):
+            if cancelled is not None and not count & 255 and cancelled():
+                raise SearchCancelled()
+            entry = entries[position]
+            if accept is not None and not accept(entry):
+                continue
+            name = entry.name_lower if fuzzy else entry.name_normalized
+            if name and value in name:
+                score = tier_score(TIER_NAME, fuzzy_match(value, name).score)
+                raw: RawMatch = (score, name_field, FIELD_NAME, None)
+            elif value in entry.id_lower:
+                raw = (TEXT_SCORE, id_field, FIELD_ID, None)
+            else:
+                text: object = entry.text
+                if type(text) is indexed:
+                    at = 0 if text.rowid in rows else -1
+                else:
+                    at = entry.text.normalized.find(value)
+                if at >= 0:
+                    raw = (TEXT_SCORE, message_field, FIELD_MESSAGE, (at, at + size))
+                elif value in (entry.cwd_lower if fuzzy else entry.cwd_normalized):
+                    raw = (TEXT_SCORE, cwd_field, FIELD_CWD, None)
+                elif not fuzzy:
+                    continue
+                else:
+                    found = match_token(entry, token)
+                    if found is None:
+                        continue
+                    raw = (found[0], SINGLE_FIELDS[found[1]], found[1], None)
+            positions.append(position)
+            raws.append(raw)
 
 
 class IndexedResults(SearchResults[SessionText]):

@@ -239,7 +239,7 @@ class SearchIndex(Generic[S]):
         accept = _acceptor(named_only, cutoff)
         with _gc_paused():
             if parsed.mode == "tokens" and len(tokens) == 1:
-                scan_one_token(entries, candidates, tokens[0], accept, cancelled, positions, raws)
+                self._scan_one_token(entries, candidates, tokens[0], accept, cancelled, positions, raws)
             else:
                 deadline = time.monotonic() + time_limit
                 for count, position in enumerate(candidates):
@@ -261,6 +261,9 @@ class SearchIndex(Generic[S]):
             positions = [positions[i] for i in ranked]
             raws = [raws[i] for i in ranked]
         return SearchResults(entries, positions, raws, needles)
+
+    # `scan_one_token`, which an index whose texts live elsewhere may replace
+    _scan_one_token = staticmethod(scan_one_token)
 
 
 def _acceptor(named_only: bool, cutoff: float | None) -> Callable[[PreparedSession[Any]], bool] | None:

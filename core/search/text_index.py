@@ -6,10 +6,11 @@ Each row is pi's allMessagesText of one file, normalized exactly as the matcher 
 texts (the very texts the in-memory search matched). A file's row is written again only when
 its stamp (size, mtime, inode) changed; rows of files no longer listed are dropped. A value of
 3 characters or more is looked up in the trigram index (a quoted phrase with the trigram
-tokenizer is an exact substring test); a shorter one is an `instr` scan of the stored texts
-(in C). A text SQLite cannot hold as it is (a NUL, a lone surrogate) is not stored: its session
-is matched from memory, as before. One lock serializes the connection: writes go in short
-batches, so a query waits for one batch at most.
+tokenizer is an exact substring test); one letter is looked up in each row's distinct
+characters (kept in memory), two are an `instr` scan of the stored texts (in C, its answer
+kept until the next write). A text SQLite cannot hold as it is (a NUL, a lone surrogate) is
+not stored: its session is matched from memory, as before. One lock serializes the
+connection: writes go in short batches, so a query waits for one batch at most.
 """
 
 from __future__ import annotations
@@ -60,6 +61,11 @@ class TextIndex:
         self.lock = threading.Lock()
         # path -> (row id, stamp, text stored): as committed
         self._rows: dict[str, tuple[int, Stamp, bool]] = {}
+        # row id -> the distinct characters of its text (a one-letter value is answered from
+        # these, exactly, without reading any text)
+        self._chars: dict[int, str] = {}
+        # a two-letter value -> its rows (an `instr` scan of every text: kept until a write)
+        self._short: dict[str, set[int]] = {}
         self.usable = self._has_table()
         if self.usable:
             self._load()
@@ -71,11 +77,12 @@ class TextIndex:
         return bool(row and row[0] == 2)
 
     def _load(self) -> None:
-        rows = self.db.conn.execute("SELECT path, id, size, mtime_ns, inode, exact FROM text_files")
-        self._rows = {
-            text_of(path) or "": (key, (size, mtime_ns, inode), bool(exact))
-            for path, key, size, mtime_ns, inode, exact in rows
-        }
+        rows = self.db.conn.execute("SELECT path, id, size, mtime_ns, inode, exact, chars FROM text_files")
+        self._rows, self._chars, self._short = {}, {}, {}
+        for path, key, size, mtime_ns, inode, exact, chars in rows:
+            self._rows[text_of(path) or ""] = (key, (size, mtime_ns, inode), bool(exact))
+            if exact:
+                self._chars[key] = text_of(chars) or ""
 
     # ------------------------------------------------------------------ keeping it current
     def rowid(self, summary: SessionSummary) -> int | None:
@@ -149,6 +156,7 @@ class TextIndex:
         conn.execute("COMMIT")
 
     def _forget(self, path: str) -> None:
+        self._short = {}
         row = self._rows.pop(path, None)
         if row is not None:
             self.db.conn.execute(f"DELETE FROM {FTS_TABLE} WHERE rowid = ?", (row[0],))
@@ -156,25 +164,32 @@ class TextIndex:
 
     def _write(self, summary: SessionSummary, texts_of: TextsOf) -> None:
         conn = self.db.conn
+        self._short = {}
         text = indexed_text(texts_of(summary.path))
+        chars = "".join(sorted(set(text))) if text is not None else ""
         size, mtime_ns, inode = stamp = _stamp(summary)
         row = self._rows.get(summary.path)
         if row is None:
             cursor = conn.execute(
-                "INSERT INTO text_files (path, size, mtime_ns, inode, exact) VALUES (?, ?, ?, ?, ?)",
-                (stored(summary.path), size, mtime_ns, inode, text is not None),
+                "INSERT INTO text_files (path, size, mtime_ns, inode, exact, chars)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (stored(summary.path), size, mtime_ns, inode, text is not None, chars),
             )
             key = int(cursor.lastrowid or 0)
         else:
             key = row[0]
             conn.execute(f"DELETE FROM {FTS_TABLE} WHERE rowid = ?", (key,))
             conn.execute(
-                "UPDATE text_files SET size = ?, mtime_ns = ?, inode = ?, exact = ? WHERE id = ?",
-                (size, mtime_ns, inode, text is not None, key),
+                "UPDATE text_files SET size = ?, mtime_ns = ?, inode = ?, exact = ?, chars = ? WHERE id = ?",
+                (size, mtime_ns, inode, text is not None, chars, key),
             )
         if text is not None:
             conn.execute(f"INSERT INTO {FTS_TABLE} (rowid, text) VALUES (?, ?)", (key, text))
         self._rows[summary.path] = (key, stamp, text is not None)
+        if text is not None:
+            self._chars[key] = chars
+        else:
+            self._chars.pop(key, None)
 
     # ------------------------------------------------------------------ asking it
     def holding(self, value: str, cancelled: Callable[[], bool] | None = None) -> set[int]:
@@ -186,6 +201,11 @@ class TextIndex:
             value.encode("utf-8")
         except UnicodeEncodeError:
             return set()
+        if len(value) == 1:
+            return {key for key, chars in list(self._chars.items()) if value in chars}
+        known = self._short.get(value)
+        if known is not None:
+            return known
         if len(value) >= TRIGRAM:
             sql = f"SELECT rowid FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH ?"
             args: tuple[str, ...] = ('"' + value.replace('"', '""') + '"',)
@@ -197,7 +217,10 @@ class TextIndex:
             if cancelled is not None:
                 conn.set_progress_handler(lambda: 1 if cancelled() else 0, 20_000)
             try:
-                return {row[0] for row in conn.execute(sql, args)}
+                found = {row[0] for row in conn.execute(sql, args)}
+                if len(value) < TRIGRAM:
+                    self._short[value] = found
+                return found
             except sqlite3.OperationalError as e:
                 if "interrupt" in str(e):
                     raise SearchCancelled() from None

@@ -65,6 +65,9 @@ def _queries(store: SessionStore, paths: list[str]) -> list[str]:
     queries += [f"{a} {b}" for a, b in zip(picked[:30], picked[30:60], strict=False)]
     queries += [f'"{a} {b}"' for a, b in zip(picked[60:80], picked[80:100], strict=False)]
     queries += ["re:fix(ed|es)", "re:^\\w+ing", "re:\\d{3}", "@30d the", "hmp", "prja", "srvapi"]
+    for summary in store.listing().summaries:  # the other fields: ids, names, cwds
+        queries += [str(summary.id)[:5], str(summary.id)[3:9], summary.cwd[-6:]]
+        queries += (summary.name or "").split()[:2]
     return queries
 
 
