@@ -34,7 +34,7 @@ __all__ = [
     "text_of",
 ]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 _APPLICATION_ID = 0x70697378  # "pisx": a database of ours, whatever its version
 _BUSY_MS = 10_000  # another process writing: wait for it rather than fail
 
