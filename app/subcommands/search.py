@@ -24,6 +24,7 @@ EXAMPLES = (
 )
 
 JSON_EXCERPT_WIDTH = 100
+SYNC_SECONDS = 2.0  # search texts written to the index per run, at most about this long
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -147,7 +148,10 @@ def _text_search(store: SessionStore, summaries: list[SessionSummary]) -> Search
     texts = TextIndex(db)
     if not texts.usable:
         return None
-    texts.sync(summaries, store.texts)
+    # At most a few seconds of writing per run: the first run at 30,000 sessions would
+    # otherwise write every text (a minute or two) before answering. What is not written
+    # yet is matched from memory, exactly as the index would.
+    texts.sync(summaries, store.texts, seconds=SYNC_SECONDS)
     items = [SessionText.from_summary(s, () if texts.rowid(s) else store.texts(s.path)) for s in summaries]
     return IndexedSearchIndex(items, texts, store.texts)
 

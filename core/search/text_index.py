@@ -112,10 +112,12 @@ class TextIndex:
         *,
         cancelled: Callable[[], bool] | None = None,
         progress: SyncProgress | None = None,
+        seconds: float | None = None,
     ) -> int:
         """Write the texts of the listed files whose stamp changed, drop the files no longer
         listed; the number of files written. Stops (keeping what it committed) when
-        `cancelled()` says so."""
+        `cancelled()` says so, or after about `seconds`."""
+        stop_at = None if seconds is None else time.monotonic() + seconds
         if not self.usable:
             return 0
         listed = {s.path for s in summaries}
@@ -128,7 +130,9 @@ class TextIndex:
         stale = self.stale(summaries)
         done = 0
         while done < len(stale):
-            if cancelled is not None and cancelled():
+            if (cancelled is not None and cancelled()) or (
+                stop_at is not None and time.monotonic() > stop_at
+            ):
                 break
             if progress is not None:
                 progress(done, len(stale))
