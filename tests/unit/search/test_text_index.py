@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import re
 import shutil
+import sqlite3
 from pathlib import Path
 
+import pytest
 from pi_sessions.core.index.db import index_file_path, open_index
 from pi_sessions.core.listing.store import SessionStore
 from pi_sessions.core.search.indexed import IndexedSearchIndex
@@ -149,3 +151,29 @@ def test_opening_the_search_reads_no_text_the_index_holds(tmp_path: Path) -> Non
     hit = results.hit(str(root / "--p--" / "07.jsonl"))
     assert hit is not None and known(hit.excerpt(40)).text == "text number 7 here"
     assert read == [str(root / "--p--" / "07.jsonl")]  # the hit's text only, when shown
+
+
+def test_the_search_command_answers_the_same_with_the_texts_partly_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A first run writes only a few seconds' worth of texts; the others are matched from
+    memory, with the same answer."""
+    from pi_sessions.app.subcommands import search as search_command
+
+    from tests.helpers.cli import cli
+
+    root = tmp_path / "sessions"
+    shutil.copytree(FIXTURES / "sessions", root)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    query = ["search", "--session-dir", str(root), "--json", "the"]
+    monkeypatch.setattr(search_command, "SYNC_SECONDS", -1.0)  # (no time at all: none written)
+    partly = cli(*query)
+    written = sqlite3.connect(next((tmp_path / "cache").rglob("index-*.sqlite3")))
+    assert written.execute("SELECT count(*) FROM text_files").fetchone()[0] == 0
+    monkeypatch.setattr(search_command, "SYNC_SECONDS", 60.0)
+    whole = cli(*query)
+    assert written.execute("SELECT count(*) FROM text_files").fetchone()[0] > 50
+    memory = cli(*query, "--no-cache")
+    assert partly.code == whole.code == memory.code == 0
+    assert partly.stdout == whole.stdout == memory.stdout
+    assert len(memory.stdout.splitlines()) > 20
