@@ -9,6 +9,7 @@ were a good part of a start.)
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
@@ -53,6 +54,7 @@ class SearchGlue:
         self._flow: SearchFlow | None = None
         self._label_index: LabelIndex | None = None
         self._texts: TextIndex | None = None
+        self._opening = threading.Lock()  # (opened by the first worker that needs it)
 
     @property
     def search(self) -> SidebarSearch:
@@ -61,7 +63,7 @@ class SearchGlue:
         if self._search is None:
             from ..core.search.sidebar import SidebarSearch
 
-            self._search = SidebarSearch(self.host.store.texts)
+            self._search = SidebarSearch(self.host.store.texts, open_texts=self._text_index)
         return self._search
 
     @property
@@ -115,10 +117,8 @@ class SearchGlue:
         worker = get_current_worker()
         listed = self.host.sidebar.summaries
         search = self.search
-        text_index = self._text_index()
-        if text_index is not None and search.text_index is not text_index:
-            search.attach(text_index)
-        search.build(list(listed))
+        search.build(list(listed))  # (the first build opens the index's texts)
+        text_index = search.text_index
         if worker.is_cancelled:
             return
         call = self.node.app.call_from_thread
@@ -146,6 +146,10 @@ class SearchGlue:
     def _text_index(self) -> TextIndex | None:
         """The search texts of the SQLite index (opened once, in a worker; None without a
         cache, or where the file cannot be used: the texts are then held in memory)."""
+        with self._opening:
+            return self._open_text_index()
+
+    def _open_text_index(self) -> TextIndex | None:
         if self._texts is None:
             store = self.host.store
             if not store.use_cache:

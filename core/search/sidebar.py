@@ -212,10 +212,17 @@ class SidebarSearch:
     part) and `search` and `place` may run in worker threads: the index is built once, by
     whichever asks first (the others wait for it), and only replaced whole."""
 
-    def __init__(self, texts_of: TextsOf, text_index: TextIndex | None = None) -> None:
+    def __init__(
+        self,
+        texts_of: TextsOf,
+        text_index: TextIndex | None = None,
+        open_texts: Callable[[], TextIndex | None] | None = None,
+    ) -> None:
         self.texts_of = texts_of
         # The texts in the SQLite index: sessions whose row is current are not held in memory.
+        # (`open_texts`: how to open it, by the first build, in whichever worker asks first)
         self.text_index = text_index
+        self._open_texts = open_texts
         self.index: SearchIndex[SessionText] | None = None
         self.wanted = False  # a search was started: a new listing gets a new index at once
         self._building = threading.Lock()
@@ -231,6 +238,8 @@ class SidebarSearch:
         with self._building:
             index = self.index
             if index is None:
+                if self.text_index is None and self._open_texts is not None:
+                    self.text_index = self._open_texts()
                 items = self._items(summaries, self._texts)
                 text_index = self.text_index
                 if text_index is not None and text_index.usable:
