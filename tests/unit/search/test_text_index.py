@@ -177,3 +177,24 @@ def test_the_search_command_answers_the_same_with_the_texts_partly_written(
     assert partly.code == whole.code == memory.code == 0
     assert partly.stdout == whole.stdout == memory.stdout
     assert len(memory.stdout.splitlines()) > 20
+
+
+def test_a_query_before_the_index_is_attached_still_answers_from_it(tmp_path: Path) -> None:
+    """The first query may come before the worker that opens the index: it opens it then,
+    rather than reading every text into memory."""
+    root = tmp_path / "sessions"
+    for n in range(5):
+        write(root / "--p--" / f"{n}.jsonl", header(id=f"s{n}"), user("u1", None, f"note {n} kept"))
+    cache = tmp_path / "cache"
+    store = _store(root, cache)
+    summaries = store.listing().summaries
+    TextIndex(open_index(str(root), base=cache)).sync(summaries, store.texts)
+    read: list[str] = []
+
+    def texts_of(path: str) -> list[str]:
+        read.append(path)
+        return store.texts(path)
+
+    search = SidebarSearch(texts_of, open_texts=lambda: TextIndex(open_index(str(root), base=cache)))
+    assert list(search.search('"note 3 kept"', summaries).paths) == [str(root / "--p--" / "3.jsonl")]
+    assert read == []
