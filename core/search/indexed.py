@@ -164,7 +164,10 @@ class IndexedSearchIndex(SearchIndex[SessionText]):
                     if value and value not in holding:
                         holding[value] = self.text_index.holding(value, cancelled)
             self.holding = holding
-            results = super().search(parsed, order, named_only, time_limit, now_ms, cancelled)
+            try:
+                results = super().search(parsed, order, named_only, time_limit, now_ms, cancelled)
+            finally:
+                self.holding = {}  # (thousands of row ids: not kept past the query)
         return IndexedResults(results, parsed, self.real_text)
 
     def _scan_one_token(  # type: ignore[override]

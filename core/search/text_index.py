@@ -29,6 +29,7 @@ from .texts import MessageText
 __all__ = ["TRIGRAM", "TextIndex", "indexed_text"]
 
 TRIGRAM = 3  # values this long or longer are looked up in the trigram index
+SHORT_KEPT = 8  # two-letter answers kept (each a set of up to every row id)
 BATCH_SECONDS = 0.05  # a write transaction lasts about this long (a query waits at most that)
 
 Stamp = tuple[int, int, int]  # size, mtime_ns, inode
@@ -223,6 +224,8 @@ class TextIndex:
             try:
                 found = {row[0] for row in conn.execute(sql, args)}
                 if len(value) < TRIGRAM:
+                    if len(self._short) >= SHORT_KEPT:
+                        self._short = {}
                     self._short[value] = found
                 return found
             except sqlite3.OperationalError as e:
