@@ -154,16 +154,15 @@ class SearchGlue:
             store = self.host.store
             if not store.use_cache:
                 return None
-            from ..core.index.db import open_index
-            from ..core.search.text_index import TextIndex
+            from ..core.search.text_index import open_text_index
 
-            db = open_index(store.root, base=store.cache_dir)
-            if db.path is None:
-                return None  # (in memory: every text would be written at every start)
-            self._texts = TextIndex(db)
-            if db.notice:
-                self.node.app.call_from_thread(self.host.set_status, db.notice)
-        return self._texts if self._texts.usable else None
+            texts, notice = open_text_index(store.root, store.cache_dir)
+            if notice:
+                self.node.app.call_from_thread(self.host.set_status, notice)
+            if texts is None:
+                return None
+            self._texts = texts
+        return self._texts
 
     def _index_built(self, listed: list[SessionSummary]) -> None:
         summaries = self.host.sidebar.summaries

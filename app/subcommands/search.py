@@ -132,26 +132,29 @@ def _index_hits(root: str, query: ParsedQuery, order: str, use_cache: bool, as_j
 def _text_search(store: SessionStore, summaries: list[SessionSummary]) -> SearchIndex[SessionText] | None:
     """The texts from the SQLite index, brought up to date (None without a cache file: every
     text is then matched in memory, as the index would only be written to be thrown away)."""
-    from ...core.index.db import open_index
     from ...core.search.indexed import IndexedSearchIndex
     from ...core.search.picker import SessionText
-    from ...core.search.text_index import TextIndex
+    from ...core.search.text_index import open_text_index
     from .output import warn
 
     if not store.use_cache:
         return None
-    db = open_index(store.root, base=store.cache_dir)
-    if db.notice:
-        warn(f"pi-sessions: {db.notice}")
-    if db.path is None:
-        return None
-    texts = TextIndex(db)
-    if not texts.usable:
+    texts, notice = open_text_index(store.root, store.cache_dir)
+    if notice:
+        warn(f"pi-sessions: {notice}")
+    if texts is None:
         return None
     # At most a few seconds of writing per run: the first run at 30,000 sessions would
     # otherwise write every text (a minute or two) before answering. What is not written
     # yet is matched from memory, exactly as the index would.
-    texts.sync(summaries, store.texts, seconds=SYNC_SECONDS)
+    import sqlite3
+
+    try:
+        texts.sync(summaries, store.texts, seconds=SYNC_SECONDS)
+    except sqlite3.Error as e:  # (a disk full, or damage found only now: matched from memory)
+        warn(f"pi-sessions: the search texts were not written to the index ({e})")
+        texts.db.close()
+        return None
     items = [SessionText.from_summary(s, () if texts.rowid(s) else store.texts(s.path)) for s in summaries]
     return IndexedSearchIndex(items, texts, store.texts)
 

@@ -20,13 +20,14 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 
-from ..index.db import FTS_TABLE, IndexDb, stored, text_of
+from ..index.db import FTS_TABLE, IndexDb, delete_index_file, is_busy, open_index, stored, text_of
 from ..listing.summary import SessionSummary
 from .matching import SearchCancelled
 from .texts import MessageText
 
-__all__ = ["TRIGRAM", "TextIndex", "indexed_text"]
+__all__ = ["TRIGRAM", "TextIndex", "indexed_text", "open_text_index"]
 
 TRIGRAM = 3  # values this long or longer are looked up in the trigram index
 SHORT_KEPT = 8  # two-letter answers kept (each a set of up to every row id)
@@ -52,6 +53,28 @@ def indexed_text(segments: Sequence[str]) -> str | None:
     except UnicodeEncodeError:
         return None
     return normalized
+
+
+def open_text_index(root: str, base: Path | None = None) -> tuple[TextIndex | None, str | None]:
+    """The search texts of `root`'s index file, and a notice when the file was built again
+    (corrupt inside, found on reading it: deleted and made anew). None when no file can be
+    used (texts in an index in memory would be written again at every run) or without FTS5."""
+    db = open_index(root, base=base)
+    notice = db.notice
+    if db.path is None:
+        db.close()
+        return None, notice
+    try:
+        texts = TextIndex(db)
+    except sqlite3.DatabaseError as e:
+        db.close()
+        if is_busy(e):
+            return None, notice
+        delete_index_file(db.path)
+        db = open_index(root, base=base)
+        texts = TextIndex(db)
+        notice = f"index {db.path} was corrupt ({e}); rebuilt"
+    return (texts if texts.usable else None), notice
 
 
 class TextIndex:

@@ -17,12 +17,11 @@ def main() -> None:
     store = SessionStore(root, keep_text=True)
     store.scan()
     try:
-        from pi_sessions.core.index.db import open_index
-        from pi_sessions.core.search.text_index import TextIndex
+        from pi_sessions.core.search.text_index import open_text_index
     except ImportError:
         return
-    summaries = store.listing().summaries
-    written = TextIndex(open_index(store.root)).sync(summaries, store.texts)
+    texts, _ = open_text_index(store.root)
+    written = texts.sync(store.listing().summaries, store.texts) if texts is not None else 0
     print(f"{written} texts written", file=sys.stderr)
 
 

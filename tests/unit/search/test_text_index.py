@@ -16,7 +16,7 @@ from pi_sessions.core.listing.store import SessionStore
 from pi_sessions.core.search.indexed import IndexedSearchIndex
 from pi_sessions.core.search.picker import SearchIndex, SessionText
 from pi_sessions.core.search.sidebar import SidebarSearch
-from pi_sessions.core.search.text_index import TextIndex
+from pi_sessions.core.search.text_index import TextIndex, open_text_index
 
 from tests.helpers.checks import known
 from tests.helpers.corpus import FIXTURES
@@ -198,3 +198,24 @@ def test_a_query_before_the_index_is_attached_still_answers_from_it(tmp_path: Pa
     search = SidebarSearch(texts_of, open_texts=lambda: TextIndex(open_index(str(root), base=cache)))
     assert list(search.search('"note 3 kept"', summaries).paths) == [str(root / "--p--" / "3.jsonl")]
     assert read == []
+
+
+def test_an_index_damaged_inside_is_built_again_with_a_notice(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    path = write(root / "--p--" / "a.jsonl", header(id="s1"), user("u1", None, "about a parser"))
+    cache = tmp_path / "cache"
+    store = _store(root, cache)
+    texts, notice = open_text_index(str(root), cache)
+    assert texts is not None and notice is None
+    texts.sync(store.listing().summaries, store.texts)
+    texts.db.close()
+    file = index_file_path(str(root), cache)
+    data = bytearray(file.read_bytes())
+    page = 4096
+    data[page:] = b"\x5a" * (len(data) - page)  # every page but the first (the header, the schema)
+    file.write_bytes(bytes(data))
+    texts, notice = open_text_index(str(root), cache)
+    assert texts is not None and notice is not None and "rebuilt" in notice
+    assert texts.sync(store.listing().summaries, store.texts) == 1
+    search = SidebarSearch(store.texts, texts)
+    assert list(search.search("parser", store.listing().summaries).paths) == [str(path)]
