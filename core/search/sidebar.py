@@ -354,8 +354,6 @@ class SidebarSearch:
         segment = hit.segment
         if pair is None or segment is None:
             return None
-        item = hit.item
-        texts = item.message_texts if isinstance(item, SessionText) else pair[1].message_texts
         stamp = (pair[0].size, pair[0].mtime_ns)
         known = self._files.get(path)
         session = None
@@ -365,6 +363,8 @@ class SidebarSearch:
                 return None
             known = self._remember(path, stamp, session)
         places = known.places
+        # (the hit's own texts: an indexed session's were read for the hit, not kept in `pair`)
+        texts = hit.item.message_texts if isinstance(hit.item, SessionText) else pair[1].message_texts
         if places is not None and len(places) == len(texts) and segment < len(places):
             entry_id, on_path, fork = places[segment]
             return HitPlace(entry_id, FIELD_MESSAGE, on_path, fork)
