@@ -9,6 +9,8 @@ were a good part of a start.)
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
@@ -25,8 +27,10 @@ if TYPE_CHECKING:  # (imported where used: the first screen needs none of these)
     from ..core.search.labels import LabelIndex
     from ..core.search.landing import Aim
     from ..core.search.sidebar import SidebarResults, SidebarSearch
+    from ..core.search.text_index import TextIndex
     from .search_flow import SearchFlow
 
+SHOW_PROGRESS_FROM = 200  # writing this many texts to the index says how far it got
 INDEX_AGAIN_SECONDS = 0.1  # a listing read again gets a new index this soon, if the user searched
 
 
@@ -49,6 +53,8 @@ class SearchGlue:
         self._search: SidebarSearch | None = None
         self._flow: SearchFlow | None = None
         self._label_index: LabelIndex | None = None
+        self._texts: TextIndex | None = None
+        self._opening = threading.Lock()  # (opened by the first worker that needs it)
 
     @property
     def search(self) -> SidebarSearch:
@@ -57,7 +63,7 @@ class SearchGlue:
         if self._search is None:
             from ..core.search.sidebar import SidebarSearch
 
-            self._search = SidebarSearch(self.host.store.texts)
+            self._search = SidebarSearch(self.host.store.texts, open_texts=self._text_index)
         return self._search
 
     @property
@@ -104,11 +110,59 @@ class SearchGlue:
         )
 
     def _build_index(self) -> None:
-        """The search index (it holds every message's text), in a worker thread."""
+        """The search index, in a worker thread: the texts the SQLite index holds as listed
+        stay there; the others are held in memory, and then written to the index (the first
+        time, every session: minutes at 30,000, with a progress line) so that the next index
+        holds none of them."""
+        worker = get_current_worker()
         listed = self.host.sidebar.summaries
-        self.search.build(list(listed))
-        if not get_current_worker().is_cancelled:
-            self.node.app.call_from_thread(self._index_built, listed)
+        search = self.search
+        search.build(list(listed))  # (the first build opens the index's texts)
+        text_index = search.text_index
+        if worker.is_cancelled:
+            return
+        call = self.node.app.call_from_thread
+        call(self._index_built, listed)
+        if text_index is None or not text_index.stale(listed):
+            return
+        last = 0.0
+
+        def progress(done: int, total: int) -> None:
+            nonlocal last
+            if total >= SHOW_PROGRESS_FROM and time.monotonic() - last >= 0.5:
+                last = time.monotonic()
+                call(self.host.set_status, f"search index: {done:,} of {total:,} sessions written")
+
+        written = text_index.sync(
+            listed, self.host.store.texts, cancelled=lambda: worker.is_cancelled, progress=progress
+        )
+        if written and not worker.is_cancelled:
+            # The texts written leave memory: their sessions now match from the index. (Here,
+            # not on the loop: 30,000 sessions looked at again would pause typing.)
+            search.update(list(self.host.sidebar.summaries))
+            if written >= SHOW_PROGRESS_FROM:
+                call(self.host.set_status, f"search index: {written:,} sessions written")
+
+    def _text_index(self) -> TextIndex | None:
+        """The search texts of the SQLite index (opened once, in a worker; None without a
+        cache, or where the file cannot be used: the texts are then held in memory)."""
+        with self._opening:
+            return self._open_text_index()
+
+    def _open_text_index(self) -> TextIndex | None:
+        if self._texts is None:
+            store = self.host.store
+            if not store.use_cache:
+                return None
+            from ..core.search.text_index import open_text_index
+
+            texts, notice = open_text_index(store.root, store.cache_dir)
+            if notice:
+                self.node.app.call_from_thread(self.host.set_status, notice)
+            if texts is None:
+                return None
+            self._texts = texts
+        return self._texts
 
     def _index_built(self, listed: list[SessionSummary]) -> None:
         summaries = self.host.sidebar.summaries

@@ -7,9 +7,11 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from ...core.listing.store import SessionStore
     from ...core.listing.summary import SessionSummary
     from ...core.search.excerpt import Excerpt
     from ...core.search.in_session import HitPlace
+    from ...core.search.picker import SearchIndex, SessionText
     from ...core.search.query import ParsedQuery
 
     Found = Iterator[tuple[SessionSummary, HitPlace, Excerpt | None]]
@@ -22,6 +24,7 @@ EXAMPLES = (
 )
 
 JSON_EXCERPT_WIDTH = 100
+SYNC_SECONDS = 2.0  # search texts written to the index per run, at most about this long
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -110,7 +113,9 @@ def _index_hits(root: str, query: ParsedQuery, order: str, use_cache: bool, as_j
     store = SessionStore(root, use_cache=use_cache, keep_text=True)
     store.scan()
     summaries = {s.path: s for s in store.listing().summaries}
-    index = SearchIndex(SessionText.from_summary(s, store.texts(s.path)) for s in summaries.values())
+    index = _text_search(store, list(summaries.values()))
+    if index is None:
+        index = SearchIndex(SessionText.from_summary(s, store.texts(s.path)) for s in summaries.values())
     width = JSON_EXCERPT_WIDTH if as_json else _terminal_width()
     for hit in index.search(query, "relevance" if order == "relevance" else "recent"):
         summary = summaries[hit.item.path]
@@ -122,6 +127,36 @@ def _index_hits(root: str, query: ParsedQuery, order: str, use_cache: bool, as_j
             except (SessionError, OSError):
                 place = HitPlace(None, hit.field, None, None)
         yield summary, place, hit.excerpt(width)
+
+
+def _text_search(store: SessionStore, summaries: list[SessionSummary]) -> SearchIndex[SessionText] | None:
+    """The texts from the SQLite index, brought up to date (None without a cache file: every
+    text is then matched in memory, as the index would only be written to be thrown away)."""
+    from ...core.search.indexed import IndexedSearchIndex
+    from ...core.search.picker import SessionText
+    from ...core.search.text_index import open_text_index
+    from .output import warn
+
+    if not store.use_cache:
+        return None
+    texts, notice = open_text_index(store.root, store.cache_dir)
+    if notice:
+        warn(f"pi-sessions: {notice}")
+    if texts is None:
+        return None
+    # At most a few seconds of writing per run: the first run at 30,000 sessions would
+    # otherwise write every text (a minute or two) before answering. What is not written
+    # yet is matched from memory, exactly as the index would.
+    import sqlite3
+
+    try:
+        texts.sync(summaries, store.texts, seconds=SYNC_SECONDS)
+    except sqlite3.Error as e:  # (a disk full, or damage found only now: matched from memory)
+        warn(f"pi-sessions: the search texts were not written to the index ({e})")
+        texts.db.close()
+        return None
+    items = [SessionText.from_summary(s, () if texts.rowid(s) else store.texts(s.path)) for s in summaries]
+    return IndexedSearchIndex(items, texts, store.texts)
 
 
 def _deep_hits(root: str, query: ParsedQuery, use_cache: bool, as_json: bool) -> Found:

@@ -22,6 +22,7 @@ from pathlib import Path
 from ..listing.index_cache import default_cache_dir
 
 __all__ = [
+    "FTS_TABLE",
     "SCHEMA_VERSION",
     "IndexDb",
     "delete_index_file",
@@ -33,7 +34,7 @@ __all__ = [
     "text_of",
 ]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 3
 _APPLICATION_ID = 0x70697378  # "pisx": a database of ours, whatever its version
 _BUSY_MS = 10_000  # another process writing: wait for it rather than fail
 
@@ -79,7 +80,22 @@ CREATE TABLE commands (
 );
 CREATE INDEX commands_by_session ON commands (session);
 CREATE INDEX commands_by_time ON commands (ts_ms);
+CREATE TABLE text_files (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL UNIQUE,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    inode INTEGER NOT NULL,
+    exact INTEGER NOT NULL,
+    chars TEXT NOT NULL DEFAULT ''
+);
 """
+# The sidebar's search texts (core/search/text_index.py): one row per file of `text_files`,
+# pi's allMessagesText normalized as the matcher sees it. The trigram tokenizer (SQLite 3.34
+# and later) makes a quoted phrase an exact substring test; case-sensitive, since the text
+# and the query are lowercased by Python already (SQLite's own folding differs).
+FTS_TABLE = "message_texts"
+_FTS_SCHEMA = f"CREATE VIRTUAL TABLE {FTS_TABLE} USING fts5(text, tokenize='trigram case_sensitive 1')"
 
 
 @dataclass(slots=True)
@@ -181,6 +197,8 @@ def _fill_schema(conn: sqlite3.Connection, root: str) -> None:
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
                     conn.execute(statement)
+            with contextlib.suppress(sqlite3.OperationalError):  # (no FTS5 or no trigram: no search texts)
+                conn.execute(_FTS_SCHEMA)
             conn.execute("INSERT INTO meta (key, value) VALUES ('root', ?)", (stored(root),))
             conn.execute(f"PRAGMA application_id = {_APPLICATION_ID}")
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 __all__ = [
     "BLANK_MATCH",
     "REGEX_TIME_LIMIT",
+    "SINGLE_FIELDS",
+    "TEXT_SCORE",
     "TIER_FUZZY",
     "TIER_NAME",
     "TIER_TEXT",
@@ -37,7 +39,10 @@ __all__ = [
     "make_hit",
     "match_prepared",
     "match_session",
+    "match_token",
     "scan_one_token",
+    "scattered_match",
+    "tier_score",
 ]
 
 TIER_NAME = 0  # the token appears in the session name
@@ -99,9 +104,11 @@ def _tier_score(tier: int, score: float = 0.0) -> float:
     return tier * TIER_WEIGHT + score
 
 
+tier_score = _tier_score  # (for the copy of `scan_one_token` in core/search/indexed.py)
 _NAME_SCORE = _tier_score(TIER_NAME)
 _TEXT_SCORE = _tier_score(TIER_TEXT)
 _FUZZY_SCORE = _tier_score(TIER_FUZZY)
+TEXT_SCORE = _TEXT_SCORE
 
 
 class Token:
@@ -142,8 +149,13 @@ def _match_token(entry: PreparedSession[T], token: Token) -> _TokenMatch | None:
         return _TEXT_SCORE, FIELD_CWD, -1
     if not token.fuzzy:
         return None
-    in_name = token.scattered(entry.name) if entry.name else _NO_MATCH
-    in_cwd = token.scattered(entry.cwd)
+    return scattered_match(token, entry.name, entry.cwd)
+
+
+def scattered_match(token: Token, name: str, cwd: str) -> _TokenMatch | None:
+    """The last resort of a plain token: its letters in order in the name or the cwd."""
+    in_name = token.scattered(name) if name else _NO_MATCH
+    in_cwd = token.scattered(cwd)
     if in_name.matches and (not in_cwd.matches or in_name.score <= in_cwd.score):
         return _FUZZY_SCORE + in_name.score, "name~", -1
     if in_cwd.matches:
@@ -151,6 +163,7 @@ def _match_token(entry: PreparedSession[T], token: Token) -> _TokenMatch | None:
     return None
 
 
+match_token = _match_token
 _NO_MATCH = FuzzyMatch(False, 0.0)
 _SEPARATOR = "\x00"
 
@@ -240,7 +253,9 @@ def scan_one_token(
     raws: list[RawMatch],
 ) -> None:
     """`match_prepared` for the commonest query, one plain token or phrase, with the literal
-    tests inlined (a keystroke over 30,000 sessions runs this loop 30,000 times)."""
+    tests inlined (a keystroke over 30,000 sessions runs this loop 30,000 times).
+    `core/search/indexed.py` has a copy that asks the index for the text (keep them alike:
+    tests/unit/search/test_text_index.py runs both over the corpus)."""
     value = token.value
     size = len(value)
     fuzzy = token.fuzzy

@@ -14,7 +14,7 @@ import contextlib
 import gc
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Literal, NamedTuple, Protocol, TypeVar, overload
 
 from ..common.jsvalues import js_string
@@ -108,6 +108,8 @@ class SessionText:
     message_texts: Sequence[str] = ()
     modified_ms: float = 0.0
     path: str = ""
+    # the file's size, mtime_ns and inode as listed (which text row of the index is current)
+    stamp: tuple[int, int, int] | None = field(default=None, compare=False)
 
     @classmethod
     def from_summary(cls, summary: SessionSummary, texts: Sequence[str] = ()) -> SessionText:
@@ -119,6 +121,7 @@ class SessionText:
             message_texts=texts,
             modified_ms=summary.modified_ms,
             path=summary.path,
+            stamp=(summary.size, summary.mtime_ns, summary.inode),
         )
 
 
@@ -236,7 +239,7 @@ class SearchIndex(Generic[S]):
         accept = _acceptor(named_only, cutoff)
         with _gc_paused():
             if parsed.mode == "tokens" and len(tokens) == 1:
-                scan_one_token(entries, candidates, tokens[0], accept, cancelled, positions, raws)
+                self._scan_one_token(entries, candidates, tokens[0], accept, cancelled, positions, raws)
             else:
                 deadline = time.monotonic() + time_limit
                 for count, position in enumerate(candidates):
@@ -258,6 +261,9 @@ class SearchIndex(Generic[S]):
             positions = [positions[i] for i in ranked]
             raws = [raws[i] for i in ranked]
         return SearchResults(entries, positions, raws, needles)
+
+    # `scan_one_token`, which an index whose texts live elsewhere may replace
+    _scan_one_token = staticmethod(scan_one_token)
 
 
 def _acceptor(named_only: bool, cutoff: float | None) -> Callable[[PreparedSession[Any]], bool] | None:

@@ -30,6 +30,7 @@ from ..session.session import Session
 from .deep import DeepHit, deep_search
 from .hits import SearchHit
 from .in_session import HitPlace, Scope, TreePlaces, locate_hit, message_text
+from .indexed import IndexedSearchIndex
 from .picker import (
     FIELD_MESSAGE,
     PatternTooSlow,
@@ -40,6 +41,7 @@ from .picker import (
     parse_query,
 )
 from .query import DURATION_UNITS_MS, ParsedQuery
+from .text_index import TextIndex
 
 __all__ = ["DeepProgress", "SidebarResults", "SidebarSearch", "describe_window", "field_words"]
 
@@ -216,8 +218,17 @@ class SidebarSearch:
     part) and `search` and `place` may run in worker threads: the index is built once, by
     whichever asks first (the others wait for it), and only replaced whole."""
 
-    def __init__(self, texts_of: TextsOf) -> None:
+    def __init__(
+        self,
+        texts_of: TextsOf,
+        text_index: TextIndex | None = None,
+        open_texts: Callable[[], TextIndex | None] | None = None,
+    ) -> None:
         self.texts_of = texts_of
+        # The texts in the SQLite index: sessions whose row is current are not held in memory.
+        # (`open_texts`: how to open it, by the first build, in whichever worker asks first)
+        self.text_index = text_index
+        self._open_texts = open_texts
         self.index: SearchIndex[SessionText] | None = None
         self.wanted = False  # a search was started: a new listing gets a new index at once
         self._building = threading.Lock()
@@ -233,8 +244,21 @@ class SidebarSearch:
         with self._building:
             index = self.index
             if index is None:
-                index = self.index = SearchIndex(self._items(summaries, self._texts))
+                if self.text_index is None and self._open_texts is not None:
+                    self.text_index = self._open_texts()
+                items = self._items(summaries, self._texts)
+                text_index = self.text_index
+                if text_index is not None and text_index.usable:
+                    index = IndexedSearchIndex(items, text_index, self.texts_of)
+                else:
+                    index = SearchIndex(items)
+                self.index = index
             return index
+
+    def attach(self, text_index: TextIndex) -> None:
+        """Answer from `text_index` from the next index on (the current one is dropped)."""
+        self.text_index = text_index
+        self.index = None
 
     def reset(self) -> None:
         """The listing was read again: the next search (or `build`) starts a new index."""
@@ -348,7 +372,9 @@ class SidebarSearch:
                 return None
             known = self._remember(path, stamp, session)
         places = known.places
-        if places is not None and len(places) == len(pair[1].message_texts) and segment < len(places):
+        # (the hit's own texts: an indexed session's were read for the hit, not kept in `pair`)
+        texts = hit.item.message_texts if isinstance(hit.item, SessionText) else pair[1].message_texts
+        if places is not None and len(places) == len(texts) and segment < len(places):
             entry_id, on_path, fork = places[segment]
             return HitPlace(entry_id, FIELD_MESSAGE, on_path, fork)
         # A file too big to place every message, or not what the index read: this hit only.
@@ -372,10 +398,14 @@ class SidebarSearch:
         self, summaries: Sequence[SessionSummary], known: dict[str, tuple[SessionSummary, SessionText]]
     ) -> list[SessionText]:
         fresh: dict[str, tuple[SessionSummary, SessionText]] = {}
+        text_index = self.text_index if self.text_index is not None and self.text_index.usable else None
         for summary in summaries:
             pair = known.get(summary.path)
-            if pair is None or pair[0] is not summary:
-                pair = (summary, SessionText.from_summary(summary, self.texts_of(summary.path)))
+            indexed = text_index is not None and text_index.rowid(summary) is not None
+            if pair is None or pair[0] is not summary or (indexed and pair[1].message_texts):
+                # (a session the index holds as listed: its text stays there, read for a hit)
+                texts = () if indexed else self.texts_of(summary.path)
+                pair = (summary, SessionText.from_summary(summary, texts))
             fresh[summary.path] = pair
         if known is self._texts:
             self._texts = fresh

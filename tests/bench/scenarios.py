@@ -124,13 +124,44 @@ def _next_quiet(latency: float) -> float:
     return max(0.3, 3 * latency)
 
 
+def _answers(app: Any) -> dict[str, float]:
+    """query -> when the sidebar was handed its answer (time.monotonic()). The main screen's
+    sidebar is wrapped to note the moment; nothing else changes."""
+    sidebar = app.screen.sidebar
+    original = sidebar.show_matches
+    answered: dict[str, float] = {}
+
+    def show_matches(results: Any, *args: Any, **kwargs: Any) -> Any:
+        answered.setdefault(getattr(results, "text", ""), time.monotonic())
+        return original(results, *args, **kwargs)
+
+    sidebar.show_matches = show_matches
+    return answered
+
+
+async def _answer_to(answered: dict[str, float], typed: str, limit: float = 180.0) -> float:
+    deadline = time.monotonic() + limit
+    while typed not in answered:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the sidebar never got the answer to {typed!r}")
+        await asyncio.sleep(0.002)
+    return answered[typed]
+
+
 async def search(pilot: Any, params: dict[str, Any]) -> None:
-    """Type the query letter by letter into the sidebar search, `passes` times: per key, the
-    time to the sidebar showing its final result, and to the search field showing the letter."""
+    """Type the query letter by letter into the sidebar search, `passes` times. Per key: the
+    time from the key to the first frame drawn after the sidebar got the answer to what was
+    typed (its rows for that query: not the echo, and not a frame that only shows the
+    letter while the answer is still being worked out; the first key of the first pass waits
+    for whatever the search line's opening started), and to the search field showing the
+    letter. The next key goes in once the screen has settled. Memory: resident and peak
+    before the search line opened and after the passes."""
     app, m = pilot.app, mirror()
     boxes, _ = await first_useful_screen(pilot, {"sidebar": 5, "tree": 3, "context": 3})
     await idle()
     sidebar = boxes["sidebar"]
+    answered = _answers(app)
+    RESULT["rss_before"] = memory()["VmRSS"]
     passes = []
     for _ in range(params["passes"]):
         t0 = time.monotonic()
@@ -138,21 +169,26 @@ async def search(pilot: Any, params: dict[str, Any]) -> None:
         await m.settle(sidebar, since=t0, quiet=0.3)
         field = box_of(app.focused)
         keys = []
-        quiet = 1.0
         for i, char in enumerate(params["query"]):
             typed = params["query"][: i + 1]
+            answered.pop(typed, None)
             t0 = time.monotonic()
             send_key(app, char)
-            shown = await m.settle(sidebar, since=t0, quiet=quiet)
+            at = await _answer_to(answered, typed)
+            shown = await m.wait_for(lambda f, at=at: f.when >= at, since=t0)  # type: ignore[misc]  # (mypy cannot infer a lambda with a default argument)
             echo = next(f for f in m.frames if f.when >= t0 and typed in f.text(field))
-            keys.append({"typed": typed, "shown": shown.when - t0, "echo": echo.when - t0})
-            quiet = _next_quiet(shown.when - t0)
+            keys.append(
+                {"typed": typed, "shown": shown.when - t0, "answered": at - t0, "echo": echo.when - t0}
+            )
+            await m.settle(sidebar, since=shown.when, quiet=_next_quiet(shown.when - t0))
         passes.append(keys)
         t0 = time.monotonic()
         send_key(app, "escape")
         await m.settle(sidebar, since=t0, quiet=0.5)
         await idle(0.5)
     RESULT["passes"] = passes
+    RESULT["rss_after"] = memory()["VmRSS"]
+    RESULT["rss_peak"] = memory()["VmHWM"]
 
 
 async def moves(pilot: Any, params: dict[str, Any]) -> None:
