@@ -373,6 +373,10 @@ class MainScreen(PacedScreen[None]):
     def _tree_note(self, event: BranchTree.Note) -> None:
         self.set_status(event.text)
 
+    @on(SessionSidebar.Note)
+    def _sidebar_note(self, event: SessionSidebar.Note) -> None:
+        self.set_status(event.text)
+
     @on(BranchTree.MarkChanged)
     def _mark_changed(self, event: BranchTree.MarkChanged) -> None:
         if event.entry_id is None:

@@ -28,7 +28,8 @@ from textual.strip import Strip
 from textual.widgets import Input, Static
 
 from ..core.common.glyphs import UNICODE, Glyphs
-from ..core.common.text import fit_words, inline, is_inert, one_line, visible, without_controls
+from ..core.common.shorten import fit_first
+from ..core.common.text import inline, is_inert, one_line, visible, without_controls
 from .glyphs import glyphs_of
 
 if TYPE_CHECKING:
@@ -150,12 +151,15 @@ def _inert(content: str | Text | Table, glyphs: Glyphs) -> str | Text | Table:
 
 
 class FitStatic(PlainStatic):
-    """One line that fits its width whatever the width: cut at a word boundary with an
-    ellipsis (`...` under `--ascii`), never in the middle of a word that would fit. The
-    whole text stays in `full_text`."""
+    """One line that fits its width whatever the width: the first of its wordings that fits
+    (`update(..., shorter=...)`: the same line with fewer words around its figures), else
+    its paths shortened from the middle and then cut at a word boundary with an ellipsis
+    (`...` under `--ascii`), never in the middle of a word that would fit
+    (core/common/shorten.py). The whole text stays in `full_text`."""
 
     def __init__(self, content: str = "", **kwargs: Any) -> None:
         self._content = ""
+        self._shorter: tuple[str, ...] = ()
         super().__init__("", **kwargs)
         self._content = content
 
@@ -163,21 +167,35 @@ class FitStatic(PlainStatic):
     def full_text(self) -> str:
         return one_line(self._content, 2000, glyphs=glyphs_of(self))
 
-    def update(self, content: str | Text | Table = "", *, layout: bool = False) -> None:  # type: ignore[override]
-        """New text. Its size never depends on its text (one line, as wide as its place), so
-        by default only it is drawn again: a layout would redraw the whole screen (a title
-        or the status line changes with every keystroke of a search)."""
+    @property
+    def shown_text(self) -> str:
+        """What the line shows at its width now."""
+        return self._fitted(self.content_region.width)
+
+    def update(  # type: ignore[override]
+        self, content: str | Text | Table = "", *, layout: bool = False, shorter: Sequence[str] = ()
+    ) -> None:
+        """New text (`shorter`: shorter wordings of it, in the order to try). Its size never
+        depends on its text (one line, as wide as its place), so by default only it is drawn
+        again: a layout would redraw the whole screen (a title or the status line changes
+        with every keystroke of a search)."""
         text = content if isinstance(content, str) else str(content)
-        if text != self._content or layout:
+        wordings = tuple(shorter)
+        if text != self._content or wordings != self._shorter or layout:
             self._content = text
+            self._shorter = wordings
             self.refresh(layout=layout)
 
-    def render(self) -> Text:
-        width = self.content_region.width
-        glyphs = glyphs_of(self)
+    def _fitted(self, width: int) -> str:
         full = self.full_text
-        text = fit_words(full, width, cell_len, glyphs=glyphs) if width > 0 else full
-        return Text(text, end="", no_wrap=True, overflow="crop")
+        if width <= 0:
+            return full
+        glyphs = glyphs_of(self)
+        wordings = [full, *(one_line(w, 2000, glyphs=glyphs) for w in self._shorter)]
+        return fit_first(wordings, width, cell_len, glyphs=glyphs)
+
+    def render(self) -> Text:
+        return Text(self._fitted(self.content_region.width), end="", no_wrap=True, overflow="crop")
 
 
 class PlainInput(Input):

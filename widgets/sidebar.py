@@ -43,7 +43,7 @@ from ..core.live.activity import Activity
 from ..core.projection.window import format_tokens
 from .glyphs import glyphs_of
 from .keys import bindings
-from .plain import FitStatic, PlainInput, PlainStatic
+from .plain import FitStatic, PlainInput
 from .rowlist import RowList
 from .rowtext import RowText
 
@@ -289,6 +289,19 @@ class SessionSidebar(Vertical):
     class SessionChosen(SessionMessage):
         """Enter on a session."""
 
+    class Note(Message):
+        """A key changed what is listed, and `text` says how (for the status line: what it
+        said before is about something else now)."""
+
+        def __init__(self, sidebar: SessionSidebar, text: str) -> None:
+            super().__init__()
+            self.sidebar = sidebar
+            self.text = text
+
+        @property
+        def control(self) -> SessionSidebar:
+            return self.sidebar
+
     class SearchOpened(Message):
         """The search line opened: a query is coming (the screen gets the index ready)."""
 
@@ -315,6 +328,7 @@ class SessionSidebar(Vertical):
         self.result_rows = ResultRows(self.full_rows)  # those rows, ready for searches
         self.matches: SidebarResults | None = None
         self.status = ""
+        self.status_short = ""  # the status's shorter wording, for a narrow title
         self.marks: Marks = NO_MARKS  # pins, archive marks and tags (app/marks_flow.py sets them)
         self._filtered: tuple[MarkFilter, ResultRows] | None = None  # a mark filter's rows
 
@@ -433,26 +447,35 @@ class SessionSidebar(Vertical):
         rows = self.session_list.rows
         # A search's rows: one hit line per session (counted at C speed, 20,000 of them).
         shown = rows.count(HIT_LINE) if self.matches is not None else list(map(type, rows)).count(SessionRow)
-        scope = "this folder" if self.only_current else "all folders"
-        bits = [f"Sessions {shown}" + (f"/{len(self.summaries)}" if shown != len(self.summaries) else "")]
-        bits.append(scope)
-        if self.named_only:
-            bits.append("named")
+        dot = f" {glyphs_of(self).dot} "
+        count = f"{shown}" + (f"/{len(self.summaries)}" if shown != len(self.summaries) else "")
+        filters = ["named"] if self.named_only else []
         if self.order is not SortOrder.RECENT:
-            bits.append(f"by {self.order}")
-        if self.deep:
-            bits.append("deep search")
+            filters.append(f"by {self.order}")
         window = self.matches.query.window_ms if self.matches is not None else None
+        within = []
         if window is not None:
             from ..core.search.sidebar import describe_window
 
-            bits.append(f"active within {describe_window(window)}")
-        if self.status:
-            bits.append(self.status)
-        self.query_one("#sidebar-title", PlainStatic).update(f" {glyphs_of(self).dot} ".join(bits))
+            within.append(f"active within {describe_window(window)}")
+        status = [self.status] if self.status else []
+        scope = "this folder" if self.only_current else "all folders"
+        full = [f"Sessions {count}", scope, *filters, *["deep search"] * self.deep, *within, *status]
+        # Narrower (a third of 160 columns): the words go first, the counts and filters stay.
+        here = ["here"] if self.only_current else []
+        brief = [*here, *filters, *["deep"] * self.deep, *within]
+        shorter = [
+            [f"Sessions {count}", *brief, *status],
+            [count, *brief, *status],
+            [count, *brief, *([self.status_short or self.status] if self.status else [])],
+        ]
+        self.query_one("#sidebar-title", FitStatic).update(
+            dot.join(full), shorter=[dot.join(bits) for bits in shorter]
+        )
 
-    def set_status(self, status: str) -> None:
-        self.status = status
+    def set_status(self, status: str, short: str = "") -> None:
+        """What the title ends with (`short`: its shorter wording, where the title is narrow)."""
+        self.status, self.status_short = status, short
         self._update_title()
 
     def set_open(self, path: str | None) -> None:
@@ -488,12 +511,17 @@ class SessionSidebar(Vertical):
 
     def action_toggle_scope(self) -> None:
         self.only_current = not self.only_current
+        self.post_message(
+            self.Note(self, "this folder's sessions" if self.only_current else "every folder's sessions")
+        )
 
     def action_toggle_named(self) -> None:
         self.named_only = not self.named_only
+        self.post_message(self.Note(self, "named sessions only" if self.named_only else "named or not"))
 
     def action_cycle_sort(self) -> None:
         self.order = self.order.next()
+        self.post_message(self.Note(self, f"sorted {_ORDER_WORDS[self.order]}"))
 
     def watch_deep(self) -> None:
         if not self.is_mounted:
@@ -504,6 +532,8 @@ class SessionSidebar(Vertical):
 
     def action_toggle_deep(self) -> None:
         self.deep = not self.deep
+        what = "tool output, thinking and labels too" if self.deep else "titles and messages"
+        self.post_message(self.Note(self, f"search: {what}"))
 
     def action_search(self) -> None:
         self.search_input.display = True
@@ -519,7 +549,7 @@ class SessionSidebar(Vertical):
     def _search_over(self) -> None:
         had = self.matches is not None or self.status
         self.matches = None
-        self.status = ""
+        self.status = self.status_short = ""
         if had:
             self._show_rows(keep_current=True)
         self.post_message(self.SearchChanged(self, "", self.scope))
@@ -553,24 +583,25 @@ class SessionSidebar(Vertical):
             self.set_status("invalid search" + (f" ({_cut_note()})" if results.query.cut else ""))
             return
         self.matches = results
-        self.status = self._found_words(results)
+        self.status, self.status_short = self._found_words(results), self._found_words(results, brief=True)
         fresh = based_on is self.search_rows(results.text)[1]
         self._show_rows(rows if fresh else None, keep_current=True, at=at if fresh else None)
 
     def show_progress(self, results: SidebarResults) -> None:
         """A deep search read more files (and maybe found more: `show_matches` again)."""
         if results is self.matches:
-            self.set_status(self._found_words(results))
+            self.set_status(self._found_words(results), self._found_words(results, brief=True))
 
     def show_places(self, results: SidebarResults, places: dict[str, HitPlace]) -> None:
         if results is self.matches:
             results.places.update(places)
             self.session_list.refresh()
 
-    def _found_words(self, results: SidebarResults) -> str:
-        found = f"{len(results)} found" + (f", {_cut_note()}" if results.query.cut else "")
-        if results.done:
-            return found
+    def _found_words(self, results: SidebarResults, *, brief: bool = False) -> str:
+        """How many the search found (`brief`: that alone, without the files read so far)."""
+        found = f"{len(results)} found" + (f", {_cut_note()}" if results.query.cut and not brief else "")
+        if results.done or brief:
+            return found + ("" if results.done else glyphs_of(self).ellipsis)
         progress = results.progress
         return f"{found}, {progress.scanned:,}/{progress.total:,} files read{glyphs_of(self).ellipsis}"
 
@@ -613,6 +644,14 @@ class SessionSidebar(Vertical):
         summary = self.session_list.current()
         if summary is not None:
             self.post_message(self.SessionChosen(self, summary))
+
+
+_ORDER_WORDS = {
+    SortOrder.RECENT: "newest first",
+    SortOrder.NAME: "by name",
+    SortOrder.SIZE: "by size, most messages first",
+    SortOrder.COST: "by cost, most expensive first",
+}
 
 
 def _same_dir(a: str, b: str) -> bool:
