@@ -20,6 +20,7 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -27,7 +28,9 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
 
-from ..core.common.text import age, human_count, short_cost
+from ..core.common.glyphs import Glyphs
+from ..core.common.text import age, fit_words, human_count, one_line, short_cost
+from ..core.listing.lookalikes import Row, told_apart
 from ..core.listing.marks import DEFAULT_FILTER, NO_MARKS, MarkFilter, Marks, kept_summaries, split_filter
 from ..core.listing.sidebar_rows import (
     HIT_LINE,
@@ -52,6 +55,11 @@ if TYPE_CHECKING:  # (the search's modules: imported when a search runs)
     from ..core.search.sidebar import SidebarResults
 
 WIDE_ROW = 44  # from this many cells a session row shows its tokens besides its cost
+LOOKALIKE_REACH = 40  # rows either side, in its folder, a row is told apart from
+
+
+def _row_of(summary: SessionSummary, glyphs: Glyphs) -> Row:
+    return Row(one_line(summary.title, 400, glyphs=glyphs), summary.created, summary.id)
 
 
 def clock() -> float:
@@ -96,6 +104,9 @@ class SessionList(RowList):
         self.marks: Marks = NO_MARKS  # pins and tags, drawn in the rows
         self._places_check = False  # a look at the hit lines in view is scheduled
         self.now = clock()
+        self._cuts: dict[int, str] = {}  # a row's title cut to its room, for these rows and width:
+        self._cuts_rows: list[SidebarRow] | None = None
+        self._cuts_width = 0
 
     def is_selectable(self, index: int) -> bool:
         return isinstance(self.rows[index], SessionRow)
@@ -189,17 +200,34 @@ class SessionList(RowList):
             text.add(" " + "  " * (row.depth - 1) + g.child, self.style("sessionlist--dim"), raw=True)
         else:
             text.add(" ", raw=True)
-        if self.activity.is_live(summary.path, self.now):
-            text.add(g.live + " ", self.style("sessionlist--live"), raw=True)
-        elif summary.path == self.open_path:
-            text.add(g.active + " ", self.style("sessionlist--open"), raw=True)
+        marker = self._marker(summary)
+        if marker is not None:
+            live = marker == g.live
+            text.add(marker + " ", self.style("sessionlist--live" if live else "sessionlist--open"), raw=True)
         dim = not summary.name and not selected
         mark = self.marks.of(summary.id) if self.marks else None
         if mark is not None and mark.pinned:
             text.add(g.pin + " ", self.style("sessionlist--open"), raw=True)
-        text.add(summary.title, self.style("sessionlist--dim") if dim else None)
+        text.add(self._shown_title(index, width), self.style("sessionlist--dim") if dim else None)
         if mark is not None and mark.tags:
             text.add(" " + " ".join("#" + tag for tag in mark.tags), self.style("sessionlist--match"))
+        text.right(
+            self._meta(row, width),
+            self.style("sessionlist--problem")
+            if summary.problems and not selected
+            else self.style("sessionlist--dim"),
+        )
+        return text.strip(width)
+
+    def _marker(self, summary: SessionSummary) -> str | None:
+        """The live marker, or the open one, before the title."""
+        if self.activity.is_live(summary.path, self.now):
+            return self.glyphs.live
+        return self.glyphs.active if summary.path == self.open_path else None
+
+    def _meta(self, row: SessionRow, width: int) -> str:
+        """The row's right-aligned tail: its marks, age, messages, cost and tokens."""
+        summary, g = row.summary, self.glyphs
         flags = ""
         if summary.is_fork and not row.depth:
             flags += g.fork
@@ -212,16 +240,61 @@ class SessionList(RowList):
         # What the session spent: its cost, and its tokens where the row has room for them.
         spent = short_cost(summary.cost)
         if width >= WIDE_ROW:
-            meta += f" {format_tokens(summary.tokens) if summary.tokens else '':>4} {spent:>5}"
-        else:
-            meta += f" {spent:>5}"
-        text.right(
-            meta,
-            self.style("sessionlist--problem")
-            if summary.problems and not selected
-            else self.style("sessionlist--dim"),
+            return meta + f" {format_tokens(summary.tokens) if summary.tokens else '':>4} {spent:>5}"
+        return meta + f" {spent:>5}"
+
+    def _title_room(self, row: SessionRow, width: int) -> int:
+        """The cells the title of `row` has (as `RowText.strip` lays the row out)."""
+        meta = cell_len(one_line(self._meta(row, width), 80, glyphs=self.glyphs))  # (as `right` shows it)
+        room = width - (meta + 1 if meta <= width // 2 else 0)
+        lead = 1 + (2 * (row.depth - 1) + cell_len(self.glyphs.child) if row.depth else 0)
+        marker = self._marker(row.summary)
+        lead += cell_len(marker) + 1 if marker is not None else 0
+        mark = self.marks.of(row.summary.id) if self.marks else None
+        lead += cell_len(self.glyphs.pin) + 1 if mark is not None and mark.pinned else 0
+        return max(room - lead, 0)
+
+    def _cut_title(self, index: int, width: int) -> str:
+        """Row `index`'s title cut to its room (kept for the rows' neighbours)."""
+        if self._cuts_rows is not self.rows or self._cuts_width != width:
+            self._cuts_rows, self._cuts_width, self._cuts = self.rows, width, {}
+        cut = self._cuts.get(index)
+        if cut is None:
+            row = self.rows[index]
+            assert isinstance(row, SessionRow)
+            title = one_line(row.summary.title, 400, glyphs=self.glyphs)
+            cut = self._cuts[index] = fit_words(
+                title, self._title_room(row, width), cell_len, glyphs=self.glyphs
+            )
+        return cut
+
+    def _shown_title(self, index: int, width: int) -> str:
+        """The title as row `index` shows it: cut to its room, and where a session of its
+        folder close by would show the same words, with what tells them apart
+        (core/listing/lookalikes.py)."""
+        cut = self._cut_title(index, width)
+        twins: list[Row] = []
+        rows = self.rows
+        for step in (-1, 1):
+            j = index + step
+            while (
+                0 <= j < len(rows) and abs(j - index) <= LOOKALIKE_REACH and not isinstance(rows[j], GroupRow)
+            ):
+                other = rows[j]
+                if isinstance(other, SessionRow) and self._cut_title(j, width) == cut:
+                    twins.append(_row_of(other.summary, self.glyphs))
+                j += step
+        row = rows[index]
+        assert isinstance(row, SessionRow)
+        if not twins:
+            return cut
+        return told_apart(
+            _row_of(row.summary, self.glyphs),
+            twins,
+            self._title_room(row, width),
+            cell_len,
+            glyphs=self.glyphs,
         )
-        return text.strip(width)
 
     def _render_hit(self, row: SessionRow, width: int, text: RowText) -> Strip:
         """`   tool result: …the matched words…      branch from 1a2b3c4d`: the field (but
