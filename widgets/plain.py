@@ -29,7 +29,7 @@ from textual.widgets import Input, Static
 
 from ..core.common.glyphs import UNICODE, Glyphs
 from ..core.common.shorten import fit_first
-from ..core.common.text import inline, is_inert, one_line, visible, without_controls
+from ..core.common.text import fit_words, inline, is_inert, one_line, visible, without_controls
 from .glyphs import glyphs_of
 
 if TYPE_CHECKING:
@@ -50,9 +50,28 @@ def line(pieces: Iterable[Piece], width: int | None = None, *, glyphs: Glyphs = 
 
 
 def row(text: str, style: Style, width: int, *, glyphs: Glyphs = UNICODE) -> Strip:
-    """One line of text (whitespace folded, cut to fit) filling `width` cells."""
-    cut = one_line(text, width * 2, glyphs=glyphs)
-    return Strip([segment(cut, style, glyphs=glyphs)]).crop_extend(0, width, style)
+    """One line of text (whitespace folded, cut to fit with an ellipsis) filling `width` cells."""
+    return fitted_line([(one_line(text, width * 2, glyphs=glyphs), style)], width, style, glyphs=glyphs)
+
+
+def fitted_line(
+    pieces: Sequence[Piece], width: int, style: Style | None = None, *, glyphs: Glyphs = UNICODE
+) -> Strip:
+    """A line from (text, style) pieces filling `width` cells: pieces that do not fit are cut
+    at a word boundary with an ellipsis (never clipped mid-word without one)."""
+    shown = [(inline(text, glyphs=glyphs), piece_style) for text, piece_style in pieces]
+    if sum(cell_len(text) for text, _ in shown) > width:
+        kept: list[Piece] = []
+        used = 0
+        for text, piece_style in shown:
+            size = cell_len(text)
+            if used + size > width:
+                kept.append((fit_words(text, width - used, cell_len, glyphs=glyphs), piece_style))
+                break
+            kept.append((text, piece_style))
+            used += size
+        shown = kept
+    return Strip([Segment(text, piece_style) for text, piece_style in shown]).crop_extend(0, width, style)
 
 
 def blank(width: int, style: Style | None = None) -> Strip:

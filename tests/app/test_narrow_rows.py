@@ -1,12 +1,22 @@
 """At 80 columns the sidebar cuts titles to a word or two: sessions of one folder whose rows
-would read the same are told apart (where their titles part, or when each started)."""
+would read the same are told apart (where their titles part, or when each started). A
+context line cut to fit says so with an ellipsis."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from pi_sessions.app.demo import prepare_demo
+
 from tests.helpers.app import lines_of, loaded, make_app
 from tests.helpers.sessions import assistant, header, user, write
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Path:
+    return prepare_demo(tmp_path / "demo")
+
 
 SAME = "The login form accepts empty passwords and nobody noticed"
 
@@ -38,3 +48,14 @@ async def test_rows_that_would_read_the_same_are_told_apart(tmp_path: Path) -> N
         assert any("usernames" in t for t in login)
         assert any("Mar 01" in t for t in login) and any("Mar 02" in t for t in login)
         assert "Summarize" in titles[0]  # a row like no other keeps its plain cut
+
+
+async def test_context_lines_cut_to_fit_end_with_an_ellipsis(demo: Path, tmp_path: Path) -> None:
+    app = make_app(demo, tmp_path / "cache")
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await loaded(pilot)
+        body = screen.context_view.body
+        lines = [line.rstrip() for line in lines_of(body)]
+        was = [line for line in lines if line.strip().startswith("was:")]
+        assert was, lines  # the demo's edited message shows what it replaced, on one line
+        assert all(line.endswith("…") for line in was), was
