@@ -146,6 +146,7 @@ class MainScreen(PacedScreen[None]):
 
     def on_mount(self) -> None:
         self.sidebar.set_status(f"reading{self.glyphs.ellipsis}")
+        self.sidebar.key_of = self.key_of  # (its hints name the keys as the keymap has them)
         self.context_view.clear("")
         self.sidebar.session_list.focus()
         self.notices.extend(filter(None, [load_marks(self.sidebar)]))  # pins and tags, before any row

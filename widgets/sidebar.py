@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
@@ -402,6 +402,7 @@ class SessionSidebar(Vertical):
         self.matches: SidebarResults | None = None
         self.status = ""
         self.status_short = ""  # the status's shorter wording, for a narrow title
+        self.key_of: Callable[[str], str] = lambda binding_id: ""  # a binding's key (the screen's)
         self.marks: Marks = NO_MARKS  # pins, archive marks and tags (app/marks_flow.py sets them)
         self._filtered: tuple[MarkFilter, ResultRows] | None = None  # a mark filter's rows
 
@@ -509,8 +510,28 @@ class SessionSidebar(Vertical):
             matches = self.matches
             rows = self.full_rows if matches is None else matches.rows_of(self.search_rows(matches.text)[1])
         self.session_list.results = self.matches
+        if self.summaries and self.matches is None and not any(isinstance(row, SessionRow) for row in rows):
+            self.session_list.placeholder = self._none_listed()
         self.session_list.set_rows(rows, keep_path=current.path if current else None, at=at)
         self._update_title()
+
+    def _none_listed(self) -> list[str]:
+        """Why no session is listed although there are some: the folder (which is named) or
+        the names asked for, and the key that lists the others."""
+        what = "named sessions" if self.named_only else "sessions"
+        lines = [f"No {what}."]
+        if self.only_current:
+            lines = [f"No {what} in this folder:", f"  {self.current_cwd}"]
+        if self.only_current and (key := self.key_of("sessions.scope")):
+            lines += ["", f"Press {key} to view every folder's."]
+        if self.named_only and (key := self.key_of("sessions.namedOnly")):
+            lines += ["", f"Press {key} for the unnamed ones too."]
+        return lines
+
+    @property
+    def lists_none(self) -> bool:
+        """Sessions there are, and none is listed (a filter or the folder keeps them all out)."""
+        return bool(self.summaries) and not any(isinstance(row, SessionRow) for row in self.full_rows)
 
     def shown_summaries(self) -> list[SessionSummary]:
         """The listed sessions in the order shown (what a deep search reads, top first)."""
@@ -582,19 +603,30 @@ class SessionSidebar(Vertical):
         if self.is_mounted:
             self.rebuild()
 
+    def _note(self, text: str) -> None:
+        """Say what a key changed in the listing (nothing when there is no session at all: the
+        status line says so and keeps saying it)."""
+        if self.summaries:
+            self.post_message(self.Note(self, text))
+
     def action_toggle_scope(self) -> None:
         self.only_current = not self.only_current
-        self.post_message(
-            self.Note(self, "this folder's sessions" if self.only_current else "every folder's sessions")
-        )
+        if not self.only_current:
+            self._note("every folder's sessions")
+        elif self.lists_none:
+            again = self.key_of("sessions.scope")
+            note = f"no sessions in this folder ({self.current_cwd})"
+            self._note(note + (f": {again} lists every folder's" if again else ""))
+        else:
+            self._note(f"this folder's sessions ({self.current_cwd})")
 
     def action_toggle_named(self) -> None:
         self.named_only = not self.named_only
-        self.post_message(self.Note(self, "named sessions only" if self.named_only else "named or not"))
+        self._note("named sessions only" if self.named_only else "named and unnamed sessions")
 
     def action_cycle_sort(self) -> None:
         self.order = self.order.next()
-        self.post_message(self.Note(self, f"sorted {_ORDER_WORDS[self.order]}"))
+        self._note(f"sorted {_ORDER_WORDS[self.order]}")
 
     def watch_deep(self) -> None:
         if not self.is_mounted:
@@ -606,7 +638,7 @@ class SessionSidebar(Vertical):
     def action_toggle_deep(self) -> None:
         self.deep = not self.deep
         what = "tool output, thinking and labels too" if self.deep else "titles and messages"
-        self.post_message(self.Note(self, f"search: {what}"))
+        self._note(f"search: {what}")
 
     def action_search(self) -> None:
         self.search_input.display = True

@@ -10,7 +10,7 @@ import pytest
 from pi_sessions.app.screens import ConfirmScreen
 from pi_sessions.widgets.plain import FitStatic
 
-from tests.helpers.app import loaded, make_app, settled, static_text, until
+from tests.helpers.app import lines_of, loaded, make_app, settled, static_text, until
 from tests.helpers.sessions import assistant, header, user, write
 
 
@@ -90,3 +90,22 @@ async def test_a_deep_searchs_count_stays_in_the_title_at_160_columns(tmp_path: 
         assert "all folders" in static_text(screen, "#sidebar-title")  # the whole title
         title = shown(screen, "#sidebar-title")
         assert "29/69" in title and "29 found" in title and "deep" in title
+
+
+async def test_this_folder_with_no_sessions_is_named_with_the_way_back(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    write(root / "p" / "s.jsonl", header(cwd="/home/u/elsewhere"), user("u1", None, "hello", 1))
+    here = tmp_path / "an empty project"
+    app = make_app(root, tmp_path / "cache", cwd=str(here))
+    async with app.run_test(size=(120, 30)) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("c")
+        await until(pilot, lambda: "this folder" in static_text(screen, "#sidebar-title"), "this folder")
+        status = static_text(screen, "#status")
+        assert status == f"no sessions in this folder ({here}): c lists every folder's"
+        shown = " ".join(line.strip() for line in lines_of(screen.sidebar.session_list))
+        assert "No sessions in this folder:" in shown and here.name in shown  # (the path wraps)
+        assert "Press c to view every folder's." in shown
+        await pilot.press("c")
+        await until(pilot, lambda: screen.sidebar.session_list.rows != [], "every folder's again")
+        assert static_text(screen, "#status") == "every folder's sessions"
