@@ -36,7 +36,7 @@ GLYPH_MEANINGS = {
     "excluded": "not in context (shown with {excluded_key}), and why",
     "mark": "the entry marked with {mark_key}: move to another and press {compare_key} to compare the two",
     "pin": "in the sessions list: a pinned session, first in its folder's group (p pins or unpins)",
-    "ellipsis": "cut to fit here (at a word boundary)",
+    "ellipsis": "cut to fit here (at a word boundary, unless the last one is far back)",
     "arrow": "a tool call, or a change of model or thinking level",
     "dot": "between the parts of a title or a status line",
     "open_quote": "around a label or a session name",

@@ -162,8 +162,10 @@ class MainScreen(PacedScreen[None]):
         self.panes.next_pane(-1)
 
     # ------------------------------------------------------------------ the status line
-    def set_status(self, text: str, *, error: bool = False) -> None:
+    def set_status(self, text: str, *, error: bool = False, replacing: str | None = None) -> None:
         status = self.query_one("#status", FitStatic)
+        if replacing is not None and status.full_text != one_line(replacing, 400, glyphs=self.glyphs):
+            return  # (it says something newer)
         status.update(one_line(text, 400, glyphs=self.glyphs))
         status.set_class(error, "-error")
 

@@ -11,6 +11,7 @@ from pi_sessions.app.screens import ConfirmScreen
 from pi_sessions.widgets.plain import FitStatic
 
 from tests.helpers.app import lines_of, loaded, make_app, settled, static_text, until
+from tests.helpers.checks import known
 from tests.helpers.sessions import assistant, header, user, write
 
 
@@ -46,6 +47,30 @@ async def test_sorting_replaces_a_status_about_a_hit(tmp_path: Path) -> None:
         await pilot.press("c")
         await until(pilot, lambda: static_text(screen, "#status") != "sorted by name", "the scope's status")
         assert "folder" in static_text(screen, "#status")
+
+
+async def test_opening_another_session_drops_the_status_about_a_hit(tmp_path: Path) -> None:
+    root = tmp_path / "sessions"
+    for n, word in enumerate(("alpha", "beta")):
+        write(
+            root / "p" / f"2025-03-0{n + 1}T10-00-00-000Z_{word}.jsonl",
+            header(id=f"s-{word}", timestamp=f"2025-03-0{n + 1}T10:00:00.000Z"),
+            user("u1", None, f"{word} zebra question", 1),
+            assistant("a1", "u1", "an answer", 2),
+        )
+    app = make_app(root, tmp_path / "cache")
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("slash", *"beta zebra")
+        await until(pilot, lambda: screen.sidebar.matches is not None, "the answer")
+        await pilot.press("enter")
+        await until(pilot, lambda: "of u1" in static_text(screen, "#status"), "the hit's status")
+        opened = known(screen.session).path
+        await pilot.press("shift+tab", "escape")  # the sidebar, the whole list again
+        await until(pilot, lambda: screen.sidebar.matches is None, "the search closed")
+        await pilot.press("down" if screen.sidebar.session_list.cursor == 1 else "up")
+        await until(pilot, lambda: known(screen.session).path != opened, "the other session open")
+        assert "of u1" not in static_text(screen, "#status")  # (it was about the other one)
 
 
 async def test_a_deleted_sessions_trash_path_keeps_its_file_name(
