@@ -55,7 +55,7 @@ if TYPE_CHECKING:  # (the search's modules: imported when a search runs)
     from ..core.search.sidebar import SidebarResults
 
 WIDE_ROW = 44  # from this many cells a session row shows its tokens besides its cost
-LOOKALIKE_REACH = 40  # rows either side, in its folder, a row is told apart from
+LOOKALIKE_REACH = 24  # rows either side, in its folder, a row is told apart from (a screen's worth)
 
 
 def _row_of(summary: SessionSummary, glyphs: Glyphs) -> Row:
@@ -104,7 +104,9 @@ class SessionList(RowList):
         self.marks: Marks = NO_MARKS  # pins and tags, drawn in the rows
         self._places_check = False  # a look at the hit lines in view is scheduled
         self.now = clock()
-        self._cuts: dict[int, str] = {}  # a row's title cut to its room, for these rows and width:
+        # Titles cut to a room, and as each row shows its own (told apart), for these rows and width:
+        self._cuts: dict[tuple[int, int], str] = {}  # (row, room) -> its title cut
+        self._shown: dict[int, tuple[int, str]] = {}
         self._cuts_rows: list[SidebarRow] | None = None
         self._cuts_width = 0
 
@@ -254,25 +256,30 @@ class SessionList(RowList):
         lead += cell_len(self.glyphs.pin) + 1 if mark is not None and mark.pinned else 0
         return max(room - lead, 0)
 
-    def _cut_title(self, index: int, width: int) -> str:
-        """Row `index`'s title cut to its room (kept for the rows' neighbours)."""
+    def _cut_title(self, index: int, width: int, room: int) -> str:
+        """Row `index`'s title cut to `room` cells (kept: its neighbours are cut to the same
+        rooms, a few in all, for these rows and width)."""
         if self._cuts_rows is not self.rows or self._cuts_width != width:
-            self._cuts_rows, self._cuts_width, self._cuts = self.rows, width, {}
-        cut = self._cuts.get(index)
+            self._cuts_rows, self._cuts_width, self._cuts, self._shown = self.rows, width, {}, {}
+        cut = self._cuts.get((index, room))
         if cut is None:
             row = self.rows[index]
             assert isinstance(row, SessionRow)
             title = one_line(row.summary.title, 400, glyphs=self.glyphs)
-            cut = self._cuts[index] = fit_words(
-                title, self._title_room(row, width), cell_len, glyphs=self.glyphs
-            )
+            cut = self._cuts[(index, room)] = fit_words(title, room, cell_len, glyphs=self.glyphs)
         return cut
 
     def _shown_title(self, index: int, width: int) -> str:
         """The title as row `index` shows it: cut to its room, and where a session of its
         folder close by would show the same words, with what tells them apart
-        (core/listing/lookalikes.py)."""
-        cut = self._cut_title(index, width)
+        (core/listing/lookalikes.py). Kept until the rows, the width or its room change."""
+        row = self.rows[index]
+        assert isinstance(row, SessionRow)
+        room = self._title_room(row, width)
+        cut = self._cut_title(index, width, room)
+        known = self._shown.get(index)
+        if known is not None and known[0] == room:
+            return known[1]
         twins: list[Row] = []
         rows = self.rows
         for step in (-1, 1):
@@ -281,20 +288,13 @@ class SessionList(RowList):
                 0 <= j < len(rows) and abs(j - index) <= LOOKALIKE_REACH and not isinstance(rows[j], GroupRow)
             ):
                 other = rows[j]
-                if isinstance(other, SessionRow) and self._cut_title(j, width) == cut:
+                # (read the same: cut alike in this row's room)
+                if isinstance(other, SessionRow) and self._cut_title(j, width, room) == cut:
                     twins.append(_row_of(other.summary, self.glyphs))
                 j += step
-        row = rows[index]
-        assert isinstance(row, SessionRow)
-        if not twins:
-            return cut
-        return told_apart(
-            _row_of(row.summary, self.glyphs),
-            twins,
-            self._title_room(row, width),
-            cell_len,
-            glyphs=self.glyphs,
-        )
+        shown = told_apart(_row_of(row.summary, self.glyphs), twins, room, cell_len, glyphs=self.glyphs)
+        self._shown[index] = (room, shown if twins else cut)
+        return shown if twins else cut
 
     def _render_hit(self, row: SessionRow, width: int, text: RowText) -> Strip:
         """`   tool result: …the matched words…      branch from 1a2b3c4d`: the field (but

@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from ..common.glyphs import UNICODE, Glyphs
@@ -49,26 +50,29 @@ def differing_words(title: str, others: Sequence[str]) -> str:
     return " ".join(mine[shared:])
 
 
-def _local(created: str | None) -> time.struct_time | None:
+def _stamp(created: str | None, pattern: str) -> str | None:
+    """When a session started (pi's ISO header time), in local time by `pattern`."""
+    return _stamp_in(created, pattern, time.tzname)
+
+
+@lru_cache(maxsize=4096)
+def _stamp_in(created: str | None, pattern: str, zone: tuple[str, str]) -> str | None:
     if not created:
         return None
     try:
         moment = datetime.fromisoformat(created.replace("Z", "+00:00"))
     except ValueError:
         return None
-    return time.localtime(moment.timestamp())
+    return time.strftime(pattern, time.localtime(moment.timestamp()))
 
 
 def started_words(me: Row, same: Sequence[Row]) -> str:
     """The shortest of when `me` started (its day, its time of day, both) that no row of
     `same` shares; else the start of its id that none shares (else its whole id)."""
-    mine = _local(me.created)
-    if mine is not None:
-        theirs = [_local(row.created) for row in same]
-        for pattern in ("%b %d", "%H:%M", "%b %d %H:%M"):
-            shown = time.strftime(pattern, mine)
-            if all(t is None or time.strftime(pattern, t) != shown for t in theirs):
-                return shown
+    for pattern in ("%b %d", "%H:%M", "%b %d %H:%M"):
+        shown = _stamp(me.created, pattern)
+        if shown is not None and all(_stamp(row.created, pattern) != shown for row in same):
+            return shown
     ident = str(me.id or "")
     others = [str(row.id or "") for row in same]
     for length in range(4, len(ident) + 1):
