@@ -164,9 +164,9 @@ class MainScreen(PacedScreen[None]):
     # ------------------------------------------------------------------ the status line
     def set_status(self, text: str, *, error: bool = False, replacing: str | None = None) -> None:
         status = self.query_one("#status", FitStatic)
-        if replacing is not None and status.full_text != one_line(replacing, 400, glyphs=self.glyphs):
+        if replacing is not None and status.full_text != one_line(replacing, 2000, glyphs=self.glyphs):
             return  # (it says something newer)
-        status.update(one_line(text, 400, glyphs=self.glyphs))
+        status.update(one_line(text, 2000, glyphs=self.glyphs))  # (fitted to its width when drawn)
         status.set_class(error, "-error")
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:

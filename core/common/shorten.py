@@ -9,6 +9,7 @@ wording of the same line (fewer words around the figures) has it chosen before a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from .glyphs import UNICODE, Glyphs
@@ -22,11 +23,18 @@ def _size(text: str, cells: Callable[[str], int] | None) -> int:
     return len(text) if cells is None else sum(map(cells, text))
 
 
+_RELATIVE_PATH = re.compile(r"[\w.@+-]+(?:/[\w.@+-]+){2,}/?")
+
+
 def is_path(word: str) -> bool:
-    """A word that reads as a file path (`/a/b`, `~/a`, `./a`, `a/b/c`), not a ratio (`29/69`)."""
-    if "/" not in word or (word.count("/") < 2 and not word.startswith(("/", "~/", "./"))):
+    """A word that reads as a file path (`/a/b`, `~/a`, `./a`, `a/b/c`), not a ratio (`29/69`),
+    a URL or text that only holds slashes."""
+    word = word.rstrip(":,;)")
+    if "://" in word or not any(ch.isalpha() for ch in word):
         return False
-    return any(ch.isalpha() for ch in word)
+    if word.startswith(("/", "~/", "./", "../")):
+        return True
+    return _RELATIVE_PATH.fullmatch(word) is not None
 
 
 def shorten_middle(

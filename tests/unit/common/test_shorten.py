@@ -26,6 +26,8 @@ def test_a_line_that_fits_is_untouched_and_words_are_not_paths() -> None:
     assert fit_paths(MOVED, len(MOVED)) == MOVED
     assert fit_paths("Sessions 29/69 · all folders and more words", 20) == "Sessions 29/69…"
     assert not is_path("29/69") and not is_path("and/or") and is_path("~/proj") and is_path("src/db/pool.ts")
+    assert not is_path("[link=http://x]L[/link]") and not is_path("https://example.com/a/b")
+    assert is_path("/tmp/x.jsonl:")  # (before a colon: still a path)
 
 
 def test_middle_shortening_keeps_more_of_the_end() -> None:
