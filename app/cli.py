@@ -177,7 +177,7 @@ def _browse(ns: argparse.Namespace) -> int:
     else:
         root = resolve_sessions_root(settings.session_dir)
 
-    from .terminal_query import query_colours
+    from ..core.common.terminal_query import query_colours
     from .tui import run_app
 
     # pi's `system` theme asks the terminal (at most 100 ms, only then); a served page has none.

@@ -249,7 +249,7 @@ def resolve_theme(
     `.pi/settings.json` over the agent folder's `settings.json`); neither: dark.
 
     `system`, as pi decides it: the background the terminal reports (`ask`, asked only then:
-    app/terminal_query.py, OSC 11 and 10), else COLORFGBG, else dark. A pi `light/dark` pair
+    core/common/terminal_query.py, OSC 11 and 10), else COLORFGBG, else dark. A pi `light/dark` pair
     picks by the same rule; a custom pi theme by its `appearance`."""
     env = os.environ if env is None else env
     if setting in ("dark", "light"):

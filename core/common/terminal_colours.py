@@ -6,7 +6,7 @@ waits at most 100 ms (pi-tui's `queryTerminalColors`, pi's `TERMINAL_QUERY_TIMEO
 background decides (`terminalAppearance`): the direction of the foreground's lightness when text
 that way is readable (WCAG contrast 4.5), else dark when white text has more contrast on the
 background than black. Without a reported background: COLORFGBG, then dark (app/config.py).
-Here: the query's bytes, reading the replies, and the decision; app/terminal_query.py asks.
+Here: the query's bytes, reading the replies, and the decision; core/common/terminal_query.py asks.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """pi's `system` theme asks the terminal for its colours (OSC 10/11 and DA1) before the
 browser starts: a terminal that answers decides dark or light, one that does not costs at most
-the timeout and leaves COLORFGBG, then dark (app/terminal_query.py, app/config.py)."""
+the timeout and leaves COLORFGBG, then dark (core/common/terminal_query.py, app/config.py)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import threading
 from pathlib import Path
 
 from pi_sessions.app.config import resolve_theme
-from pi_sessions.app.terminal_query import query_colours
 from pi_sessions.core.common.terminal_colours import QUERY, TerminalColours
+from pi_sessions.core.common.terminal_query import query_colours
 
 
 def terminal(answer: bytes | None) -> tuple[int, threading.Thread, list[bytes]]:

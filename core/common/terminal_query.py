@@ -1,10 +1,11 @@
 """Asking the terminal for its colours before the browser takes it (pi's `system` theme).
 
-The query (core/common/terminal_colours.py) goes to the controlling terminal with echo and line
-buffering off; the replies are read until the DA1 answer (or both colours) came, at most
-`TIMEOUT_SECONDS` (pi's 100 ms). A terminal that answers nothing costs that much once; what
-it might still send later is flushed, so it never reaches the browser as keys. No terminal
-(a pipe, a test, the browser served to a web page): no question.
+The query (core/common/terminal_colours.py, which also reads the answer) goes to the
+controlling terminal with echo and line buffering off; the replies are read until the DA1
+answer (or both colours) came, at most `TIMEOUT_SECONDS` (pi's 100 ms). A terminal that
+answers nothing costs that much once; what it might still send later is flushed, so it never
+reaches the browser as keys. No terminal (a pipe, a test, the browser served to a web page):
+no question. (Fixed bytes, no session text: this is no way around widgets/plain.py.)
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import os
 import select
 import time
 
-from ..core.common.terminal_colours import (
+from .terminal_colours import (
     QUERY,
     TIMEOUT_SECONDS,
     TerminalColours,
