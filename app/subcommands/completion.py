@@ -4,7 +4,8 @@ and flags are completed without touching this file.
 
 What shtab cannot guess is said here: which values are folders or files (`.complete`, from the
 value's name), and that the browser's first word may be a session file or a folder as well as
-a subcommand (bash: the first position completes files besides the subcommands).
+a subcommand (bash and fish: the first word completes files besides the subcommands; bash:
+`--option=value` too).
 """
 
 from __future__ import annotations
@@ -43,7 +44,14 @@ def script(shell: str) -> str:
         # The first word: a subcommand, or a session file or folder to open (shtab's prefix).
         preamble = f"_shtab_{PROG.replace('-', '_')}_pos_0_COMPGEN=_shtab_compgen_files"
     text: str = shtab.complete(parser, shell=shell, preamble=preamble)
-    return text + BASH_EQUALS if shell == "bash" else text
+    return text + {"bash": BASH_EQUALS, "fish": FISH_FIRST_WORD}.get(shell, "")
+
+
+# fish: the first word may be a session file or a folder as well as a subcommand.
+FISH_FIRST_WORD = """
+# The first word: a session file or a folder to open, besides the subcommands.
+complete -c pi-sessions -n __fish_use_subcommand -F
+"""
 
 
 # bash splits `--theme=l` at the `=` (COMP_WORDBREAKS): completed as `--theme l` would be.

@@ -95,7 +95,8 @@ def test_fish_completes_from_the_script(tmp_path: Path) -> None:
         )
         return [row.split("\t")[0] for row in out.stdout.splitlines()]
 
-    assert set(subcommands.MODULES) <= set(offered("pi-sessions "))
+    (tmp_path / "a session.jsonl").write_text("")
+    assert set(subcommands.MODULES) | {"a session.jsonl"} <= set(offered("pi-sessions "))
     assert sorted(offered("pi-sessions completion ")) == ["bash", "fish", "tcsh", "zsh"]
     assert "--json" in offered("pi-sessions tree x --")
 
