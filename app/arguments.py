@@ -70,6 +70,7 @@ def add_setting_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--animations", action="store_true", help="turn Textual animations on")
     # Passed by `pi-sessions serve` to the app it runs in the browser.
     parser.add_argument("--served", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--redact", action="store_true", help=argparse.SUPPRESS)
 
 
 def flag_overrides(ns: argparse.Namespace) -> dict[str, tuple[object, str]]:
@@ -78,7 +79,7 @@ def flag_overrides(ns: argparse.Namespace) -> dict[str, tuple[object, str]]:
     for name, flag in (("color", "--color"), ("theme", "--theme")):
         if getattr(ns, name, None):
             found[name] = (getattr(ns, name), f"{flag} {getattr(ns, name)}")
-    for name in ("ascii", "poll", "exit_on_resume", "animations", "served"):
+    for name in ("ascii", "poll", "exit_on_resume", "animations", "served", "redact"):
         if getattr(ns, name, False):
             found[name] = (True, "--" + name.replace("_", "-"))
     if getattr(ns, "no_mouse", False):

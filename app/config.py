@@ -24,6 +24,27 @@ ThemeSetting = Literal["dark", "light", "system"]
 
 
 @dataclass(frozen=True, slots=True)
+class ExtraRoot:
+    """Another folder of pi-format sessions listed beside pi's (an oh-my-pi store, a copy from
+    another machine): `[[extra_roots]]` with `path` and, optionally, the `label` its sessions
+    carry in the sidebar."""
+
+    __pydantic_config__: ClassVar[dict[str, Any]] = {"extra": "forbid"}
+
+    path: str
+    label: str | None = None
+
+    def resolved(self) -> tuple[str, str]:
+        """(the folder, its label: the one set, else the first hidden folder on its path
+        without its dot, `omp` for `~/.omp/agent/sessions`, else the folder's name)."""
+        path = os.path.abspath(os.path.expanduser(self.path))
+        if self.label:
+            return path, self.label
+        hidden = [part[1:] for part in Path(path).parts if part.startswith(".") and len(part) > 1]
+        return path, hidden[0] if hidden else os.path.basename(path) or path
+
+
+@dataclass(frozen=True, slots=True)
 class Settings:
     """Everything a user may set in `config.toml` (flags win over the file).
 
@@ -42,14 +63,18 @@ class Settings:
     mouse: bool = True
     theme: ThemeSetting | None = None  # dark, light or system; unset: follow pi's theme
     session_dir: str | None = None
+    # More session folders to list (each `"path"` or `{path, label}`), labelled in the sidebar.
+    extra_roots: list[ExtraRoot | str] = field(default_factory=list)
     # The `[keys]` table (binding id -> key or list of keys), kept as written for the key bindings.
     keys: dict[str, Any] = field(default_factory=dict)
     # Set by `pi-sessions serve` for the app it runs in the browser; never read from the file.
     served: bool = False
+    # Set by `pi-sessions serve` (unless --no-redact): every session text drawn is redacted.
+    redact: bool = False
 
 
 SETTING_NAMES = tuple(f.name for f in dataclasses.fields(Settings))
-NOT_FROM_FILE = frozenset({"served"})
+NOT_FROM_FILE = frozenset({"served", "redact"})
 FILE_KEYS = tuple(name for name in SETTING_NAMES if name not in NOT_FROM_FILE)
 
 
@@ -93,6 +118,16 @@ class LoadedSettings:
         for name, (_, flag) in overrides.items():
             sources[name] = Source("flag", flag)
         return LoadedSettings(settings, self.path, self.file_found, sources, list(self.problems))
+
+
+def extra_roots(settings: Settings) -> list[tuple[str, str]]:
+    """The extra session folders (path, label), each once, in the order written."""
+    out: list[tuple[str, str]] = []
+    for item in settings.extra_roots:
+        root = (ExtraRoot(item) if isinstance(item, str) else item).resolved()
+        if root[0] not in (p for p, _ in out):
+            out.append(root)
+    return out
 
 
 def config_path() -> Path:

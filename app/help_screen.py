@@ -25,7 +25,9 @@ GLYPH_MEANINGS = {
     "fork": "a session forked from another one",
     "child": "a fork, under the session it was forked from",
     "branches": "has branches; at the end of a tree row, with a count: a fork point and its branches",
-    "folded": "a folded branch (its hidden entries are counted at the row's end, +N)",
+    "folded": "a folded branch (its hidden entries are counted at the row's end, +N); in the sessions list, "
+    "a session whose subagent sessions are folded under it (space unfolds them)",
+    "unfolded": "a session whose subagent sessions are listed under it (space folds them)",
     "branch": "a branch below a fork point",
     "last_branch": "the last branch of a fork point",
     "pipe": "a later branch of the fork above continues below",
@@ -36,6 +38,8 @@ GLYPH_MEANINGS = {
     "excluded": "not in context (shown with {excluded_key}), and why",
     "mark": "the entry marked with {mark_key}: move to another and press {compare_key} to compare the two",
     "pin": "in the sessions list: a pinned session, first in its folder's group (p pins or unpins)",
+    "cache_break": "a reply that lost the prompt cache (its cause in the context header); in the "
+    "sparkline: before that reply's bar",
     "ellipsis": "cut to fit here (at a word boundary, unless the last one is far back)",
     "arrow": "a tool call, or a change of model or thinking level",
     "dot": "between the parts of a title or a status line",

@@ -9,6 +9,7 @@ own writes' (`after_external_change`). The panes only apply what this hands them
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 from typing import Protocol
 
@@ -27,6 +28,7 @@ from ..core.listing.first_screen import (
 )
 from ..core.listing.sidebar_rows import SidebarRow
 from ..core.listing.store import Listing, SessionStore
+from ..core.listing.subagents import Subagents
 from ..core.listing.summary import SessionSummary
 from ..core.live.activity import Activity
 from ..core.live.context_change import context_change
@@ -195,6 +197,48 @@ class ScanWatch:
             else:
                 node.call_after_frame(self.check)
         host.searches.listing_changed()
+        self.find_subagents(summaries)
+
+    def find_subagents(self, summaries: list[SessionSummary]) -> None:
+        """The subagent sessions of the listing (core/listing/subagents.py) and the sessions of
+        the extra roots (config `extra_roots`), in a worker thread (the parents' files are read
+        for their spawning entries); then folded and labelled in the sidebar."""
+        self.node.run_worker(
+            lambda: self._find_subagents(summaries),
+            "find_subagents",
+            "subagents",
+            exclusive=True,
+            thread=True,
+            exit_on_error=False,
+        )
+
+    def _find_subagents(self, summaries: list[SessionSummary]) -> None:
+        from ..core.listing.store import list_sessions
+        from ..core.listing.subagents import find
+        from .config import extra_roots
+
+        settings = getattr(self.node.app, "settings", None)
+        cache = self.host.store.cache_dir
+        roots: list[tuple[str, list[SessionSummary]]] = []
+        for path, label in extra_roots(settings) if settings is not None else []:
+            if os.path.normpath(path) != os.path.normpath(self.host.root.path):
+                listed = list_sessions(path, cache_dir=str(cache) if cache is not None else None).summaries
+                roots.append((label, listed))
+        everyone = summaries + [s for _, listed in roots for s in listed]
+        found = find(self.host.root.path, everyone)
+        for path, _ in extra_roots(settings) if settings is not None else []:
+            more = find(path, everyone)
+            found.children.update(more.children)
+            found.extra.extend(more.extra)
+        if not get_current_worker().is_cancelled:
+            self.node.app.call_from_thread(self._subagents_found, found, roots)
+
+    def _subagents_found(self, found: Subagents, roots: list[tuple[str, list[SessionSummary]]]) -> None:
+        self.host.sidebar.set_extra_roots(roots)
+        self.host.sidebar.set_subagents(found)
+        self.host.branch_tree.spawn_marks.set(found)
+        self.host.branch_tree.refresh()
+        self.host.tree_pane.update_title()
 
     def _show_empty_state(self) -> None:
         host = self.host
@@ -283,6 +327,8 @@ class ScanWatch:
             if current is not None:
                 host.opener.open(current.path)
         host.searches.update(batch.listing.summaries)
+        if any(event.kind is not EventKind.GREW for event in batch):
+            self.find_subagents(batch.listing.summaries)  # (a session came or went)
 
     def open_session_changed(self, event: StoreEvent, *, ours: bool = False) -> None:
         """The open session's file changed: core says what that means for each pane

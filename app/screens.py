@@ -22,18 +22,22 @@ from .keymap import defaults, hint
 
 
 class RawJsonScreen(ModalScreen[None]):
-    """The entry as it is in the file (after legacy migration), pretty-printed."""
+    """The entry as it is in the file (after legacy migration), pretty-printed; `note` a line
+    about it under the title (a reply that lost the prompt cache says so)."""
 
     BINDINGS = bindings("rawJson")
 
-    def __init__(self, title: str, value: Any) -> None:
+    def __init__(self, title: str, value: Any, note: str = "") -> None:
         super().__init__()
         self.title_text = title
         self.value = value
+        self.note = note
 
     def compose(self) -> ComposeResult:
         with Vertical(id="raw-box", classes="dialog"):
             yield PlainStatic(self.title_text, classes="dialog-title")
+            if self.note:
+                yield PlainStatic(self.note, id="raw-note")
             yield PlainLog(id="raw-log", highlight=False, auto_scroll=False)
 
     def on_mount(self) -> None:

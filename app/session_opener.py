@@ -15,6 +15,7 @@ from textual.worker import Worker
 from ..core.common.gcpause import COLLECTIONS
 from ..core.common.glyphs import Glyphs
 from ..core.common.problems import SessionError
+from ..core.common.text import redacting
 from ..core.live.context_change import nothing_to_show
 from ..core.live.watch import SessionWatcher
 from ..core.projection.context import project
@@ -76,6 +77,10 @@ class SessionOpener:
         shown = host.session if host.session is not None and host.session.path == path else None
 
         def read() -> tuple[Session, Landing | None]:
+            if redacting():  # (the page's redaction: this file's secrets, wherever quoted)
+                from .redaction import prime_with_file
+
+                prime_with_file(path)
             session = shown if shown is not None and aim is not None else Session.open(path)
             if aim is None:
                 return session, None

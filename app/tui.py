@@ -161,7 +161,18 @@ class PiSessionsApp(App[None]):
             self.add_class("-ascii")
         if self.settings.color == "none":
             self.add_class("-no-color")
+        if self.settings.redact:  # (the page `serve` serves: every session text drawn redacted)
+            from .config import load_secrets_allow
+            from .redaction import start_redaction
+
+            start_redaction(load_secrets_allow())
         self.push_screen(self.make_main_screen())
+
+    def on_unmount(self) -> None:
+        if self.settings.redact:
+            from .redaction import stop_redaction
+
+            stop_redaction()
 
     def make_main_screen(self) -> MainScreen:
         notices, self.startup_notices = self.startup_notices, []  # said once, not again for the demo

@@ -2,7 +2,8 @@
 on the one chosen), the raw JSON of an entry, the comparison of the marked entry with the
 selected one, the files the model knew at the selected entry, the costs of every session, and
 from the index: a file's history across sessions and the recent edits (app/history_screen.py,
-app/edits_screen.py), landing on the touch chosen.
+app/edits_screen.py), landing on the touch chosen; the secrets the audit finds (app/secrets_screen.py),
+landing on the entry of the one chosen.
 Each is one async flow, as app/actions.py's are (`Actions.flow` runs them by name); each knows
 its host only as a `ViewHost`.
 """
@@ -32,7 +33,7 @@ if TYPE_CHECKING:  # (imported where used: the first screen needs none of these)
 
 T = TypeVar("T")
 
-VIEW_FLOWS = ("labels", "inspect", "compare", "files", "costs", "history", "edits")
+VIEW_FLOWS = ("labels", "inspect", "compare", "files", "costs", "history", "edits", "secrets")
 
 
 class ViewHost(Protocol):
@@ -115,6 +116,7 @@ class ViewFlows:
 
     async def inspect(self) -> None:
         """The raw JSON of the entry looked at, as it is in the file."""
+        from ..core.projection.cache_breaks import break_at
         from .screens import RawJsonScreen
 
         host = self.host
@@ -128,7 +130,12 @@ class ViewFlows:
             host.set_status(f"cannot read line {record.line}: {e}", error=True)
             return
         title = f"{entry_id} {host.glyphs.dot} line {record.line} of {session.path}"
-        await host.push_screen_wait(RawJsonScreen(title, value))
+        try:
+            lost = break_at(session, session.path_to(entry_id))
+        except (SessionError, OSError, ValueError):
+            lost = None  # (the entry itself was read: its JSON is shown)
+        note = f"{host.glyphs.cache_break} {lost.summary()}" if lost is not None else ""
+        await host.push_screen_wait(RawJsonScreen(title, value, note))
 
     async def compare(self) -> None:
         """The marked entry against the selected one; the entry chosen there is selected."""
@@ -199,6 +206,34 @@ class ViewFlows:
         choice = await self.host.push_screen_wait(EditsScreen(root, base, self.host.session_titles))
         if choice is not None:
             self._open_touch(choice)
+
+    async def secrets(self) -> None:
+        """The secrets the audit finds in the open session (or every listed one, `a` there);
+        the tree goes to the entry of the one chosen (another session's is opened there)."""
+        from ..core.search.in_session import HitPlace
+        from ..core.search.landing import Aim
+        from .secrets_screen import SecretsScreen
+
+        host = self.host
+        session = host.session
+        path = session.path if session is not None else None
+        title = host.session_titles().get(path or "", "") or os.path.basename(path or "")
+        _, base = host.index_root
+        screen = SecretsScreen(
+            path,
+            title,
+            lambda: [s.path for s in host.listed_summaries()],
+            base,
+            host.session_titles,
+        )
+        chosen = await host.push_screen_wait(screen)
+        if chosen is None or chosen.entry_id is None:
+            return
+        if session is not None and chosen.session_path == session.path:
+            host.go_to_entry(session, chosen.entry_id)
+            return
+        place = HitPlace(chosen.entry_id, chosen.kind, chosen.on_active_path, None)
+        host.open_at(chosen.session_path, Aim(None, "deep", place=place, walk=(chosen.entry_id,)))
 
     def _open_touch(self, choice: TouchChoice) -> None:
         """Open a touch's session at its entry, n / N walking the file's touches there."""

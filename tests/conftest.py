@@ -27,6 +27,14 @@ def _own_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
         monkeypatch.setenv(name, str(home / name.lower()))
     for name in ("PI_CODING_AGENT_DIR", "PI_CODING_AGENT_SESSION_DIR", "PI_SESSIONS_DEBUG"):
         monkeypatch.delenv(name, raising=False)
+    # pi's logins (`check` asks whether the model's provider has one): none of the tester's, and
+    # a made-up Anthropic key, the provider of the hand-made sessions' models (as the oracle's
+    # pi_restore_model.mjs runs pi). A test of a missing login takes it away.
+    from pi_sessions.core.projection.pi_logins import EVERY_LOGIN_VARIABLE
+
+    for name in EVERY_LOGIN_VARIABLE:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-not-a-key")
     # pi's terminal switches and the terminals that show links: the tester's terminal (a VS Code
     # or kitty window) must not change what a test draws.
     from pi_sessions.app import config

@@ -6,13 +6,16 @@ jump between fork points and branch segments (pi's keys, core/session/tree_moves
 active leaf, set or cycle the view filter, walk search matches. A live change is applied as
 core decides (`apply_change`: core/live/tree_change.py). The first row of each branch
 below a fork point ends with what that branch spent (core/projection/branch_costs.py: built once per tree,
-in a worker thread for a big session, the first time such a row is drawn). (Over 450 lines:
-drawing a row and the keys that move between rows share the row model and the cursor.)
+in a worker thread for a big session, the first time such a row is drawn); a reply that lost the
+prompt cache has a marker (widgets/tree_breaks.py, as core/projection/cache_breaks.py decides).
+(Over 450 lines: drawing a row and the keys that move between rows share the row model and the
+cursor.)
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import chain
 
 from rich.cells import cell_len
 from textual import work
@@ -27,6 +30,7 @@ from ..core.projection.window import format_tokens
 from ..core.reading.records import EntryRecord
 from ..core.session.describe import excerpt, kind_label
 from ..core.session.outline import (
+    GUIDE_LEVELS,
     OutlineRow,
     RowFilter,
     RowIndex,
@@ -42,6 +46,8 @@ from ..core.session.tree_moves import can_fold, segment_start_above, segment_sta
 from .keys import bindings
 from .rowlist import RowList
 from .rowtext import RowText
+from .spawn_marks import SpawnMarks
+from .tree_breaks import TreeBreakMarks
 
 KIND_STYLES = {
     "user": "tree--user",
@@ -54,6 +60,21 @@ KIND_STYLES = {
 }
 WIDE_ROW = 48  # from this many cells a branch's first row shows its tokens besides its cost
 SYNC_COSTS = 5000  # entries: up to this many, branch totals are built as the tree is drawn
+
+
+def spent_text(costs: BranchTotals | None, entry_id: str, width: int, room: int) -> str:
+    """What the branch starting at `entry_id` spent, in at most `room` cells: tokens and cost
+    on a wide row, the cost alone ("" until the totals are built, or when nothing was spent)."""
+    branch = costs.branch(entry_id) if costs is not None else None
+    if branch is None or not (branch.totals.cost > 0 or branch.totals.tokens > 0):
+        return ""
+    cost, tokens = short_cost(branch.totals.cost), format_tokens(branch.totals.tokens)
+    # A narrow row keeps its room for the entry's text: the cost alone.
+    forms = (f"{tokens} {cost}".strip(), cost) if width >= WIDE_ROW else (cost or tokens,)
+    for text in forms:
+        if text and cell_len(text) <= room:
+            return text
+    return ""
 
 
 class BranchTree(RowList):
@@ -142,6 +163,8 @@ class BranchTree(RowList):
         self.scroll_pending = False  # a scroll to the cursor waits for the next refresh
         self.costs: BranchTotals | None = None  # what each subtree spent, once built
         self.costs_pending = False  # being built in a worker thread
+        self.spawn_marks = SpawnMarks()  # subagents, on the entries that spawned them (app/scan_watch.py)
+        self.break_marks = TreeBreakMarks(self)  # the replies that lost the prompt cache
 
     # ------------------------------------------------------------------ data in
     def show_session(
@@ -157,6 +180,7 @@ class BranchTree(RowList):
         self.match_set = set()
         self._excerpts = {}
         self.costs = None
+        self.break_marks.clear()
         self.rebuild(select=select or (session.default_leaf if session else None), center=True, notify=notify)
 
     def rebuild(
@@ -232,7 +256,7 @@ class BranchTree(RowList):
         self.rows[at + 1 : at + 1] = change.rows
         added = len(change.rows)
         # Rows below moved down: so do their indexes, the cursor and the view.
-        self.index_by_id.renumber(at + 1)
+        self.index_by_id.inserted(at + 1, added)
         if self.cursor > at:
             self.cursor += added
         self.set_row_count(len(self.rows))
@@ -290,7 +314,10 @@ class BranchTree(RowList):
         guide = self.style("tree--guide")
         text.add(g.active if row.on_active_path else " ", self.style("tree--active"), raw=True)
         text.add(" ", raw=True)
-        for continues in row.guides[:-1] if row.branch_start else row.guides:
+        hidden, guides = row.drawn_guides(max(1, min(GUIDE_LEVELS, width // 9)))  # a third of the row
+        if hidden:
+            text.add(f"{g.ellipsis}{hidden} ", guide, raw=True)
+        for continues in guides:
             text.add(g.pipe if continues else g.blank, guide, raw=True)
         if row.branch_start:
             text.add(g.last_branch if row.last_branch else g.branch, guide, raw=True)
@@ -308,7 +335,7 @@ class BranchTree(RowList):
             text.add(" ", raw=True)
         if record.id == self.marked:
             text.add(g.mark + " ", self.style("tree--mark"), raw=True)
-        for marker in self._markers(row):
+        for marker in chain(self._markers(row), self.spawn_marks.names(self.session, record.id, g)):
             text.add(marker + " ", self.style("tree--marker"), raw=True)
         body_style = self.style("tree--match") if record.id in self.match_set else None
         text.add(self.excerpt_of(record), body_style)
@@ -326,19 +353,8 @@ class BranchTree(RowList):
         return text.strip(width)
 
     def branch_spent(self, entry_id: str, width: int, room: int) -> str:
-        """What the branch starting at this row spent, in at most `room` cells: tokens and cost
-        on a wide row, the cost alone ("" until the totals are built, or when nothing was spent)."""
-        costs = self._costs()
-        branch = costs.branch(entry_id) if costs is not None else None
-        if branch is None or not (branch.totals.cost > 0 or branch.totals.tokens > 0):
-            return ""
-        cost, tokens = short_cost(branch.totals.cost), format_tokens(branch.totals.tokens)
-        # A narrow row keeps its room for the entry's text: the cost alone.
-        forms = (f"{tokens} {cost}".strip(), cost) if width >= WIDE_ROW else (cost or tokens,)
-        for text in forms:
-            if text and cell_len(text) <= room:
-                return text
-        return ""
+        """What the branch starting at this row spent, in at most `room` cells."""
+        return spent_text(self._costs(), entry_id, width, room)
 
     def _costs(self) -> BranchTotals | None:
         """The session's subtree totals, current; built here for a small session, else asked
@@ -381,6 +397,8 @@ class BranchTree(RowList):
         edits = self.session.edit_counts.get(record.id) if self.session is not None else None
         if edits:
             yield self.glyphs.edit + (str(edits) if edits > 1 else "")
+        if record.type == "message" and self.break_marks.get(self.session, record.id) is not None:
+            yield self.glyphs.cache_break
 
     # ------------------------------------------------------------------ keys
     def action_toggle_mark(self) -> None:

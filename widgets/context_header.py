@@ -4,10 +4,12 @@ Four lines under the pane's title, each of its own child: the model, thinking le
 messages in context; pi's context size with the share of the model's window in pi's colours
 (`ContextGauge`: warning above 70 %, error above 90 %) and the tokens and cost spent on the
 path; the context size at each reply along the path (`ContextSparkline`, widgets/sparkline.py);
-and what `x` would show or hide. The first two are `PriorityRow`s: at any width they show the
-most detailed layout that fits, so the context size and the cost are still there at 80 columns.
-Everything here is cheap per move (core/projection/gauge.py's `context_gauge`); the sparkline reads what it
-has not read yet a piece at a time.
+and what `x` would show or hide, after where the prompt cache was lost when the entry shown is a
+reply that lost it (core/projection/cache_breaks.py's `break_at`). The first two are
+`PriorityRow`s: at any width they show the most detailed layout that fits, so the context size
+and the cost are still there at 80 columns. Everything here is cheap per move
+(core/projection/gauge.py's `context_gauge`; `break_at` reads back to the reply before only);
+the sparkline reads what it has not read yet a piece at a time.
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from textual.containers import Vertical
 
 from ..core.common.glyphs import Glyphs
 from ..core.common.jsvalues import js_string
+from ..core.common.problems import SessionError
 from ..core.common.text import one_line
+from ..core.projection.cache_breaks import break_at
 from ..core.projection.context import Projection, Reason
 from ..core.projection.window import ContextGauge, Level, format_tokens, to_fixed
 from ..core.session.session import Session, Totals
@@ -185,4 +189,10 @@ class ContextHeader(Vertical):
         hint = ("x: hide what is not in context" if show_excluded else "x: show what is not in context") + (
             f" ({hidden})" if hidden else ""
         )
+        try:
+            lost = break_at(session, projection.path)
+        except (SessionError, OSError, ValueError):
+            lost = None  # (the sparkline says the replies cannot be read)
+        if lost is not None:
+            hint = f"{glyphs.cache_break} {lost.summary()} {glyphs.dot} {hint}"
         self.query_one("#context-hint", FitStatic).update(one_line(hint, 300, glyphs=glyphs))

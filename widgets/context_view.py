@@ -21,7 +21,7 @@ from textual.strip import Strip
 
 from ..core.common.glyphs import Glyphs
 from ..core.common.problems import SessionError, StaleFileError
-from ..core.common.text import one_line
+from ..core.common.text import one_line, redacted
 from ..core.live.context_change import ContextAction, ContextChange, kept_blocks
 from ..core.projection.context import Projection
 from ..core.projection.gauge import context_gauge
@@ -115,7 +115,7 @@ class ContextBody(BlockScroll[Block]):
         style = self.style(paragraph.tone)
         if not paragraph.wrap:
             return [plain.row(paragraph.text, style, width, glyphs=glyphs)], 1
-        text = paragraph.text
+        text = redacted(paragraph.text)  # (before it is cut: a key cut in two is still one)
         # Only what can be shown is laid out: a 1 MB tool output collapses cheaply.
         head = text[: (limit + 2) * max(width, 20) * 2] if limit is not None else text[:MAX_RENDER_CHARS]
         rendered = plain.wrapped(head, style, width, console, glyphs=glyphs)

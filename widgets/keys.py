@@ -282,6 +282,14 @@ SPECS: tuple[KeySpec, ...] = (
         "recent edits: the files the agent changed across all sessions, newest first",
         palette="Recent edits",
     ),
+    KeySpec(
+        "ui.secrets",
+        "main",
+        _k("K"),
+        "flow('secrets')",
+        "secrets: what the audit finds in the session (kind, preview, fate); enter goes to the entry",
+        palette="Secrets in the session",
+    ),
     KeySpec("ui.demo", "main", _k("d"), "demo", "open the bundled demo sessions (when there are none)"),
     # ------------------------------------------------------------------ the sessions list
     KeySpec(
@@ -294,6 +302,14 @@ SPECS: tuple[KeySpec, ...] = (
         rank=4,
     ),
     KeySpec("sessions.clearSearch", "sessions", _k("escape"), "clear_search", "clear the search"),
+    KeySpec(
+        "sessions.toggleSubagents",
+        "sessions",
+        _k("space"),
+        "toggle_subagents",
+        "fold / unfold the session's subagent sessions (listed under it, out of the top list)",
+        palette="Sessions: fold or unfold subagents",
+    ),
     KeySpec(
         "sessions.deepSearch",
         "sessions",
@@ -602,6 +618,14 @@ SPECS: tuple[KeySpec, ...] = (
     KeySpec("costs.close", "costs", _k("escape", "q", "dollar_sign"), "close", "close the costs"),
     KeySpec("history.close", "history", _k("escape", "q"), "close", "close a file's history"),
     KeySpec("edits.close", "edits", _k("escape", "q", "e"), "close", "close the recent edits"),
+    KeySpec(
+        "secrets.scope",
+        "secrets",
+        _k("a"),
+        "scope",
+        "the secrets: this session, or every listed session",
+    ),
+    KeySpec("secrets.close", "secrets", _k("escape", "q", "K"), "close", "close the secrets"),
 )
 
 SPEC_BY_ID = {spec.id: spec for spec in SPECS}
@@ -643,6 +667,7 @@ PLACES = Places(
         "costs": "the costs",
         "history": "a file's history",
         "edits": "the recent edits",
+        "secrets": "the secrets",
     },
     chains={
         "sessions": (("list",), ("sessions",), ("main",), ("app",)),
@@ -655,10 +680,11 @@ PLACES = Places(
         "labels": (("list",), ("labels",), ("app",)),
         "history": (("list",), ("history",), ("app",)),
         "edits": (("list",), ("edits",), ("app",)),
+        "secrets": (("list",), ("secrets",), ("app",)),
     },
 )
 
-DIALOG_PLACES = frozenset({*DIALOGS, "compare", "files", "labels", "history", "edits"})
+DIALOG_PLACES = frozenset({*DIALOGS, "compare", "files", "labels", "history", "edits", "secrets"})
 
 # The help's sections: a heading and the places it lists.
 SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -670,6 +696,7 @@ SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Compare and files", ("compare", "files")),
     ("Every label", ("labels",)),
     ("Across sessions: a file's history, recent edits", ("history", "edits")),
+    ("Secrets", ("secrets",)),
     ("Dialogs", DIALOGS),
 )
 

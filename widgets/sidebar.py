@@ -51,11 +51,16 @@ from .rowlist import RowList
 from .rowtext import RowText
 
 if TYPE_CHECKING:  # (the search's modules: imported when a search runs)
+    from ..core.listing.subagents import Subagents
     from ..core.search.in_session import HitPlace, Scope
     from ..core.search.sidebar import SidebarResults
 
 WIDE_ROW = 44  # from this many cells a session row shows its tokens besides its cost
 LOOKALIKE_REACH = 24  # rows either side, in its folder, a row is told apart from (a screen's worth)
+
+
+def _subagents_label(row: SessionRow) -> str:
+    return f" ({row.subagents} subagent{'s' if row.subagents != 1 else ''})"
 
 
 def _row_of(summary: SessionSummary, glyphs: Glyphs) -> Row:
@@ -210,7 +215,13 @@ class SessionList(RowList):
         mark = self.marks.of(summary.id) if self.marks else None
         if mark is not None and mark.pinned:
             text.add(g.pin + " ", self.style("sessionlist--open"), raw=True)
+        if row.subagents:
+            text.add(
+                (g.unfolded if row.expanded else g.folded) + " ", self.style("sessionlist--dim"), raw=True
+            )
         text.add(self._shown_title(index, width), self.style("sessionlist--dim") if dim else None)
+        if row.subagents:
+            text.add(_subagents_label(row), self.style("sessionlist--dim"), raw=True)
         if mark is not None and mark.tags:
             text.add(" " + " ".join("#" + tag for tag in mark.tags), self.style("sessionlist--match"))
         text.right(
@@ -231,7 +242,7 @@ class SessionList(RowList):
         """The row's right-aligned tail: its marks, age, messages, cost and tokens."""
         summary, g = row.summary, self.glyphs
         flags = ""
-        if summary.is_fork and not row.depth:
+        if summary.is_fork and not row.depth and not row.subagent:
             flags += g.fork
         if summary.tip_count > 1:
             flags += g.branches
@@ -254,6 +265,9 @@ class SessionList(RowList):
         lead += cell_len(marker) + 1 if marker is not None else 0
         mark = self.marks.of(row.summary.id) if self.marks else None
         lead += cell_len(self.glyphs.pin) + 1 if mark is not None and mark.pinned else 0
+        if row.subagents:  # the fold mark before the title, the count after it
+            lead += cell_len(self.glyphs.unfolded if row.expanded else self.glyphs.folded) + 1
+            lead += cell_len(_subagents_label(row))
         return max(room - lead, 0)
 
     def _cut_title(self, index: int, width: int, room: int) -> str:
@@ -405,6 +419,14 @@ class SessionSidebar(Vertical):
         self.key_of: Callable[[str], str] = lambda binding_id: ""  # a binding's key (the screen's)
         self.marks: Marks = NO_MARKS  # pins, archive marks and tags (app/marks_flow.py sets them)
         self._filtered: tuple[MarkFilter, ResultRows] | None = None  # a mark filter's rows
+        # Subagent sessions by their parent's path (app/scan_watch.py finds them), folded
+        # under it unless its path is in `expanded` (space on the row).
+        self.subagent_children: dict[str, list[SessionSummary]] = {}
+        self.expanded: set[str] = set()
+        self.subagents: Subagents | None = None
+        # Sessions of the extra roots (config `extra_roots`), each path's label.
+        self.extra: list[SessionSummary] = []
+        self.root_labels: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
         yield FitStatic("", id="sidebar-title", classes="pane-title")
@@ -462,6 +484,8 @@ class SessionSidebar(Vertical):
         self, summaries: Sequence[SessionSummary], only_current: bool, wanted: MarkFilter = DEFAULT_FILTER
     ) -> list[SidebarRow]:
         marks = self.marks
+        if self.extra:
+            summaries = [*summaries, *self.extra]
         if marks or wanted != DEFAULT_FILTER:  # archived sessions only when asked (`is:archived`)
             summaries = kept_summaries(summaries, marks, wanted)
         return build_rows(
@@ -471,7 +495,55 @@ class SessionSidebar(Vertical):
             named_only=self.named_only,
             order=self.order,
             pinned=marks.pinned if marks else frozenset(),
+            children=self.subagent_children,
+            expanded=self.expanded,
+            labels=self.root_labels,
         )
+
+    def set_extra_roots(self, roots: Sequence[tuple[str, Sequence[SessionSummary]]]) -> None:
+        """The sessions of the extra roots, each (label, its sessions): listed, labelled."""
+        extra = [s for _, summaries in roots for s in summaries]
+        labels = {s.path: label for label, summaries in roots for s in summaries}
+        if labels == self.root_labels and extra == self.extra:
+            return
+        self.extra, self.root_labels = extra, labels
+        self.rebuild()
+
+    def set_subagents(self, subagents: Subagents) -> None:
+        """The subagent sessions found: folded under their parents."""
+        self.subagents = subagents
+        children = {p: [c.summary for c in kids] for p, kids in subagents.by_parent().items()}
+        if children == self.subagent_children:
+            return
+        self.subagent_children = children
+        self.rebuild()
+
+    def parent_of(self, path: str) -> str | None:
+        for parent, kids in self.subagent_children.items():
+            if any(kid.path == path for kid in kids):
+                return parent
+        return None
+
+    def action_toggle_subagents(self) -> None:
+        """Fold or unfold the subagents of the session under the cursor (on a subagent: its
+        parent's, the cursor going to the parent)."""
+        current = self.session_list.current()
+        if current is None:
+            return
+        path = current.path
+        if path not in self.subagent_children:
+            parent = self.parent_of(path)
+            if parent is None:
+                return
+            self.expanded.discard(parent)
+            self.rebuild(keep_current=False)
+            self.select_path(parent)
+            return
+        if path in self.expanded:
+            self.expanded.discard(path)
+        else:
+            self.expanded.add(path)
+        self.rebuild()
 
     def set_marks(self, marks: Marks) -> None:
         """New pins, archive marks or tags: the rows again, the search's too."""

@@ -16,7 +16,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from ..core.common.text import one_line
+from ..core.common.text import counted, one_line, short_cost
 from ..core.live.tree_change import TreeChange
 from ..core.session.session import Session
 from .branch_tree import BranchTree
@@ -99,6 +99,11 @@ class TreePane(Vertical):
                 title += f"{dot}following"
             if session.problems:
                 title += f"{dot}{glyphs.problem} {len(session.problems)} problem(s)"
+            kids = self.branch_tree.spawn_marks.descendants(session)
+            if kids:
+                # What they spent, on top of this session's (pi-sessions stats --with-subagents)
+                spent = short_cost(sum(c.summary.cost for c in kids))
+                title += f"{dot}{counted(len(kids), 'subagent')}" + (f" +{spent}" if spent else "")
             if session.name:
                 title += f"{dot}{one_line(session.name, 60, glyphs=glyphs)}"
         self.query_one("#tree-title", FitStatic).update(title)

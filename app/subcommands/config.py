@@ -37,7 +37,7 @@ def run(ns: argparse.Namespace) -> int:
     keys = load_keys(settings.keys, config_file=str(loaded.path))
     theme = resolve_theme(settings.theme)
     root = resolve_sessions_root(settings.session_dir)
-    names = [name for name in SETTING_NAMES if name != "served"]
+    names = [name for name in SETTING_NAMES if name not in ("served", "redact")]
     if ns.json:
         report: dict[str, Any] = {
             "config_file": str(loaded.path),
@@ -45,7 +45,7 @@ def run(ns: argparse.Namespace) -> int:
             "problems": loaded.problems,
             "settings": {
                 name: {
-                    "value": getattr(settings, name),
+                    "value": _plain(getattr(settings, name)),
                     "source": loaded.source(name).kind,
                     "where": loaded.source(name).where or None,
                 }
@@ -101,10 +101,24 @@ def _print_keys(keys: Resolved) -> None:
         text(f"{binding_id:<{width}}  {shown:<20}  {spec.title} ({where})")
 
 
+def _plain(value: object) -> object:
+    """A setting's value as JSON has it (an extra root: `{path, label}`)."""
+    import dataclasses
+
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    return value
+
+
 def _shown(value: object) -> str:
     """A value as it would be written in config.toml."""
     import json
 
+    value = _plain(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_shown(v) for v in value) + "]"
     if value is None:
         return "(unset)"
     if isinstance(value, bool):

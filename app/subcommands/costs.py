@@ -43,22 +43,40 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-cache", action="store_true", help="list every file instead of using the index cache"
     )
+    parser.add_argument(
+        "--with-subagents",
+        action="store_true",
+        help="also the subagent sessions pi does not list (below its two levels; see list --subagents)",
+    )
 
 
 def run(ns: argparse.Namespace) -> int:
     from .common import since_ms
 
-    return cmd_costs(ns.by, since_ms(ns.since), ns.session_dir, ns.json, use_cache=not ns.no_cache)
+    return cmd_costs(
+        ns.by,
+        since_ms(ns.since),
+        ns.session_dir,
+        ns.json,
+        use_cache=not ns.no_cache,
+        with_subagents=ns.with_subagents,
+    )
 
 
-def store_replies(root: str, use_cache: bool = True) -> list[PaidReply]:
-    """Every paid reply of every session under `root` (see `replies_of`); a file that cannot
-    be read is skipped with a line on stderr."""
+def store_replies(root: str, use_cache: bool = True, with_subagents: bool = False) -> list[PaidReply]:
+    """Every paid reply of every session under `root` (see `replies_of`; `with_subagents`:
+    those of the subagent sessions pi does not list too); a file that cannot be read is
+    skipped with a line on stderr."""
     from ...core.listing.store import list_sessions
     from .output import warn
 
     skipped: list[str] = []
-    replies = replies_of(list_sessions(root, use_cache=use_cache).summaries, skipped)
+    summaries = list_sessions(root, use_cache=use_cache).summaries
+    if with_subagents:
+        from ...core.listing.subagents import find
+
+        summaries = summaries + find(root, summaries).extra
+    replies = replies_of(summaries, skipped)
     for line in skipped:
         warn(f"pi-sessions: skipped {line}")
     return replies
@@ -91,7 +109,12 @@ def replies_of(
 
 
 def cmd_costs(
-    by: Grouping, since_ms: float | None, session_dir: str | None, as_json: bool, use_cache: bool = True
+    by: Grouping,
+    since_ms: float | None,
+    session_dir: str | None,
+    as_json: bool,
+    use_cache: bool = True,
+    with_subagents: bool = False,
 ) -> int:
     from ...core.common.jsonout import encode_json
     from ...core.common.locations import resolve_sessions_root
@@ -99,7 +122,7 @@ def cmd_costs(
     from .output import text, write_lines
 
     root = resolve_sessions_root(session_dir)
-    report = cost_report(store_replies(root.path, use_cache), by, since_ms)
+    report = cost_report(store_replies(root.path, use_cache, with_subagents), by, since_ms)
     if as_json:
         write_lines([encode_json(g.to_json()) for g in report.groups])
         return 0

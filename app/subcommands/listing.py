@@ -24,6 +24,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-cache", action="store_true", help="read every file instead of using the index cache"
     )
+    parser.add_argument(
+        "--subagents",
+        action="store_true",
+        help="add the subagent sessions found below pi's two levels; each line gets `parent` and "
+        "`parentEntryId` (null when it cannot be told)",
+    )
     from .common import add_store_arguments
 
     add_store_arguments(parser, path_help=False)
@@ -36,7 +42,7 @@ def run(ns: argparse.Namespace) -> int:
         from ...core.common.problems import SessionError
 
         raise SessionError("--host needs --store")
-    return cmd_list(ns.session_dir, ns.cwd, ns.json, use_cache=not ns.no_cache)
+    return cmd_list(ns.session_dir, ns.cwd, ns.json, use_cache=not ns.no_cache, subagents=ns.subagents)
 
 
 def _only_cwd(rows: list[SessionSummary], cwd: str | None) -> list[SessionSummary]:
@@ -46,7 +52,9 @@ def _only_cwd(rows: list[SessionSummary], cwd: str | None) -> list[SessionSummar
     return [s for s in rows if s.cwd and os.path.abspath(s.cwd) == wanted]
 
 
-def cmd_list(session_dir: str | None, cwd: str | None, as_json: bool, use_cache: bool = True) -> int:
+def cmd_list(
+    session_dir: str | None, cwd: str | None, as_json: bool, use_cache: bool = True, subagents: bool = False
+) -> int:
     from ...core.common.locations import resolve_sessions_root
     from ...core.listing.store import list_sessions
     from ...core.listing.summary import json_lines
@@ -54,6 +62,8 @@ def cmd_list(session_dir: str | None, cwd: str | None, as_json: bool, use_cache:
 
     root = resolve_sessions_root(session_dir)
     listing = list_sessions(root.path, use_cache=use_cache)
+    if subagents:
+        return _list_with_subagents(root.path, listing.summaries, cwd, as_json)
     rows = _only_cwd(listing.summaries, cwd)
     if as_json:
         write_bytes(json_lines(rows))
@@ -66,6 +76,41 @@ def cmd_list(session_dir: str | None, cwd: str | None, as_json: bool, use_cache:
         text(f"{'':16}  {summary.cwd}  {summary.path}")
     for path, reason in listing.skipped:
         warn(f"skipped {path}: {reason}")
+    return 0
+
+
+def _list_with_subagents(root: str, listed: list[SessionSummary], cwd: str | None, as_json: bool) -> int:
+    """pi's list and the subagent sessions below it, newest first, each with its parent."""
+    from ...core.common.jsonout import encode_json
+    from ...core.listing.store import sort_newest_first
+    from ...core.listing.subagents import find
+    from ...core.listing.summary import json_lines
+    from .output import text, write_bytes
+
+    found = find(root, listed)
+    rows = _only_cwd(listed + found.extra, cwd)
+    sort_newest_first(rows)
+    links = [found.children.get(os.path.normpath(s.path)) for s in rows]
+    if as_json:
+        lines = json_lines(rows).splitlines()
+        write_bytes(
+            b"".join(
+                line[:-1]
+                + b',"parent":'
+                + encode_json(child.parent if child is not None else None)
+                + b',"parentEntryId":'
+                + encode_json(child.parent_entry_id if child is not None else None)
+                + b"}\n"
+                for line, child in zip(lines, links, strict=True)
+            )
+        )
+        return 0
+    for summary, child in zip(rows, links, strict=True):
+        text(_first_line(summary))
+        text(f"{'':16}  {summary.cwd}  {summary.path}")
+        if child is not None and child.parent is not None:
+            at = f" at entry {child.parent_entry_id}" if child.parent_entry_id else ""
+            text(f"{'':16}  subagent of {child.parent}{at}")
     return 0
 
 

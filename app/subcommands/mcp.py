@@ -11,7 +11,8 @@ if TYPE_CHECKING:
     import mcp.types as types
     from mcp.server import ServerRequestContext
 
-    from .mcp_tools import Pager, ToolSpec
+    from .mcp_redact import LineRedactor
+    from .mcp_tools import Answer, Pager, ToolSpec
 
 HELP = "a read-only MCP server over stdio: the subcommands as tools, for coding agents"
 
@@ -31,22 +32,34 @@ INSTRUCTIONS = (
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter  # (the JSON line kept whole)
+    parser.add_argument(
+        "--no-redact",
+        action="store_true",
+        help="answer with credentials as the sessions hold them (default: each reads [redacted: KIND])",
+    )
     parser.epilog = (
         "An MCP client runs it as its server; in its configuration:\n"
         '  {"mcpServers": {"pi-sessions": {"command": "pi-sessions", "args": ["mcp"]}}}\n'
-        "Tools, answers and secrets: docs/AGENTS.md"
+        "Secrets in the answers are redacted unless --no-redact. Tools, answers and secrets: docs/AGENTS.md"
     )
 
 
 def run(ns: argparse.Namespace) -> int:
     try:
         import anyio
-        import mcp.server  # noqa: F401  (an install without the SDK: one line, not a traceback)
+
+        from .mcp_sdk import load
+
+        load()  # (an install without the SDK: one line, not a traceback)
     except ImportError:
         from ...core.common.problems import SessionError
 
         raise SessionError("the MCP SDK is not installed: pip install mcp") from None
-    anyio.run(serve)
+    if ns.no_redact:
+        from .output import warn
+
+        warn("pi-sessions mcp: --no-redact: answers hold the credentials the sessions hold")
+    anyio.run(serve, not ns.no_redact)
     return 0
 
 
@@ -91,20 +104,26 @@ def _error(line: str) -> types.CallToolResult:
     return types.CallToolResult(content=[_text(inline(line))], is_error=True)
 
 
-async def serve() -> None:
+async def serve(redact: bool = True) -> None:
     import anyio
+
+    from .mcp_sdk import load
+
+    load()  # (first: the imports below then find the SDK's modules in place)
     import mcp.types as types
-    from mcp.server import Server
+    from mcp.server.lowlevel.server import Server
     from mcp.server.stdio import stdio_server
 
     from ... import __version__
-    from .mcp_tools import ToolError, call, specs
+    from .mcp_catalog import ARGUMENTS
+    from .mcp_tools import DEFAULT_MAX_CHARS, ToolError, call, specs
 
     known: list[ToolSpec] = []
+    redactor: list[LineRedactor] = []  # (made at the first call: the audit is not needed to list)
 
     def tools() -> list[ToolSpec]:
         if not known:
-            known.extend(specs())
+            known.extend(specs(ARGUMENTS))
         return known
 
     async def list_tools(
@@ -118,14 +137,32 @@ async def serve() -> None:
             ]
         )
 
+    def one_call(name: str, given: dict[str, Any]) -> tuple[Answer, int]:
+        if not redact:
+            return call(name, given, run_subcommand), 0
+        if not redactor:
+            from .mcp_redact import LineRedactor
+
+            redactor.append(LineRedactor())
+        lines = redactor[0]
+        lines.prime_from(given, given.get("max_chars", DEFAULT_MAX_CHARS))
+        before = lines.count
+        try:
+            answer = call(name, given, run_subcommand, lines.line)
+        except ToolError as e:  # (an error or a warning may quote the session too)
+            raise ToolError(lines.redactor.text(str(e))) from None
+        answer.warnings = [lines.redactor.text(w) for w in answer.warnings]
+        return answer, lines.count - before
+
     async def call_tool(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
         from ...core.common.text import inline
+        from .mcp_redact import note
 
         try:
-            answer = await anyio.to_thread.run_sync(
-                call, params.name, dict(params.arguments or {}), run_subcommand
+            answer, redacted = await anyio.to_thread.run_sync(
+                one_call, params.name, dict(params.arguments or {})
             )
         except ToolError as e:
             return _error(str(e))
@@ -133,6 +170,7 @@ async def serve() -> None:
             return _error(f"internal error: {type(e).__name__}: {e}")
         content: list[types.ContentBlock] = [_text(answer.text)]
         notes = [answer.note] if answer.note else []
+        notes += [note(redacted)] if redacted else []
         notes += [f"warning: {w}" for w in answer.warnings]
         if notes:
             content.append(_text("\n".join(inline(n) for n in notes)))

@@ -16,7 +16,7 @@ import contextlib
 import io
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -164,10 +164,15 @@ class ToolSpec:
     schema: dict[str, Any]
 
 
-def specs() -> list[ToolSpec]:
+def specs(stored: Mapping[str, Sequence[tuple[Any, ...]]] | None = None) -> list[ToolSpec]:
+    """The tools, their arguments read off the parsers, or off `stored` (mcp_catalog's table:
+    no subcommand imported, what `tools/list` answers with) where it has the tool."""
     found = []
     for name in available():
-        arguments = arguments_of(parser_of(name))
+        if stored is not None and name in stored:
+            arguments = [Argument(*row) for row in stored[name]]
+        else:
+            arguments = arguments_of(parser_of(name))
         found.append(ToolSpec(name, TOOLS[name], arguments, input_schema(arguments)))
     return found
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ...core.store_pg.push import PushReport
+    from ...core.store_pg.pushplan import Redact, RedactFor
 
 HELP = "send this machine's sessions to a shared PostgreSQL store (only the bytes it lacks)"
 
@@ -28,8 +29,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--watch", action="store_true", help="after the push, keep pushing what pi writes (ctrl+c stops)"
     )
+    parser.add_argument(
+        "--no-redact",
+        action="store_true",
+        help="store every line byte for byte, secrets included (default: each one [redacted: KIND])",
+    )
     parser.epilog = (
-        "Lines are stored byte for byte, not redacted: a credential in a session reaches the store.\n"
+        "Each secret the audit finds (pi-sessions secrets) is stored as [redacted: KIND], wherever\n"
+        "the file quotes it; every other line byte for byte. Not-secrets: secrets-allow.txt.\n"
         "A file is pushed in one transaction: an interrupted push leaves it as the last push did."
     )
 
@@ -42,11 +49,14 @@ def run(ns: argparse.Namespace) -> int:
     from ...core.store_pg.dsn import shown_dsn
     from ...core.store_pg.push import push
     from ...core.store_pg.watch import push_forever
-    from .output import flush, text
+    from .output import flush, text, warn
 
     root = resolve_root(ns.session_dir)
     host = ns.host or socket.gethostname()
     where = shown_dsn(ns.dsn)
+    redact_for = None if ns.no_redact else file_redaction()
+    if ns.no_redact:
+        warn("pi-sessions: --no-redact: every secret in these sessions is stored as it is")
 
     def reported(pushed: PushReport, first: bool) -> None:
         report(pushed, host, where, quiet=not first)
@@ -56,10 +66,23 @@ def run(ns: argparse.Namespace) -> int:
 
     with connect(ns.dsn) as connection:
         if ns.watch:
-            asyncio.run(push_forever(connection, root, host, reported))
+            asyncio.run(push_forever(connection, root, host, reported, redact_for=redact_for))
         else:
-            report(push(connection, root, host), host, where, quiet=False)
+            report(push(connection, root, host, redact_for=redact_for), host, where, quiet=False)
     return 0
+
+
+def file_redaction() -> RedactFor:
+    """Each file's lines redacted with the secrets of its own bytes (core/audit/redact.py)."""
+    from ...core.audit.redact import line_redaction
+    from .secrets import load_allow
+
+    allow = load_allow()
+
+    def redact_for(path: str, data: bytes) -> Redact:
+        return line_redaction(data, allow)
+
+    return redact_for
 
 
 def resolve_root(session_dir: str | None) -> str:

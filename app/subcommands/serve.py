@@ -35,9 +35,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="pages connected at once (each runs its own app; default 4)",
     )
+    parser.add_argument(
+        "--no-redact",
+        action="store_true",
+        help="show secrets as they are (default: each one drawn as [redacted: KIND])",
+    )
     add_app_arguments(parser)
     parser.epilog = (
         "It prints the address to open, with this run's secret token: a request without it is refused."
+        " Each secret the audit finds (pi-sessions secrets) is drawn as [redacted: KIND] unless"
+        " --no-redact."
     )
 
 
@@ -48,6 +55,12 @@ def run(ns: argparse.Namespace) -> int:
     from ...core.common.problems import SessionError
     from .output import warn
 
+    ns.redact = not ns.no_redact
+    if ns.no_redact:
+        warn(
+            "pi-sessions: WARNING: --no-redact: the page shows every secret in the sessions as it is"
+            " (API keys, tokens, passwords) to whoever opens it."
+        )
     if not 0 < ns.port < 65536:
         raise SessionError(f"--port {ns.port}: not a port number (1-65535)")
     if ns.max_clients < 1:

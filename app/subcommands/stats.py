@@ -6,6 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from ...core.listing.spawner import Child
     from ...core.projection.sizes import ByteCount
     from ...core.projection.stats import SessionStats
 
@@ -22,13 +23,27 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--leaf", metavar="ID", help="an entry id (default: the default leaf)")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.add_argument("--ascii", action="store_true", help="ASCII sparkline")
+    parser.add_argument(
+        "--with-subagents",
+        action="store_true",
+        help="also the session's subagent sessions (and theirs): each one's tokens and cost, and the "
+        "totals with them",
+    )
+    parser.add_argument("--session-dir", metavar="DIR", help="where to look for them (default: pi's)")
 
 
 def run(ns: argparse.Namespace) -> int:
-    return cmd_stats(ns.path, ns.leaf, ns.json, ns.ascii)
+    return cmd_stats(ns.path, ns.leaf, ns.json, ns.ascii, ns.with_subagents, ns.session_dir)
 
 
-def cmd_stats(path: str, leaf: str | None, as_json: bool, ascii: bool) -> int:
+def cmd_stats(
+    path: str,
+    leaf: str | None,
+    as_json: bool,
+    ascii: bool,
+    with_subagents: bool = False,
+    session_dir: str | None = None,
+) -> int:
     from ...core.common.jsonout import encode_json
     from ...core.projection.stats import session_stats
     from .common import open_session
@@ -38,11 +53,66 @@ def cmd_stats(path: str, leaf: str | None, as_json: bool, ascii: bool) -> int:
     if leaf is not None:
         session.get(leaf)  # an unknown id is an error before anything is printed
     stats = session_stats(session, leaf)
+    kids = _subagents_of(session.path or path, session_dir) if with_subagents else None
     if as_json:
-        write_line(encode_json(stats.to_json()))
+        out = stats.to_json()
+        if kids is not None:
+            out.update(_subagents_json(kids, stats.session_tokens, stats.session_cost))
+        write_line(encode_json(out))
     else:
         _print_stats(stats, ascii)
+        if kids is not None:
+            _print_subagents(kids, stats.session_tokens, stats.session_cost)
     return 0
+
+
+def _subagents_of(path: str, session_dir: str | None) -> list[Child]:
+    """The session's subagents and theirs, found in the sessions folder it belongs to."""
+    import os
+
+    from ...core.common.locations import resolve_sessions_root
+    from ...core.listing.store import list_sessions
+    from ...core.listing.subagents import find
+
+    root = resolve_sessions_root(session_dir).path
+    return find(root, list_sessions(root).summaries).descendants(os.path.abspath(path))
+
+
+def _subagents_json(kids: list[Child], tokens: float, cost: float) -> dict[str, object]:
+    return {
+        "subagents": [
+            {
+                "path": c.summary.path,
+                "id": c.summary.id,
+                "parent": c.parent,
+                "parentEntryId": c.parent_entry_id,
+                "tokens": c.summary.tokens,
+                "cost": round(c.summary.cost, 6),
+            }
+            for c in kids
+        ],
+        "tokens_with_subagents": tokens + sum(c.summary.tokens for c in kids),
+        "cost_with_subagents": round(cost + sum(c.summary.cost for c in kids), 6),
+    }
+
+
+def _print_subagents(kids: list[Child], tokens: float, cost: float) -> None:
+    from ...core.common.text import one_line
+    from .output import text
+
+    if not kids:
+        text("subagents none found")
+        return
+    text(f"subagents {len(kids)}:")
+    for c in kids:
+        at = f" (spawned at {one_line(c.parent_entry_id)})" if c.parent_entry_id else ""
+        text(
+            f"  {one_line(c.summary.title, 60)}: {c.summary.tokens:,.0f} tokens, {_money(c.summary.cost)}{at}"
+            f"  {one_line(c.summary.path)}"
+        )
+    total_tokens = tokens + sum(c.summary.tokens for c in kids)
+    total_cost = cost + sum(c.summary.cost for c in kids)
+    text(f"with them {total_tokens:,.0f} tokens, {_money(total_cost)} (the whole session and its subagents)")
 
 
 def _size(n: int) -> str:
@@ -98,8 +168,13 @@ def _print_stats(stats: SessionStats, ascii: bool) -> None:
     )
     timeline = stats.timeline
     if timeline.tokens:
-        spark = timeline.sparkline(60, ascii=ascii)
-        text(f"over time {spark}  ({len(timeline.tokens)} replies, peak {timeline.peak:,})")
+        from ...core.common.glyphs import glyphs_for
+        from ...core.projection.cache_breaks import break_turns
+
+        spark = timeline.sparkline(60, ascii=ascii, breaks=break_turns(timeline, stats.cache_breaks))
+        lost = len(stats.cache_breaks)
+        breaks = f", the cache lost at {lost} ({glyphs_for(ascii).cache_break})" if lost else ""
+        text(f"over time {spark}  ({len(timeline.tokens)} replies, peak {timeline.peak:,}{breaks})")
     if stats.forks:
         text("branches")
         for fork in stats.forks:

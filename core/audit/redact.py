@@ -13,7 +13,7 @@ from typing import Any
 from .allowlist import AllowList
 from .rules import find_secrets
 
-__all__ = ["Redactor", "redaction_mark"]
+__all__ = ["LineRedaction", "Redactor", "line_redaction", "redact_jsonl", "redaction_mark"]
 
 _KNOWN_MIN = 8  # shorter values (a URL's short password) are redacted only where a rule sees them
 
@@ -39,6 +39,10 @@ class Redactor:
             if len(value) >= _KNOWN_MIN and (self._allowed is None or not self._allowed(value)):
                 self._known[value] = kind
         self._known_re = None
+
+    def known(self) -> list[str]:
+        """Every value it redacts wherever it appears (found so far, or primed)."""
+        return list(self._known)
 
     def _pattern(self) -> re.Pattern[str] | None:
         if self._known_re is None and self._known:
@@ -110,7 +114,46 @@ def redact_jsonl(data: bytes, redactor: Redactor) -> bytes:
         except (ValueError, RecursionError):
             out.append(redactor.text(line.decode("utf-8", "replace")).encode("utf-8"))
             continue
-        out.append(
-            json.dumps(redactor.value(value), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-        )
+        redacted = redactor.value(value)
+        try:
+            out.append(json.dumps(redacted, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+        except UnicodeEncodeError:  # a lone surrogate (JSON allows `\ud800`): kept as its escape
+            out.append(json.dumps(redacted, separators=(",", ":")).encode("ascii"))
     return b"\n".join(out)
+
+
+class LineRedaction:
+    """One file's lines redacted one at a time (a push's hook, core/store_pg): a line with
+    nothing a rule could see, nor any value the file's audit found, is kept byte for byte; any
+    other becomes its JSON with every string redacted, still one JSON line (its newline kept)."""
+
+    def __init__(self, redactor: Redactor, known: Mapping[str, str]) -> None:
+        import json
+
+        from .anchors import candidate_lines
+
+        self.redactor = redactor
+        self._candidates = candidate_lines
+        # Each known value as JSON spells it inside a string (a key's newlines are `\n`).
+        self._quoted = [
+            json.dumps(v, ensure_ascii=False)[1:-1].encode("utf-8", "surrogatepass") for v in known
+        ]
+
+    def __call__(self, raw: bytes) -> bytes:
+        body = raw[:-1] if raw.endswith(b"\n") else raw
+        if not self._candidates(body) and not any(q in body for q in self._quoted):
+            return raw
+        before = self.redactor.count
+        redacted = redact_jsonl(body, self.redactor)
+        if self.redactor.count == before:  # a candidate that holds none: the line as it is
+            return raw
+        return redacted + raw[len(body) :]
+
+
+def line_redaction(data: bytes, allow: AllowList | None = None) -> LineRedaction:
+    """The redaction of one file's lines, primed with every secret in its bytes `data` (so a
+    value is redacted wherever it is quoted again, even where no rule would see it)."""
+    from .scan import values_in
+
+    known = values_in(data, allow)
+    return LineRedaction(Redactor(allow, known), known)

@@ -2,19 +2,15 @@
 tool call or message, and whether it is on the active path and still in the context at the
 default leaf.
 
-A file's raw bytes are searched first for what any rule's match needs (a prefix such as AKIA,
-ghp_, -----BEGIN, or a keyword followed by an assignment of 16 value characters); only the
-lines they fall on are decoded, and only their strings searched by the rules. The anchors are
-exact for what JSON holds (quotes may come escaped, `/` as `\\/`); a file that spells printable
-ASCII as `\\u00XX` escapes is decoded whole. Only a file with a finding is opened as a session
-(the tree and the projection give the fates).
+A file's raw bytes are searched first for what any rule's match needs (core/audit/anchors.py);
+only the lines they fall on are decoded, and only their strings searched by the rules. Only a
+file with a finding is opened as a session (the tree and the projection give the fates).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,39 +19,10 @@ from ..common.problems import SessionError
 from ..projection.context import Reason, project
 from ..session.session import Session
 from .allowlist import AllowList
+from .anchors import candidate_lines
 from .rules import Secret, find_secrets, preview
 
-__all__ = ["FileAudit", "Finding", "audit_file", "audit_paths", "candidate_lines"]
-
-_SP = rb"(?: |\\t)"
-_Q = rb"(?:\\?[\"'])"
-_ASSIGN = (
-    rb"[a-z0-9_.-]*" + _Q + rb"?" + _SP + rb"*(?:[:=]|:=|=>)" + _SP + rb"*" + _Q + rb"?[a-z0-9+/_.~=\\-]{16}"
-)
-_URL = rb"[^\s/?#@:\"'\\<>]{1,128}:[^\s/?#@\"'\\<>]{1,128}@"
-# Searched in the lowercased bytes (a superset of each rule's matches), one pattern per first
-# character: alternatives sharing it cost one pass of the regex engine's literal scan, where
-# alternatives of different first characters make it try every position (50 times slower).
-_ANCHORS = [
-    re.compile(p)
-    for p in (
-        rb"a(?:kia|sia|bia|cca|iza)",
-        rb"g(?:h[pousr]_|ithub_pat_)",
-        rb"xox[abposr]-",
-        rb"hooks\.slack",
-        rb"k(?:_live_|_test_|ey" + _ASSIGN + rb")",
-        rb"s(?:k-|ecret" + _ASSIGN + rb")",
-        rb"-----begin",
-        rb"eyj[a-z0-9_-]{8,}\.eyj",
-        rb"://" + _URL,
-        rb":\\/\\/" + _URL,
-        rb"bearer" + _SP + rb"+[a-z0-9._~+/\\-]{20}",
-        rb"token(?:" + _SP + rb"+[a-z0-9._~+/\\-]{20}|" + _ASSIGN + rb")",
-        rb"p(?:assw|wd)" + _ASSIGN,
-        rb"credential" + _ASSIGN,
-    )
-]
-_ESCAPED_ASCII = re.compile(rb"\\u00[2-7][0-9a-fA-F]")
+__all__ = ["FileAudit", "Finding", "audit_file", "audit_paths", "candidate_lines", "values_in"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,29 +68,6 @@ class FileAudit:
     values: dict[str, str] = field(default_factory=dict)  # value -> kind
 
 
-def candidate_lines(data: bytes) -> list[bytes]:
-    """The lines of `data` that may hold a secret (in file order, each once)."""
-    if _ESCAPED_ASCII.search(data):
-        return [line for line in data.split(b"\n") if line.strip()]
-    starts: set[int] = set()
-    spans: list[tuple[int, int]] = []
-
-    def take(position: int) -> None:
-        start = data.rfind(b"\n", 0, position) + 1
-        if start in starts:
-            return
-        starts.add(start)
-        end = data.find(b"\n", position)
-        spans.append((start, len(data) if end < 0 else end))
-
-    lowered = data.lower()
-    for pattern in _ANCHORS:
-        for match in pattern.finditer(lowered):
-            take(match.start())
-    spans.sort()
-    return [data[s:e] for s, e in spans]
-
-
 _PIECE = 32 << 20  # a huge file is searched a piece at a time (its lowercased copy is a piece)
 
 
@@ -131,7 +75,9 @@ def _file_candidates(path: str) -> list[bytes]:
     lines: list[bytes] = []
     try:
         with open(path, "rb") as f:
-            rest = b""
+            rest = f.read(_PIECE)
+            if len(rest) < _PIECE:  # (the usual: the whole file in one read)
+                return candidate_lines(rest) if rest else []
             while True:
                 chunk = f.read(_PIECE)
                 if not chunk:
@@ -222,6 +168,12 @@ def _scan_lines(lines: Iterable[bytes], allow: AllowList | None) -> list[_Raw]:
                 source, part, call_id = _source(entry, path)
                 found.append(_Raw(entry_id, secret, source, part, call_id))
     return found
+
+
+def values_in(data: bytes, allow: AllowList | None = None) -> dict[str, str]:
+    """Every secret value in a session file's bytes (value -> kind), without the fates: what
+    primes a redactor for the file (no session is opened)."""
+    return {item.secret.value: item.secret.kind for item in _scan_lines(candidate_lines(data), allow)}
 
 
 def audit_file(path: str, allow: AllowList | None = None) -> FileAudit:

@@ -32,6 +32,7 @@ class Glyphs(msgspec.Struct, frozen=True, kw_only=True):
     blank: str
     active: str  # on the active path (what pi would resume)
     folded: str
+    unfolded: str = "▾"  # a session's subagents, listed under it
     fork: str  # a session forked from another one
     child: str  # nested under its parent session
     live: str  # being written right now
@@ -42,6 +43,7 @@ class Glyphs(msgspec.Struct, frozen=True, kw_only=True):
     excluded: str
     mark: str  # the entry marked to compare with another
     pin: str  # a session pinned to the top of its group
+    cache_break: str  # a reply that lost the prompt cache (the tree, the sparkline)
 
 
 UNICODE = Glyphs(
@@ -67,6 +69,7 @@ UNICODE = Glyphs(
     excluded="✗",
     mark="⚑",
     pin="★",
+    cache_break="↯",
 )
 
 ASCII = Glyphs(
@@ -82,6 +85,7 @@ ASCII = Glyphs(
     blank="   ",
     active="*",
     folded="+",
+    unfolded="-",
     fork="Y",
     child="> ",
     live="@",
@@ -92,6 +96,7 @@ ASCII = Glyphs(
     excluded="x",
     mark="=",
     pin="^",
+    cache_break="$",
 )
 
 

@@ -42,6 +42,26 @@ _SPACE_RE = re.compile(f"[{_SPACE_CONTROLS}]")
 _ANY_RE = re.compile(f"[{_SPACE_CONTROLS}{_OTHER_CONTROLS}]")
 
 
+# The redaction of every session text drawn (`serve` redacts by default: app/redaction.py sets
+# it); None: texts are shown as they are. Applied before a text is cut or wrapped.
+_REDACT: Callable[[str], str] | None = None
+
+
+def set_redaction(redact: Callable[[str], str] | None) -> None:
+    """Every text made inert from now on is first passed through `redact` (None: none is)."""
+    global _REDACT
+    _REDACT = redact
+
+
+def redacting() -> bool:
+    return _REDACT is not None
+
+
+def redacted(text: str) -> str:
+    """`text` through the redaction set, if any (for a text cut before it is made inert)."""
+    return text if _REDACT is None else _REDACT(text)
+
+
 def _placeholder(match: re.Match[str], pictures: bool = True) -> str:
     ch = match.group()
     if ch == "\r\n":
@@ -65,12 +85,16 @@ def _replacer(glyphs: Glyphs) -> Callable[[re.Match[str]], str]:
 def visible(text: str, *, glyphs: Glyphs = UNICODE) -> str:
     """Multi-line text made inert: newlines (CRLF too) and tabs kept, every other control
     character, invisible format character and lone surrogate shown as a placeholder."""
+    if _REDACT is not None:
+        text = _REDACT(text)
     return _MULTILINE_RE.sub(_replacer(glyphs), text)
 
 
 def inline(text: str, *, glyphs: Glyphs = UNICODE) -> str:
     """One line made inert, its layout kept: each whitespace control (newline, tab, CR...)
     becomes one space, every other control a placeholder (as in `visible`)."""
+    if _REDACT is not None:
+        text = _REDACT(text)
     if _ANY_RE.search(text) is None:
         return text  # the common case, one scan
     return _INLINE_RE.sub(_replacer(glyphs), _SPACE_RE.sub(" ", text))
@@ -83,6 +107,8 @@ def inline_lines(lines: list[str], *, glyphs: Glyphs = UNICODE) -> str:
     """`inline` of each line, joined by newlines: one scan of the whole when no line holds
     a control (`context --all` prints millions of lines)."""
     joined = "\n".join(lines)
+    if _REDACT is not None:
+        return "\n".join([inline(line, glyphs=glyphs) for line in lines])
     if joined.count("\n") == len(lines) - 1 and _ANY_BUT_NEWLINE_RE.search(joined) is None:
         return joined  # (no line holds a newline of its own, nor any other control)
     return "\n".join([inline(line, glyphs=glyphs) for line in lines])
@@ -93,6 +119,8 @@ def one_line(text: str, limit: int = 200, *, glyphs: Glyphs = UNICODE) -> str:
     become placeholders, and the result is cut to `limit` characters at a word boundary
     (`glyphs.ellipsis` where it was cut)."""
     head = text[: limit * 4] if len(text) > limit * 4 else text
+    if _REDACT is not None:
+        head = _REDACT(head)
     head = _INLINE_RE.sub(_replacer(glyphs), " ".join(head.split()))
     return fit_words(head, limit, glyphs=glyphs)
 

@@ -33,7 +33,9 @@ from ..reading.growth import ReadMark
 from .summary import SessionSummary, SummaryBuilder
 
 CACHE_VERSION = (
-    9  # 9: ctimes; 8: the head's CRC-32; 7: in the listing's order; 6: tool results' usage; 5: states apart
+    # 10: oh-my-pi's title slot; 9: ctimes; 8: the head's CRC-32; 7: in the listing's order;
+    # 6: tool results' usage; 5: states apart
+    10
 )
 MAGIC = b"pisx" + CACHE_VERSION.to_bytes(4, "big")  # the file's first bytes; then the head's length
 _PREFIX = len(MAGIC) + 8 + 4  # then the head's CRC-32: a flipped bit is a rebuild, not a wrong list

@@ -1,5 +1,8 @@
 """The sidebar's shape: sessions grouped by working directory, forks nested under parents.
 
+Subagent sessions are folded under their parent (a count on its row), listed under it
+when it is unfolded (`children`, `expanded`).
+
 Groups follow the header's `cwd` (the folder name is only pi's encoding of it), ordered by
 their latest activity, with the current directory first when it has sessions. Inside a group
 sessions are newest first (or by name, by size, or by cost); a fork whose parent is in the same group
@@ -47,7 +50,10 @@ class GroupRow(msgspec.Struct, frozen=True, gc=False):
 
 class SessionRow(msgspec.Struct, frozen=True, gc=False):
     summary: SessionSummary
-    depth: int  # 0, or 1+ when nested under the session it was forked from
+    depth: int  # 0, or 1+ when nested under the session it was forked from (or a subagent's parent)
+    subagents: int = 0  # the subagent sessions folded under this one (core/listing/subagents.py)
+    expanded: bool = False  # they are shown, under it
+    subagent: bool = False  # this row is one of them
 
 
 class HitLine:
@@ -105,11 +111,20 @@ def build_rows(
     order: SortOrder = SortOrder.RECENT,
     home: str | None = None,
     pinned: Container[object] = frozenset(),
+    children: Mapping[str, Sequence[SessionSummary]] | None = None,
+    expanded: Container[str] = frozenset(),
+    labels: Mapping[str, str] | None = None,
 ) -> list[SidebarRow]:
     """Rows to draw (`filter_rows` keeps a search's results of them). Sessions whose id is in
-    `pinned` come first in their group, in the group's order (core/listing/marks.py)."""
+    `pinned` come first in their group, in the group's order (core/listing/marks.py).
+    `children`: each parent's subagent sessions (by its path), out of the groups, folded under
+    the parent (a count on its row) unless its path is in `expanded`, then listed under it.
+    `labels`: the label of each session from another root (by its path): such sessions are
+    grouped apart, by label and cwd, the label before the group's title."""
     current = os.path.abspath(current_cwd) if current_cwd else None
     summaries = summaries if isinstance(summaries, list) else list(summaries)
+    if children:
+        summaries = _without_children(summaries, children)
     # A listing comes newest first: each folder's sessions are then in that order already
     # and its first is its latest (sorting 30,000 again, folder by folder, and taking each
     # folder's latest cost 15 ms of every start).
@@ -126,6 +141,10 @@ def build_rows(
             group = normed[cwd] = _norm(cwd)
         if only_current and (current is None or group != current):
             continue
+        if labels:
+            label = labels.get(summary.path)
+            if label is not None:
+                group = f"{label}\x00{group}"
         members = groups.get(group)
         if members is None:
             groups[group] = [summary]
@@ -148,9 +167,59 @@ def build_rows(
             members = _newest_first(members)
         if pinned:
             members = _pinned_first(members, pinned)
-        rows.append(GroupRow(cwd, home_relative(cwd, home), len(members), cwd == current))
-        rows.extend(_nested(members))
+        label, _, real = cwd.rpartition("\x00")
+        title = f"[{label}] {home_relative(real, home)}" if label else home_relative(real, home)
+        rows.append(GroupRow(real, title, len(members), cwd == current))
+        nested = _nested(members)
+        rows.extend(_with_children(nested, children, expanded) if children else nested)
     return rows
+
+
+def _without_children(
+    summaries: list[SessionSummary], children: Mapping[str, Sequence[SessionSummary]]
+) -> list[SessionSummary]:
+    """The sessions that are not a subagent of a session listed here (those in a cycle of
+    parents stay: no session of it would be reachable else)."""
+    here = {s.path for s in summaries}
+    parent_of = {kid.path: parent for parent, kids in children.items() if parent in here for kid in kids}
+    hidden = set()
+    for path in parent_of:
+        seen = {path}
+        up = parent_of[path]
+        while up in parent_of and up not in seen:
+            seen.add(up)
+            up = parent_of[up]
+        if up not in parent_of:  # (reached a session at the top: not a cycle)
+            hidden.add(path)
+    return [s for s in summaries if s.path not in hidden] if hidden else summaries
+
+
+def _with_children(
+    rows: list[SessionRow],
+    children: Mapping[str, Sequence[SessionSummary]],
+    expanded: Container[str],
+) -> list[SessionRow]:
+    """Each parent's row with its subagent count; under an expanded one, its subagents (and
+    theirs, each once)."""
+    out: list[SessionRow] = []
+    seen: set[str] = set()
+
+    def place(row: SessionRow) -> None:
+        path = row.summary.path
+        kids = children.get(path, ())
+        if not kids or path in seen:
+            out.append(row)
+            return
+        seen.add(path)
+        is_open = path in expanded
+        out.append(SessionRow(row.summary, row.depth, len(kids), is_open, row.subagent))
+        if is_open:
+            for kid in kids:
+                place(SessionRow(kid, row.depth + 1, subagent=True))
+
+    for row in rows:
+        place(row)
+    return out
 
 
 def filter_rows(rows: Sequence[SidebarRow], keep: Container[str]) -> list[SidebarRow]:

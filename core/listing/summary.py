@@ -412,6 +412,7 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
     malformed_lines: int = 0
     pi_drop_reason: str | None = None
     texts: list[str] | None = None  # user/assistant texts, when kept for search
+    title: str | None = None  # oh-my-pi's title slot (the line before the header), when there is one
 
     # ---------------------------------------------------------------- reading
     def feed_bytes(self, data: bytes | bytearray, final: bool = True) -> None:
@@ -483,6 +484,13 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
             if not js_truthy(value):
                 pos = next_pos
                 continue  # pi's reader skips null, false, 0 and ""
+            if self.title is None and isinstance(value, dict) and value.get("type") == "title":
+                # oh-my-pi's title slot before its header: pi refuses the file, we read it
+                title = value.get("title")
+                self.title = title.strip() if isinstance(title, str) else ""
+                self._drop("an oh-my-pi title line comes before the header")
+                pos = next_pos
+                continue
             if not isinstance(value, dict) or value.get("type") != "session":
                 raise NotASession("the first entry is not a session header")
             self.header = {k: value[k] for k in HEADER_FIELDS if k in value}
@@ -722,7 +730,7 @@ class SummaryBuilder(msgspec.Struct, kw_only=True, array_like=True):
             path=path,
             id=header.get("id"),
             cwd=cwd if isinstance(cwd, str) else "",
-            name=self.name,
+            name=self.title or self.name,
             parent_session_path=header.get("parentSession"),
             created=iso_from_ms(created_ms),
             modified=iso_from_ms(modified_ms),

@@ -1,6 +1,7 @@
 """What pi 1.6.0 will do when this session is resumed at a leaf, said before anything is written:
-orphan tool calls, a header version newer than pi's, a model pi cannot restore, a cwd that is
-gone, a legacy file pi migrates in place (each checked against pi 1.6.0: docs/RESUME_CHECKS.md)."""
+orphan tool calls, a header version newer than pi's, a model pi cannot restore (not in its
+catalog, or its provider has no login), a cwd that is gone, a legacy file pi migrates in place
+(each checked against pi 1.6.0: docs/RESUME_CHECKS.md)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from ..reading.migration import CURRENT_VERSION, header_version
 from ..reading.records import EntryRecord, MessageHead
 from ..session.session import Session
 from .context import Projection, entry_messages, project
+from .pi_logins import login_variables
 from .pi_models import knows_model
 from .stale import StaleFile, Why
 
@@ -28,6 +30,7 @@ class Code(StrEnum):
     NEWER_VERSION = "newer-version"
     ORPHAN_TOOL_CALL = "orphan-tool-call"
     UNKNOWN_MODEL = "unknown-model"
+    NO_LOGIN = "no-login"
     CWD_MISSING = "cwd-missing"
 
 
@@ -38,6 +41,7 @@ _SHORT = {
     Code.NEWER_VERSION: "newer format",
     Code.ORPHAN_TOOL_CALL: "tool call without result",
     Code.UNKNOWN_MODEL: "model not restored",
+    Code.NO_LOGIN: "no login for the model",
     Code.CWD_MISSING: "cwd gone",
 }
 
@@ -117,13 +121,16 @@ def readiness(
     stale_files: list[StaleFile] | None = None,
     agent: str | None = None,
     is_dir: Callable[[str], bool] = os.path.isdir,
+    has_login: Callable[[str], bool | None] | None = None,
 ) -> Readiness:
-    """What pi 1.6.0 will do with the session at `leaf_id` (raises UnknownEntryError)."""
+    """What pi 1.6.0 will do with the session at `leaf_id` (raises UnknownEntryError).
+    `has_login` (core/projection/pi_logins.py's `login_check`) says whether a provider has a
+    login here; without it logins are not looked at."""
     projection = project(session, leaf_id)
     findings: list[Finding] = []
     findings.extend(_format_findings(session))
     findings.extend(orphan_tool_calls(session, projection))
-    findings.extend(_model_findings(session, projection, agent))
+    findings.extend(_model_findings(session, projection, agent, has_login))
     cwd = session.cwd
     if cwd and not is_dir(cwd):
         findings.append(
@@ -234,18 +241,38 @@ def _orphan_finding(record: EntryRecord, missing: list[tuple[str, str]]) -> Find
     )
 
 
-def _model_findings(session: Session, projection: Projection, agent: str | None) -> list[Finding]:
+def _model_findings(
+    session: Session,
+    projection: Projection,
+    agent: str | None,
+    has_login: Callable[[str], bool | None] | None = None,
+) -> list[Finding]:
     """pi restores the model only when the context has messages and `getBranchSelection`'s
-    model (the last model_change, or the last non-virtual reply's model) is in its catalog."""
+    model (the last model_change, or the last non-virtual reply's model) is in its catalog and
+    its provider has a login (`modelRuntime.hasConfiguredAuth`)."""
     if projection.message_count == 0:
         return []
     selected = _branch_selection(session, projection.path)
     if selected is None:
         return []
     record, provider, model_id = selected
-    if isinstance(provider, str) and isinstance(model_id, str) and knows_model(provider, model_id, agent):
-        return []
     name = f"{_js(provider)}/{_js(model_id)}"
+    if isinstance(provider, str) and isinstance(model_id, str) and knows_model(provider, model_id, agent):
+        if has_login is None or has_login(provider) is not False:
+            return []
+        where = "no entry in auth.json"
+        variables = login_variables(provider)
+        if variables:
+            where += ", none of " + ", ".join(variables) + " set"
+        return [
+            Finding(
+                Code.NO_LOGIN,
+                f"pi {PI_VERSION} has no login for {provider} ({where}): it says 'Could not restore "
+                f"model {name}' and goes on with a model it has a login for, or with none at all "
+                "('No models available'); log in (pi's /login) or set the key first",
+                record.id,
+            )
+        ]
     return [
         Finding(
             Code.UNKNOWN_MODEL,

@@ -1,5 +1,6 @@
 """The context over time: the size each assistant reply reported along a path, compactions marked,
-and a one-line sparkline of it (Unicode or ASCII).
+and a one-line sparkline of it (Unicode or ASCII), with a mark where a compaction was and another
+before each reply that lost the prompt cache (core/projection/cache_breaks.py says which).
 
 A reply's size is pi's `calculateContextTokens` of its usage (what the provider counted for that
 request); aborted and error replies and replies without usage report nothing and are left out.
@@ -16,6 +17,7 @@ from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from ..common.glyphs import ASCII, UNICODE
 from ..reading.records import EntryRecord
 from ..session.session import Session
 from .tokens import read_reported, reported_context
@@ -24,6 +26,8 @@ BARS = "▁▂▃▄▅▆▇█"
 ASCII_BARS = ".:-=+*#@"
 MARK = "┊"
 ASCII_MARK = "|"
+BREAK_MARK = UNICODE.cache_break  # before a reply that lost the prompt cache
+ASCII_BREAK_MARK = ASCII.cache_break
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,10 +78,18 @@ class ContextTimeline:
     def peak(self) -> int | float:
         return max(self.tokens, default=0)
 
-    def sparkline(self, width: int, *, ascii: bool = False, ceiling: float | None = None) -> str:
-        """One line, at most `width` cells: a bar per reply, a mark where a compaction was."""
+    def sparkline(
+        self, width: int, *, ascii: bool = False, ceiling: float | None = None, breaks: Collection[int] = ()
+    ) -> str:
+        """One line, at most `width` cells: a bar per reply, a mark where a compaction was (and
+        before the replies at `breaks`: those that lost the prompt cache)."""
         return sparkline(
-            self.tokens, width, ascii=ascii, marks=[c.turn for c in self.compactions], ceiling=ceiling
+            self.tokens,
+            width,
+            ascii=ascii,
+            marks=[c.turn for c in self.compactions],
+            ceiling=ceiling,
+            breaks=breaks,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -234,35 +246,42 @@ def sparkline(
     ascii: bool = False,
     marks: Collection[int] = (),
     ceiling: float | None = None,
+    breaks: Collection[int] = (),
 ) -> str:
     """`values` as bars in at most `width` cells, scaled to `ceiling` (default: the largest
     value); `marks` are indexes into `values` before which a mark is drawn (len(values): at the
-    end). When there are more values than cells, each cell shows the largest of its share."""
+    end), `breaks` indexes of values that lost the prompt cache, each with a break mark before
+    its bar (after a compaction's mark there). When there are more values than cells, each cell
+    shows the largest of its share, and a mark sits before the cell holding its value; with more
+    marks than half the cells, the last ones are drawn."""
     if width <= 0 or (not values and not marks):
         return ""
-    bars, mark = (ASCII_BARS, ASCII_MARK) if ascii else (BARS, MARK)
-    wanted = sorted({m for m in marks if 0 <= m <= len(values)})
+    bars, mark, broke = (ASCII_BARS, ASCII_MARK, ASCII_BREAK_MARK) if ascii else (BARS, MARK, BREAK_MARK)
+    count = len(values)
+    wanted = [(m, 0) for m in sorted({m for m in marks if 0 <= m <= count})]
+    wanted += [(b, 1) for b in sorted({b for b in breaks if 0 <= b < count})]
     mark_cells = min(len(wanted), width // 2)
     cells = max(width - mark_cells, 1)
-    count = len(values)
     if count <= cells:
         buckets: list[Sequence[float]] = [(v,) for v in values]
-        marked = list(wanted)
+        placed = set(wanted)
     else:
         # Bucket i holds values[bounds[i]:bounds[i + 1]]; a mark before value m sits before
         # the bucket holding m (one at len(values): after the last bucket).
         bounds = [i * count // cells for i in range(cells + 1)]
         buckets = [values[bounds[i] : bounds[i + 1]] for i in range(cells)]
-        marked = [bisect.bisect_right(bounds, m) - 1 for m in wanted]
+        placed = {(bisect.bisect_right(bounds, m) - 1, kind) for m, kind in wanted}
     highs = [max(bucket) for bucket in buckets]  # (no bucket is empty)
     top = ceiling if ceiling is not None and ceiling > 0 else max(highs, default=0)
-    marked = sorted(set(marked))[-mark_cells:] if mark_cells else []
+    kept = set(sorted(placed)[-mark_cells:]) if mark_cells else set()
     out: list[str] = []
     for index, high in enumerate(highs):
-        if index in marked:
+        if (index, 0) in kept:
             out.append(mark)
+        if (index, 1) in kept:
+            out.append(broke)
         out.append(_bar(high, top, bars))
-    if len(buckets) in marked:
+    if (len(buckets), 0) in kept:
         out.append(mark)
     return "".join(out[:width])
 

@@ -13,6 +13,7 @@ view only, and remembers each place until the file changes.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections import deque
@@ -24,6 +25,7 @@ from typing import Any, NamedTuple
 from ..common.problems import SessionError
 from ..listing.sidebar_rows import ResultRows, SidebarRow
 from ..listing.summary import SessionSummary
+from ..reading.growth import Stamp
 from ..session.session import Session
 from .deep import DeepHit, deep_search
 from .hits import SearchHit
@@ -49,6 +51,10 @@ PLACE_EVERY_MESSAGE_BYTES = 8 * 2**20  # a bigger file has only the hit asked fo
 # Where one message is: (entry id, on the active path, the fork its branch leaves from). A
 # plain tuple: thousands are remembered, and the garbage collector does not track these.
 _Place = tuple[str | None, bool | None, str | None]
+# The summary's size and mtime, and the file as `stat` saw it just before it was read: its inode
+# and ctime too, as the index cache stamps it (a same-size rewrite with its mtime put back
+# changes only the ctime).
+_FileStamp = tuple[int, int, Stamp]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +62,7 @@ class _FilePlaces:
     """Where each message of one file is: the n-th of the index's texts is `places[n]`
     (None for a big file: each hit is placed on its own)."""
 
-    stamp: tuple[int, int]  # the summary's size and mtime it was read for
+    stamp: _FileStamp  # the summary's size and mtime and the file's stamp it was read for
     places: list[_Place] | None
 
 
@@ -218,7 +224,7 @@ class SidebarSearch:
         self._numbering: tuple[object, dict[str, int]] = (None, {})  # (the index's entries, their numbers)
         # path -> (the summary it was made from, its search text)
         self._texts: dict[str, tuple[SessionSummary, SessionText]] = {}
-        # path -> where each message of the file is (as of its size and mtime)
+        # path -> where each message of the file is (as of its stamp)
         self._files: dict[str, _FilePlaces] = {}
 
     def build(self, summaries: Sequence[SessionSummary]) -> SearchIndex[SessionText]:
@@ -330,7 +336,10 @@ class SidebarSearch:
         segment = hit.segment
         if pair is None or segment is None:
             return None
-        stamp = (pair[0].size, pair[0].mtime_ns)
+        try:
+            stamp = (pair[0].size, pair[0].mtime_ns, Stamp.of(os.stat(path)))
+        except (OSError, ValueError):  # gone, or a NUL in the name
+            return None
         known = self._files.get(path)
         session = None
         if known is None or known.stamp != stamp:
@@ -346,7 +355,7 @@ class SidebarSearch:
         session = session or _open(path)
         return locate_hit(session, hit, query, TreePlaces(session)) if session is not None else None
 
-    def _remember(self, path: str, stamp: tuple[int, int], session: Session) -> _FilePlaces:
+    def _remember(self, path: str, stamp: _FileStamp, session: Session) -> _FilePlaces:
         places = None
         if session.end_offset <= PLACE_EVERY_MESSAGE_BYTES:
             tree = TreePlaces(session)

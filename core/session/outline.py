@@ -99,6 +99,10 @@ def row_filter(view: ViewFilter) -> RowFilter | None:
     return RowFilter(hidden_types=SETTINGS_TYPES, hide_tool_results=view is ViewFilter.NO_TOOLS)
 
 
+# Outer branch levels a tree row draws at most; deeper ones are a count (`drawn_guides`).
+GUIDE_LEVELS = 12
+
+
 class OutlineRow(msgspec.Struct, gc=False):
     """One drawn row of the branch tree. (A struct the collector does not track, made in C:
     a 100,000-entry session has as many rows, made at once when it opens.)
@@ -129,6 +133,15 @@ class OutlineRow(msgspec.Struct, gc=False):
     @property
     def is_fork_point(self) -> bool:
         return self.child_count > 1
+
+    def drawn_guides(self, limit: int = GUIDE_LEVELS) -> tuple[int, tuple[bool, ...]]:
+        """The outer levels drawn before this row (its connector's own level left out), at
+        most `limit` of them, the nearest: (how many outer levels are left out, those drawn).
+        A branch nested 1,500 forks deep costs a row as much as one nested ten deep."""
+        guides = self.guides[:-1] if self.branch_start else self.guides
+        if len(guides) <= limit:
+            return 0, guides
+        return len(guides) - limit, guides[len(guides) - limit :]
 
     @property
     def connector(self) -> str:
@@ -185,19 +198,36 @@ def _active_flags(session: Session, leaf: str | None) -> bytearray:
     return flags
 
 
+# Row moves a RowIndex remembers before it numbers every row again (see `RowIndex.inserted`).
+_MOVES_KEPT = 32
+
+
 class RowIndex(Mapping[str, int]):
     """Entry id -> its row, for the rows of one session: an array by record index (a dict of
-    100,000 ids took 6 MiB). Only the entry that owns an id (`session.by_id`) has a row."""
+    100,000 ids took 6 MiB). Only the entry that owns an id (`session.by_id`) has a row.
 
-    __slots__ = ("_rows", "_session", "_where")
+    Rows inserted (a live session growing) move the rows below them: instead of renumbering
+    tens of thousands of rows per append, the move is remembered (`inserted`) and applied when
+    a row is looked up, each position carrying how many moves it has seen; after
+    `_MOVES_KEPT` of them every row is numbered again."""
+
+    __slots__ = ("_moves", "_rows", "_seen", "_session", "_where")
 
     def __init__(self, session: Session | None, rows: Sequence[OutlineRow]) -> None:
         self._session = session
         self._rows = rows
-        where = array("i", [-1]) * (len(session.records) if session is not None else 0)
-        for position, row in enumerate(rows):
+        size = len(session.records) if session is not None else 0
+        self._where = array("i", [-1]) * size
+        self._seen = array("i", [0]) * size  # per record index: moves already in its position
+        self._moves: list[tuple[int, int]] = []  # (first row moved, by how many), in order
+        self._number_all()
+
+    def _number_all(self) -> None:
+        where = self._where
+        for position, row in enumerate(self._rows):
             where[row.record.index] = position
-        self._where = where
+        self._seen = array("i", [0]) * len(where)
+        self._moves = []
 
     def get(self, entry_id: object, default: Any = None) -> Any:
         session = self._session
@@ -209,6 +239,10 @@ class RowIndex(Mapping[str, int]):
         index = record.index
         where = self._where
         position = where[index] if 0 <= index < len(where) else -1
+        if position >= 0 and self._moves:
+            for first, count in self._moves[self._seen[index] :]:
+                if position >= first:
+                    position += count
         rows = self._rows
         if 0 <= position < len(rows) and rows[position].record is record:
             return position
@@ -223,14 +257,29 @@ class RowIndex(Mapping[str, int]):
     def __contains__(self, entry_id: object) -> bool:
         return self.get(entry_id) is not None
 
-    def renumber(self, start: int) -> None:
-        """The rows from `start` on moved (rows were inserted in the list this index reads)."""
-        rows, where = self._rows, self._where
-        top = max((rows[p].record.index for p in range(start, len(rows))), default=-1)
+    def inserted(self, start: int, count: int) -> None:
+        """`count` rows were inserted at `start` in the list this index reads (the rows from
+        `start` on moved down by `count`)."""
+        if count <= 0:
+            return
+        rows, where, seen = self._rows, self._where, self._seen
+        self._moves.append((start, count))
+        if len(self._moves) > _MOVES_KEPT:
+            top = max((row.record.index for row in rows), default=-1)
+            if top >= len(where):
+                where.extend([-1] * (top + 1 - len(where)))
+            self._number_all()
+            return
+        moves = len(self._moves)
+        new = range(start, min(start + count, len(rows)))
+        top = max((rows[p].record.index for p in new), default=-1)
         if top >= len(where):
             where.extend([-1] * (top + 1 - len(where)))
-        for position in range(start, len(rows)):
-            where[rows[position].record.index] = position
+            seen.extend([0] * (top + 1 - len(seen)))
+        for position in new:
+            index = rows[position].record.index
+            where[index] = position
+            seen[index] = moves
 
     def __iter__(self) -> Iterator[str]:
         return (row.record.id for row in self._rows if self.get(row.record.id) is not None)

@@ -43,6 +43,7 @@ from ..reading.lines import (
     BytesSource,
     FileSource,
     ReadResult,
+    decode_json,
     read_values,
 )
 from ..reading.migration import CURRENT_VERSION, Migration, header_version, needs_migration
@@ -58,6 +59,8 @@ from ..reading.records import (
 )
 from .delta import AppendResult, SessionDelta
 from .tree import STAMP_WIDTH, TREE_PROBLEMS, SessionTree
+
+TITLE_SLOT_NOTE = "oh-my-pi title line before the header (pi refuses it)"
 
 __all__ = ["AppendResult", "Session", "SessionDelta", "SessionUpdate", "Totals", "session_name_of"]
 
@@ -183,17 +186,16 @@ class Session:
                 self._mark = self._mark_after_load(data, stamp)
 
     def _read_all(self, result: ReadResult[EntryRecord | HeaderLine]) -> None:
-        self.end_offset, self.end_line, self.pending_bytes = (
-            result.end_offset,
-            result.end_line,
-            result.pending_bytes,
-        )
+        r = result
+        self.end_offset, self.end_line, self.pending_bytes = r.end_offset, r.end_line, r.pending_bytes
         self.problems.extend(result.problems)
         lines = result.lines
         if not lines:
             if not self._only_blank():
                 raise SessionError("not a pi session: no line of it is valid JSON")
             return  # empty (or still being written): a session without a header yet
+        if len(lines) > 1 and _is_title_slot(lines[0], lines[1]):  # (oh-my-pi: see _title_of_slot)
+            self.name = _title_of_slot(self.source, lines.pop(0), self.problems)
         self._take_header(lines[0])
         # In place, not a copy: at the peak of an open (100,000 records) each list is 0.8 MB,
         # and once taken in the records are the session's (the tree is built from those).
@@ -687,3 +689,25 @@ class Session:
     def session_id(self) -> str | None:
         sid = self.header.get("id") if self.header else None
         return sid if isinstance(sid, str) else None
+
+
+def _is_title_slot(line: EntryRecord | HeaderLine, after: EntryRecord | HeaderLine) -> bool:
+    return (
+        not isinstance(line, HeaderLine)
+        and line.type == "title"
+        and not isinstance(line.id, str)
+        and isinstance(after, HeaderLine)
+    )
+
+
+def _title_of_slot(source: ByteSource, line: EntryRecord | HeaderLine, problems: list[Problem]) -> str | None:
+    """oh-my-pi's title slot, the line before its header (`{"type":"title","title":...}`,
+    padded to a fixed width and rewritten in place): the session's title (until a name
+    entry). pi refuses such a file; here it is read, and a note says so."""
+    problems.append(Problem(ProblemKind.EXTRA_HEADER, TITLE_SLOT_NOTE, line.line))
+    try:
+        value = decode_json(source.read(line.offset, line.length))
+    except (OSError, ValueError):
+        return None
+    title = value.get("title") if isinstance(value, dict) else None
+    return title.strip() if isinstance(title, str) and title.strip() else None

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from ..common.locations import iter_session_files
-from .pushplan import Plan, Redact, Stored, lines_from, plan_push
+from .pushplan import Plan, Redact, RedactFor, Stored, lines_from, plan_push
 from .schema import check_schema
 
 if TYPE_CHECKING:
@@ -59,6 +59,7 @@ def push(
     redact: Redact | None = None,
     paths: Iterable[str] | None = None,
     on_file: Callable[[str, Plan], None] | None = None,
+    redact_for: RedactFor | None = None,
 ) -> PushReport:
     """Push every session file under `root` (or only `paths`) as host `host`.
 
@@ -66,7 +67,8 @@ def push(
     other file goes in one transaction: killed in the middle, the store keeps that file as
     the previous push left it, and the next push sends it again. Files gone from the disk
     stay in the store (it is an archive). `connection` is in autocommit (`connect` gives one):
-    a new file goes in one statement, its own transaction."""
+    a new file goes in one statement, its own transaction. `redact` is called for each line
+    sent (None: stored byte for byte); `redact_for(path, data)` makes each file's own."""
     check_schema(connection)
     known = {
         path: _Known(size, mtime_ns, inode)
@@ -102,6 +104,8 @@ def push(
             continue
         # A file that grew between the stat and the read: its stamp is not the bytes' one.
         mtime_ns = st.st_mtime_ns if len(data) == st.st_size else 0
+        if redact_for is not None:
+            redact = redact_for(path, data)
         pushed = None
         if was is None:  # (a file the store has not seen: one statement, if it is not big)
             pushed = push_new_file(connection, host, path, data, mtime_ns, st.st_ino, redact)

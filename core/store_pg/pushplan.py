@@ -9,6 +9,9 @@ from dataclasses import dataclass
 # Redaction on push: raw line in, the line to store out (same newline). The secrets issue's
 # detector plugs in here; None stores the lines exactly as in the file.
 Redact = Callable[[bytes], bytes]
+# A file's own redaction, made from its path and its bytes (primed with the secrets it holds:
+# core/audit/redact.py `line_redaction`), then called for each line pushed.
+RedactFor = Callable[[str, bytes], Redact]
 
 
 @dataclass(frozen=True, slots=True)

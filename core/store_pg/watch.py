@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from ..listing.store import SessionStore
 from ..live.watch import EventKind, SessionWatcher
 from .push import PushReport, push
-from .pushplan import Redact
+from .pushplan import Redact, RedactFor
 
 if TYPE_CHECKING:
     from .connect import Connection
@@ -24,6 +24,7 @@ async def push_forever(
     on_report: Callable[[PushReport, bool], None],
     redact: Redact | None = None,
     watcher: SessionWatcher | None = None,
+    redact_for: RedactFor | None = None,
 ) -> None:
     """Push every file, then the files the watcher (core/live/watch.py: OS notifications, else
     polling) reports as appeared, grown, replaced or renamed, a batch at a time, until it is
@@ -34,9 +35,11 @@ async def push_forever(
         store = SessionStore(root)
         await asyncio.to_thread(store.scan)
         watcher = SessionWatcher(store)
-    on_report(await asyncio.to_thread(push, connection, root, host, redact), True)
+    on_report(await asyncio.to_thread(push, connection, root, host, redact, redact_for=redact_for), True)
     async for batch in watcher.events():
         paths = sorted({event.path for event in batch if event.kind in _PUSHED})
         if paths:
-            report = await asyncio.to_thread(push, connection, root, host, redact, paths)
+            report = await asyncio.to_thread(
+                push, connection, root, host, redact, paths, redact_for=redact_for
+            )
             on_report(report, False)

@@ -19,10 +19,17 @@ from pi_sessions.core.common.locations import SessionsRoot
 from pi_sessions.core.common.text import human_bytes, short_cost
 from pi_sessions.core.listing.sidebar_rows import SessionRow, SortOrder
 from pi_sessions.core.projection.branch_costs import branch_totals
+from pi_sessions.core.projection.cache_breaks import break_turns, cache_breaks
 from pi_sessions.core.projection.compaction_audit import audit_compactions
 from pi_sessions.core.projection.context import project
 from pi_sessions.core.projection.sizes import size_report
-from pi_sessions.core.projection.timeline import ASCII_MARK, MARK, context_timeline
+from pi_sessions.core.projection.timeline import (
+    ASCII_BREAK_MARK,
+    ASCII_MARK,
+    BREAK_MARK,
+    MARK,
+    context_timeline,
+)
 from pi_sessions.core.projection.window import format_tokens
 from pi_sessions.core.session.session import Session
 from pi_sessions.core.writing.export import context_markdown
@@ -161,13 +168,18 @@ async def test_the_sparkline_marks_the_compaction_on_the_path(tmp_path: Path, as
         line = lines_of(screen.context_view.header.sparkline)[0]
         session = screen.session
         assert session is not None and screen.context_leaf is not None
-        timeline = context_timeline(session, session.path_to(screen.context_leaf))
+        path = session.path_to(screen.context_leaf)
+        timeline = context_timeline(session, path)
         assert len(timeline.points) == 8 and [c.dropped for c in timeline.compactions] == [True]
-        bars = timeline.sparkline(80, ascii=ascii)
+        # (two replies of this session read much less than the one before had cached)
+        lost = break_turns(timeline, cache_breaks(session, path))
+        assert len(lost) == 2
+        bars = timeline.sparkline(80, ascii=ascii, breaks=lost)
         assert line.strip() == f"over time {bars} peak {format_tokens(timeline.peak)}"
-        mark = ASCII_MARK if ascii else MARK
-        assert bars.count(mark) == 1 and len(bars) == 9  # a bar per reply, the mark where it dropped
-        assert bars.index(mark) == timeline.compactions[0].turn
+        mark, broke = (ASCII_MARK, ASCII_BREAK_MARK) if ascii else (MARK, BREAK_MARK)
+        # a bar per reply, the mark where it dropped, one before each reply that lost the cache
+        assert bars.count(mark) == 1 and bars.count(broke) == 2 and len(bars) == 11
+        assert bars.replace(broke, "").index(mark) == timeline.compactions[0].turn
         assert line.isascii() == ascii
 
 

@@ -94,6 +94,15 @@ def main() -> None:
     params = json.loads(params_json)
     scenario = SCENARIOS[name]
     sys.meta_path.insert(0, _AfterImport(lambda: _patch_textual(scenario, params)))
+    # PI_BENCH_PROFILE=FILE: a cProfile of the main thread (where the app handles keys and
+    # appends), to see what a measured figure is made of.
+    profile_to = os.environ.get("PI_BENCH_PROFILE")
+    profiler = None
+    if profile_to:
+        import cProfile
+
+        profiler = cProfile.Profile()
+        profiler.enable()
     try:
         if name.startswith("hello"):
             hello_world_app(name, params).run()
@@ -105,6 +114,9 @@ def main() -> None:
                 RESULT.setdefault("error", f"pi-sessions exited with {code}")
     except BaseException as e:
         RESULT.setdefault("error", f"{type(e).__name__}: {e}")
+    if profiler is not None and profile_to:
+        profiler.disable()
+        profiler.dump_stats(profile_to)
     with open(result_path, "w") as f:
         json.dump(RESULT, f)
     os._exit(0)  # the app's threads (watcher, workers) are not worth waiting for

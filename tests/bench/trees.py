@@ -204,6 +204,66 @@ def write_long_session(folder: Path, entries: int = 10_000) -> Path:
     return path
 
 
+def write_branchy_session(folder: Path, entries: int = 100_000) -> Path:
+    """A session of `entries` entries that forks and compacts as a long pi session does: every
+    60 entries the conversation goes back 20 entries and continues from there (a fork whose
+    old branch is abandoned), every 5,000 a compaction; the tip is the last entry written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "2026-01-01T00-00-00-000Z_branchy.jsonl"
+    out = [
+        json.dumps(
+            {
+                "type": "session",
+                "version": 3,
+                "id": "branchy",
+                "timestamp": "2026-01-01T00:00:00.000Z",
+                "cwd": "/home/u/branchy",
+            }
+        )
+    ]
+    path_ids: list[str] = []
+    for i in range(entries):
+        eid = f"{i:08x}"
+        if i and i % 60 == 0 and len(path_ids) > 20:
+            del path_ids[-20:]  # back 20 entries: the next one forks there
+        parent = path_ids[-1] if path_ids else None
+        stamp = f"2026-01-01T{(i // 3600) % 24:02d}:{(i // 60) % 60:02d}:{i % 60:02d}.000Z"
+        entry: dict[str, object]
+        if i and i % 5000 == 0 and len(path_ids) > 10:
+            entry = {
+                "type": "compaction",
+                "id": eid,
+                "parentId": parent,
+                "timestamp": stamp,
+                "summary": f"summary of the work up to entry {i}",
+                "firstKeptEntryId": path_ids[-10],
+                "tokensBefore": 50_000,
+            }
+        else:
+            role = ("user", "assistant", "toolResult")[i % 3]
+            content = f"message {i}: " + "some words of a realistic length " * (1 + i % 5)
+            message: dict[str, object] = {
+                "role": role,
+                "content": content if role == "user" else [{"type": "text", "text": content}],
+                "timestamp": 1767225600000 + i,
+            }
+            if role == "assistant":
+                message.update(
+                    {
+                        "provider": "anthropic",
+                        "model": "claude-sonnet-4-5",
+                        "usage": {"input": 10, "output": 5, "totalTokens": 15, "cost": {"total": 0.001}},
+                    }
+                )
+            if role == "toolResult":
+                message.update({"toolCallId": f"t{i}", "toolName": "bash"})
+            entry = {"type": "message", "id": eid, "parentId": parent, "timestamp": stamp, "message": message}
+        out.append(json.dumps(entry))
+        path_ids.append(eid)
+    path.write_text("\n".join(out) + "\n")
+    return path
+
+
 def long_session_leaf(entries: int) -> str:
     """The id of the last entry `write_long_session` wrote."""
     return f"{entries - 1:08x}"
@@ -216,6 +276,16 @@ def ensure_long_session(entries: int = 100_000) -> Path:
         print(f"building {folder} ({entries:,} entries) ...", flush=True)
         write_long_session(folder / "sessions" / "--home-u-long--", entries)
         _mark_complete(folder, f"{entries:,}-entry linear session")
+    return session_files(folder)[0]
+
+
+def ensure_branchy_session(entries: int = 100_000) -> Path:
+    folder = SCRATCH / f"branchy-{entries // 1000}k"
+    if not _complete(folder):
+        shutil.rmtree(folder, ignore_errors=True)
+        print(f"building {folder} ({entries:,} entries, forks and compactions) ...", flush=True)
+        write_branchy_session(folder / "sessions" / "--home-u-branchy--", entries)
+        _mark_complete(folder, f"{entries:,}-entry session with a fork every 60 entries")
     return session_files(folder)[0]
 
 

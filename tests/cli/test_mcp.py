@@ -5,65 +5,27 @@ line's `--json` output, paged and cut with notes, inert on hostile text, errors 
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
 from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
 from pi_sessions.app.subcommands import MODULES
 from pi_sessions.app.subcommands.mcp_tools import MAX_ANSWER_BYTES, TOOLS
 
 from tests.helpers.cli import cli, raw_controls
 from tests.helpers.corpus import FIXTURES
 from tests.helpers.evil import evil, hostile_session
+from tests.helpers.mcp import COMMAND, calls, note, text, with_server
 from tests.helpers.sessions import assistant, header, user, write
 
-COMMAND = Path(__file__).resolve().parents[2] / ".venv" / "bin" / "pi-sessions"
 SESSIONS = FIXTURES / "sessions"
 # compaction_one_branch: two tips, each side compacted differently
 ONE_BRANCH = (
     SESSIONS / "--srv-my-api--" / "2025-03-11T01-03-16-830Z_019582ba-375e-71e5-b35b-1b62fec1279a.jsonl"
 )
-DEADLINE = 120.0  # only a hang reaches this
 
 pytestmark = pytest.mark.skipif(not COMMAND.exists(), reason="no .venv/bin/pi-sessions in this checkout")
-
-
-def with_server(use: Callable[[ClientSession], Awaitable[Any]]) -> Any:
-    """`use(session)` against one `pi-sessions mcp` process (this test's own XDG folders)."""
-    env = {k: v for k, v in os.environ.items() if k.startswith("XDG_")}
-
-    async def main() -> Any:
-        params = StdioServerParameters(command=str(COMMAND), args=["mcp"], env=env)
-        with anyio.fail_after(DEADLINE):
-            async with stdio_client(params) as (read, write_), ClientSession(read, write_) as session:
-                await session.initialize()
-                return await use(session)
-
-    return anyio.run(main)
-
-
-def calls(*wanted: tuple[str, dict[str, Any]]) -> list[Any]:
-    """The results of these tool calls, in order, from one server."""
-
-    async def use(session: ClientSession) -> list[Any]:
-        return [await session.call_tool(name, args) for name, args in wanted]
-
-    result: list[Any] = with_server(use)
-    return result
-
-
-def text(result: Any) -> str:
-    assert not result.is_error, result.content[0].text
-    return str(result.content[0].text)
-
-
-def note(result: Any) -> str:
-    return str(result.content[1].text) if len(result.content) > 1 else ""
 
 
 def cli_json(*args: str) -> str:

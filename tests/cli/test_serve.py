@@ -285,3 +285,17 @@ def test_a_bad_port_is_one_line_exit_2(port: str) -> None:
         [sys.executable, "-m", "pi_sessions.app.cli", "serve", "--port", port], capture_output=True, text=True
     )
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and "not a port" in out.stderr
+
+
+def test_the_served_app_redacts_unless_no_redact_which_warns(tmp_path: Path) -> None:
+    argv = serve.app_argv(subcommands.build_parser("serve").parse_args([]))
+    assert "--redact" not in argv  # (run sets it: see below)
+    ns = subcommands.build_parser("serve").parse_args(["--port", "9"])
+    ns.redact = not ns.no_redact
+    assert "--redact" in serve.app_argv(ns)
+    out = subprocess.run(
+        [sys.executable, "-m", "pi_sessions.app.cli", "serve", "--no-redact", "--port", "0"],
+        capture_output=True,
+        text=True,
+    )
+    assert "--no-redact" in out.stderr and "every secret" in out.stderr

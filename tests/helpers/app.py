@@ -73,7 +73,7 @@ async def loaded(pilot: Pilot[Any]) -> MainScreen:
 
 async def settled(pilot: Pilot[Any]) -> None:
     """Wait until no pane has a scroll waiting for the next refresh, and the figures read in
-    the background (the context sparkline, the tree's branch costs) are in."""
+    the background (the context sparkline, the tree's branch costs and cache breaks) are in."""
     screen = main(pilot)
     await until(
         pilot,
@@ -82,8 +82,12 @@ async def settled(pilot: Pilot[Any]) -> None:
     )
     await until(
         pilot,
-        lambda: not screen.context_view.header.sparkline.pending and not screen.branch_tree.costs_pending,
-        "the context sparkline and the branch costs",
+        lambda: (
+            not screen.context_view.header.sparkline.pending
+            and not screen.branch_tree.costs_pending
+            and not screen.branch_tree.break_marks.pending
+        ),
+        "the context sparkline, the branch costs and the cache breaks",
     )
 
     def thumbs_caught_up() -> bool:

@@ -49,6 +49,22 @@ def assistant(entry_id: str, parent: str | None, text: str, n: int = 0, **msg: A
     return entry("message", entry_id, parent, n, message=message)
 
 
+def cached_reply(
+    eid: str, parent: str, n: int, read: int, written: int, fresh: int = 100, **msg: Any
+) -> dict[str, Any]:
+    """A reply that read `read` tokens from the prompt cache and wrote `written` to it."""
+    usage = {
+        "input": fresh,
+        "output": 50,
+        "cacheRead": read,
+        "cacheWrite": written,
+        "totalTokens": fresh + 50 + read + written,
+        # $3 per million input tokens, $0.30 per million read from the cache
+        "cost": {"input": fresh * 3e-6, "output": 0, "cacheRead": read * 3e-7, "cacheWrite": 0, "total": 0},
+    }
+    return assistant(eid, parent, "ok", n, usage=usage, **msg)
+
+
 def system(entry_id: str, parent: str | None, n: int = 0, **msg: Any) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "system", "content": "", "timestamp": 0}
     message.update(msg)

@@ -3,9 +3,10 @@ reads `[redacted: KIND]`, and the same value redacts the same way where no rule 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from pi_sessions.core.audit.redact import Redactor, redact_jsonl, redactor_for_file
+from pi_sessions.core.audit.redact import Redactor, line_redaction, redact_jsonl, redactor_for_file
 from pi_sessions.core.session.session import Session
 from pi_sessions.core.writing.export import export_context, export_tree
 
@@ -55,3 +56,15 @@ def test_a_redacted_copy_of_the_file_is_still_a_session(tmp_path: Path) -> None:
     copy = tmp_path / "copy.jsonl"
     copy.write_bytes(data)
     assert Session.open(copy).entry_ids() == Session.open(path).entry_ids()
+
+
+def test_a_files_line_redaction_keeps_plain_lines_and_redacts_quoted_values() -> None:
+    env = json.dumps({"type": "message", "id": "r1", "text": f"AWS_SECRET_ACCESS_KEY={AWS_SECRET}"})
+    data = (env + "\n").encode()
+    redact = line_redaction(data)
+    plain = b'{"type":"message","id":"u0","n":1e5,"text":"hello token"}\n'
+    assert redact(plain) is plain  # not decoded and written again: byte for byte
+    quoted = json.dumps({"id": "u9", "text": f"again {AWS_SECRET}", "odd": "\ud800"}).encode() + b"\n"
+    out = redact(quoted)
+    assert out.endswith(b"\n") and AWS_SECRET.encode() not in out
+    assert json.loads(out) == {"id": "u9", "text": "again [redacted: aws-secret-access-key]", "odd": "\ud800"}

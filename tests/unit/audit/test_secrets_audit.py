@@ -166,3 +166,29 @@ def test_a_file_read_in_small_pieces_gives_the_same_findings(
     whole = audit_file(str(path)).findings
     monkeypatch.setattr(scan, "_PIECE", 97)  # pieces cut lines, and lines longer than a piece
     assert audit_file(str(path)).findings == whole
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_files_shared_with_a_second_process_give_the_same_findings_in_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, method: str
+) -> None:
+    from pi_sessions.core.audit import cache as audit_cache
+
+    paths = []
+    for i in range(10):
+        folder = tmp_path / f"s{i}"
+        folder.mkdir()
+        paths.append(str(write_secret_session(folder)))
+    (tmp_path / "not-a-session.jsonl").write_text("hello\n")
+    paths.insert(3, str(tmp_path / "not-a-session.jsonl"))
+    alone = [
+        [f.to_json() for f in found] for found in audit_cache.audit_with_cache(paths, None, None, workers=1)
+    ]
+    assert [len(found) for found in alone] == [len(EXPECTED)] * 3 + [0] + [len(EXPECTED)] * 7
+    monkeypatch.setattr(audit_cache, "SHARED_MIN_BYTES", 0)
+    if method == "spawn":
+        monkeypatch.setattr("threading.active_count", lambda: 2)
+    shared = audit_cache.audit_with_cache(paths, None, tmp_path / "cache.json", workers=2)
+    assert [[f.to_json() for f in found] for found in shared] == alone
+    again = audit_cache.audit_with_cache(paths, None, tmp_path / "cache.json", workers=2)
+    assert [[f.to_json() for f in found] for found in again] == alone  # (and remembered)

@@ -8,27 +8,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pi_sessions.core.projection.cache_breaks import cache_breaks
+from pi_sessions.core.common.problems import SessionError
+from pi_sessions.core.projection.cache_breaks import break_at, break_steps, cache_breaks, tree_cache_breaks
 from pi_sessions.core.session.session import Session
 
+from tests.helpers.checks import known
 from tests.helpers.cli import cli
-from tests.helpers.sessions import assistant, entry, header, system, user, write
-
-
-def reply(
-    eid: str, parent: str, n: int, read: int, written: int, fresh: int = 100, **msg: Any
-) -> dict[str, Any]:
-    usage = {
-        "input": fresh,
-        "output": 50,
-        "cacheRead": read,
-        "cacheWrite": written,
-        "totalTokens": fresh + 50 + read + written,
-        # $3 per million input tokens, $0.30 per million read from the cache
-        "cost": {"input": fresh * 3e-6, "output": 0, "cacheRead": read * 3e-7, "cacheWrite": 0, "total": 0},
-    }
-    return assistant(eid, parent, "ok", n, usage=usage, **msg)
-
+from tests.helpers.corpus import session_files
+from tests.helpers.sessions import cached_reply as reply
+from tests.helpers.sessions import entry, header, system, user, write
 
 BETWEEN: dict[str, Any] = {
     "model": lambda n: entry("model_change", "x", "u2", n, provider="openai", modelId="gpt-5"),
@@ -123,3 +111,71 @@ def test_a_damaged_entry_between_the_replies_is_no_cause_and_no_crash(tmp_path: 
     )
     [found] = cache_breaks(s, s.path_to("a2"))
     assert found.causes == ("unknown",)
+
+
+def branchy(tmp: Path) -> Session:
+    """a1 has two answers below it: a2 after a model change (the cache lost), a3 kept it."""
+    lines = [
+        header(cwd="/"),
+        user("u1", None, "one", 1),
+        reply("a1", "u1", 2, read=0, written=8000),
+        user("u2", "a1", "two", 3),
+        entry("model_change", "m", "u2", 4, provider="openai", modelId="gpt-5"),
+        reply("a2", "m", 5, read=0, written=8200, fresh=8100),
+        user("u3", "a1", "three", 6),
+        reply("a3", "u3", 7, read=8000, written=200),
+        user("u4", "a3", "four", 8),
+        reply("a4", "u4", 9, read=0, written=9000, fresh=8300),  # lost with nothing between
+    ]
+    return Session.open(write(tmp / "b.jsonl", *lines))
+
+
+def test_the_tree_has_each_reply_s_break_as_its_own_path_has_it(tmp_path: Path) -> None:
+    s = branchy(tmp_path)
+    tree = tree_cache_breaks(s)
+    assert sorted(tree.breaks) == ["a2", "a4"]
+    for leaf in ("a2", "a4"):
+        for found in cache_breaks(s, s.path_to(leaf)):
+            assert tree.get(found.entry_id) == found
+    assert tree.breaks["a2"].causes == ("model",) and tree.breaks["a4"].causes == ("unknown",)
+    assert tree.get("a3") is None
+
+
+def test_the_break_at_a_leaf_and_a_piece_at_a_time(tmp_path: Path) -> None:
+    s = branchy(tmp_path)
+    assert break_at(s, s.path_to("a2")) == cache_breaks(s, s.path_to("a2"))[0]
+    assert break_at(s, s.path_to("a3")) is None and break_at(s, s.path_to("u4")) is None
+    fresh = Session.open(s.path or "")
+    steps = list(break_steps(fresh, fresh.path_to("a4"), step=2))
+    assert steps[:-1] and all(step is None for step in steps[:-1])
+    assert steps[-1] == cache_breaks(s, s.path_to("a4"))
+    summary = known(break_at(s, s.path_to("a2"))).summary()
+    assert (
+        summary == "the prompt cache was lost at this reply: a model change; 8.0k tokens of input paid again"
+    )
+
+
+def test_a_live_session_s_new_replies_get_their_breaks(tmp_path: Path) -> None:
+    s = branchy(tmp_path)
+    tree = tree_cache_breaks(s)
+    with open(known(s.path), "a") as f:
+        f.write(json.dumps(user("u5", "a4", "five", 10)) + "\n")
+        f.write(json.dumps(reply("a5", "u5", 11, read=0, written=9100, fresh=9000)) + "\n")
+    s.refresh()
+    grown = tree.current(s)
+    assert sorted(grown.breaks) == ["a2", "a4", "a5"]
+    assert grown.breaks["a5"] == cache_breaks(s, s.path_to("a5"))[-1]
+
+
+def test_on_every_corpus_file_the_tree_and_each_path_agree() -> None:
+    for path in session_files()[:40]:
+        try:
+            s = Session.open(path)
+        except SessionError:
+            continue
+        tree = tree_cache_breaks(s)
+        on_paths = {}
+        for leaf in s.entry_ids():
+            if not s.children_of(leaf):
+                on_paths.update({b.entry_id: b for b in cache_breaks(s, s.path_to(leaf))})
+        assert on_paths == tree.breaks, path

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from pi_sessions.core.listing.sidebar_rows import SessionRow, SortOrder, build_rows
 from pi_sessions.core.listing.summary import SessionSummary
-from pi_sessions.core.projection.branch_costs import branch_totals
+from pi_sessions.core.projection.branch_costs import SubtreeTotals, branch_totals
 from pi_sessions.core.projection.compaction_audit import audit_compactions
 from pi_sessions.core.projection.context import project
 from pi_sessions.core.projection.sizes import size_report
@@ -167,6 +167,17 @@ def test_sparkline_shapes() -> None:
     assert sparkline([], 10) == "" and sparkline([1, 2], 0) == ""
 
 
+def test_a_reply_that_lost_the_cache_has_its_mark_before_its_bar() -> None:
+    assert sparkline([8, 8, 1, 2], 10, breaks=[2]) == "██↯▁▂"
+    assert sparkline([8, 8, 1, 2], 10, breaks=[2], ascii=True) == "@@$.:"
+    # a compaction that lost the cache: its mark, then the break's
+    assert sparkline([8, 8, 1, 2], 10, marks=[2], breaks=[2]) == "██┊↯▁▂"
+    wide = sparkline(list(range(1, 1001)), 40, marks=[500], breaks=[500, 999])
+    assert len(wide) == 40 and wide.count("┊") == wide.count("↯") - 1 == 1 and wide.endswith("↯█")
+    assert sparkline([1, 2, 3, 4], 4, breaks=[0, 1, 2, 3]) == "↯▄↯█"  # at most half the cells: the last ones
+    assert sparkline([1, 2], 10, breaks=[2, -1]) == "▄█"  # no such reply: no mark
+
+
 def test_the_sparkline_of_a_session_with_two_compactions() -> None:
     session = Session.open(TWO_COMPACTIONS)
     assert session.default_leaf is not None
@@ -307,3 +318,64 @@ def test_a_fork_drops_what_the_size_doctor_says() -> None:
     session = Session.open(DEMO)
     for leaf in session.by_id:
         assert fork_drops(session, leaf) == size_report(session, leaf).clone_drops, leaf
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_branch_totals_grown_in_place_agree_with_a_fresh_walk(
+    tmp_path: Path, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Appends at the tip, at built entries (new forks), under earlier appends and as new roots,
+    in batches: every entry's figures equal those of the whole file read again (on odd seeds the
+    totals are walked again every few appends)."""
+    import random
+
+    from pi_sessions.core.projection import branch_costs
+
+    if seed % 2:
+        monkeypatch.setattr(branch_costs, "_FOLD_AFTER", 5)
+
+    rng = random.Random(seed)
+    ids = ["e0"]
+    objects = [user("e0", None, "q", 0)]
+    for i in range(1, 60):
+        first_parent = ids[-1] if rng.random() < 0.8 else rng.choice(ids)
+        make = assistant if i % 2 else user
+        objects.append(make(f"e{i}", first_parent, f"t{i}", i))
+        ids.append(f"e{i}")
+    path = write(tmp_path / "s.jsonl", header(), *objects)
+    session = Session.open(path)
+    grown = branch_totals(session)
+    n = 60
+    for _batch in range(8):
+        lines = []
+        for _ in range(rng.randint(1, 6)):
+            pick = rng.random()
+            parent: str | None = None if pick < 0.05 else ids[-1] if pick < 0.6 else rng.choice(ids)
+            make = assistant if rng.random() < 0.5 else user
+            lines.append(make(f"e{n}", parent, f"t{n}", n))
+            ids.append(f"e{n}")
+            n += 1
+        with path.open("ab") as f:
+            f.write(jsonl(*lines))
+        session.refresh()
+        grown = branch_totals(session)
+        again = Session.open(path)  # held: the totals keep only a weak reference to it
+        fresh = branch_totals(again)
+        for node in ids:
+            assert _figures(grown.below(node)) == _figures(fresh.below(node)), (seed, node)
+            mine, theirs = grown.branch(node), fresh.branch(node)
+            assert (mine and (mine.child_id, _figures(mine.totals))) == (
+                theirs and (theirs.child_id, _figures(theirs.totals))
+            )
+        for node in fresh.forks():
+            assert [(b.child_id, _figures(b.totals)) for b in grown.fork(node)] == [
+                (b.child_id, _figures(b.totals)) for b in fresh.fork(node)
+            ]
+
+
+def _figures(totals: SubtreeTotals | None) -> tuple[int, int, float, float] | None:
+    """Counts exactly, sums to the cent's millionth (added in another order, the last bit
+    of a float may differ)."""
+    if totals is None:
+        return None
+    return totals.entries, totals.leaves, round(totals.tokens, 6), round(totals.cost, 9)

@@ -17,6 +17,7 @@ from tests.helpers.sessions import assistant, entry, header, user, write
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "resume-checks"
 PI = json.loads((FIXTURES / "pi-1.6.0.json").read_text())
+LOGINS = [json.loads(line) for line in (FIXTURES / "pi-1.6.0-logins.jsonl").read_text().splitlines()]
 
 
 def pi_says(answer: dict[str, Any], version_raw: Any) -> dict[Code, Any]:
@@ -63,6 +64,8 @@ def test_every_finding_has_a_fixture_where_pi_showed_it() -> None:
             seen.add(Code.NOT_A_SESSION)
             continue
         seen.update(pi_says(answer, json.loads((FIXTURES / name).read_text().splitlines()[0]).get("version")))
+    if any(case["modelFallbackMessage"] for case in LOGINS):  # (tests/unit/projection/test_pi_logins.py)
+        seen.add(Code.NO_LOGIN)
     assert seen == set(Code)
 
 

@@ -26,7 +26,7 @@ from pi_sessions.core.search.query import parse_query
 from pi_sessions.core.search.sidebar import SidebarSearch, describe_window
 from pi_sessions.core.session.session import Session
 
-from tests.helpers.sessions import branched, entry, header, user, write
+from tests.helpers.sessions import branched, entry, header, rewrite_keeping_size_and_mtime, user, write
 
 
 def summary(path: str, cwd: str, modified: float, parent: str | None = None) -> SessionSummary:
@@ -173,6 +173,29 @@ def test_a_shown_hit_is_placed_and_its_file_read_once_until_it_changes(
     assert place_words(HitPlace("u3", "message", False, "a1234567890")) == "branch from a1234567"
     assert place_words(HitPlace("u3", "message", True, None)) == "active path"
     assert place_words(HitPlace(None, "cwd", None, None)) == ""
+
+
+def test_a_hit_is_placed_again_after_a_same_size_rewrite_with_its_mtime_put_back(tmp_path: Path) -> None:
+    # Only the ctime tells the file changed: the places remembered for it are not kept.
+    path = branched(tmp_path / "sessions" / "p" / "s.jsonl")
+    store = SessionStore(tmp_path / "sessions", cache_dir=tmp_path / "cache", keep_text=True)
+    store.scan()
+    search = SidebarSearch(store.texts)
+
+    def place(text: str) -> HitPlace:
+        listing = store.listing().summaries
+        search.update(listing)
+        results = search.search(text, listing)
+        ((_, found),) = list(search.place(results, list(results.paths)))
+        return found
+
+    assert place('"explain why that works"') == HitPlace("u3", "message", False, "a1")
+    # a2 now hangs off a3 ("t2" and "a3": the same size): u3 is on the active path.
+    data = path.read_bytes()
+    moved = data.replace(b'"id": "a2", "parentId": "t2"', b'"id": "a2", "parentId": "a3"')
+    rewrite_keeping_size_and_mtime(path, moved)
+    store.scan()
+    assert place('"explain why that works"') == HitPlace("u3", "message", True, None)
 
 
 def test_landing_on_a_hit_and_on_a_label(tmp_path: Path) -> None:
