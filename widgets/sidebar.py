@@ -41,6 +41,7 @@ from ..core.listing.sidebar_rows import (
     SortOrder,
     build_rows,
 )
+from ..core.listing.sidebar_words import Listed, none_listed, title_wordings
 from ..core.listing.summary import SessionSummary
 from ..core.live.activity import Activity
 from ..core.projection.window import format_tokens
@@ -583,22 +584,9 @@ class SessionSidebar(Vertical):
             rows = self.full_rows if matches is None else matches.rows_of(self.search_rows(matches.text)[1])
         self.session_list.results = self.matches
         if self.summaries and self.matches is None and not any(isinstance(row, SessionRow) for row in rows):
-            self.session_list.placeholder = self._none_listed()
+            self.session_list.placeholder = none_listed(self._listed(0), self.current_cwd or "", self.key_of)
         self.session_list.set_rows(rows, keep_path=current.path if current else None, at=at)
         self._update_title()
-
-    def _none_listed(self) -> list[str]:
-        """Why no session is listed although there are some: the folder (which is named) or
-        the names asked for, and the key that lists the others."""
-        what = "named sessions" if self.named_only else "sessions"
-        lines = [f"No {what}."]
-        if self.only_current:
-            lines = [f"No {what} in this folder:", f"  {self.current_cwd}"]
-        if self.only_current and (key := self.key_of("sessions.scope")):
-            lines += ["", f"Press {key} to view every folder's."]
-        if self.named_only and (key := self.key_of("sessions.namedOnly")):
-            lines += ["", f"Press {key} for the unnamed ones too."]
-        return lines
 
     @property
     def lists_none(self) -> bool:
@@ -609,35 +597,24 @@ class SessionSidebar(Vertical):
         """The listed sessions in the order shown (what a deep search reads, top first)."""
         return [row.summary for row in self.full_rows if isinstance(row, SessionRow)]
 
+    def _listed(self, shown: int) -> Listed:
+        window = self.matches.query.window_ms if self.matches is not None else None
+        within = ""
+        if window is not None:
+            from ..core.search.sidebar import describe_window
+
+            within = describe_window(window)
+        return Listed(
+            shown, len(self.summaries), self.only_current, self.named_only, self.order, self.deep,
+            within, self.status, self.status_short,
+        )  # fmt: skip
+
     def _update_title(self) -> None:
         rows = self.session_list.rows
         # A search's rows: one hit line per session (counted at C speed, 20,000 of them).
         shown = rows.count(HIT_LINE) if self.matches is not None else list(map(type, rows)).count(SessionRow)
-        dot = f" {glyphs_of(self).dot} "
-        count = f"{shown}" + (f"/{len(self.summaries)}" if shown != len(self.summaries) else "")
-        filters = ["named"] if self.named_only else []
-        if self.order is not SortOrder.RECENT:
-            filters.append(f"by {self.order}")
-        window = self.matches.query.window_ms if self.matches is not None else None
-        within = []
-        if window is not None:
-            from ..core.search.sidebar import describe_window
-
-            within.append(f"active within {describe_window(window)}")
-        status = [self.status] if self.status else []
-        scope = "this folder" if self.only_current else "all folders"
-        full = [f"Sessions {count}", scope, *filters, *["deep search"] * self.deep, *within, *status]
-        # Narrower (a third of 160 columns): the words go first, the counts and filters stay.
-        here = ["here"] if self.only_current else []
-        brief = [*here, *filters, *["deep"] * self.deep, *within]
-        shorter = [
-            [f"Sessions {count}", *brief, *status],
-            [count, *brief, *status],
-            [count, *brief, *([self.status_short or self.status] if self.status else [])],
-        ]
-        self.query_one("#sidebar-title", FitStatic).update(
-            dot.join(full), shorter=[dot.join(bits) for bits in shorter]
-        )
+        full, *shorter = title_wordings(self._listed(shown), f" {glyphs_of(self).dot} ")
+        self.query_one("#sidebar-title", FitStatic).update(full, shorter=shorter)
 
     def set_status(self, status: str, short: str = "") -> None:
         """What the title ends with (`short`: its shorter wording, where the title is narrow)."""
