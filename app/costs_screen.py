@@ -16,7 +16,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.worker import get_current_worker
+from textual.worker import Worker, get_current_worker
 
 from ..core.common.glyphs import ASCII
 from ..core.listing.summary import SessionSummary
@@ -33,6 +33,7 @@ from ..core.projection.timeline import sparkline
 from ..widgets.glyphs import glyphs_of
 from ..widgets.keys import bindings
 from ..widgets.plain import PlainStatic
+from ..widgets.worker_failures import tell_failure
 from .keymap import hint
 from .screens import live_keys
 
@@ -90,6 +91,9 @@ class CostsScreen(ModalScreen[None]):
         replies = replies_of(self.summaries, skipped, cancelled=lambda: worker.is_cancelled)
         if not worker.is_cancelled:
             self.app.call_from_thread(self._take, replies, skipped)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        tell_failure(self, event, "Reading the costs")
 
     def _take(self, replies: list[PaidReply], skipped: list[str]) -> None:
         self.replies, self.skipped = replies, skipped

@@ -14,13 +14,14 @@ from textual import work
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.worker import get_current_worker
+from textual.worker import Worker, get_current_worker
 
 from ..core.common.glyphs import Glyphs
 from ..core.common.problems import SessionError
 from ..core.session.session import Session
 from ..widgets.glyphs import glyphs_of
 from ..widgets.plain import PlainStatic
+from ..widgets.worker_failures import tell_failure
 from .keymap import hint
 from .screens import live_keys
 
@@ -84,6 +85,10 @@ class ReportScreen(ModalScreen[str | None]):
                 break
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self.show_lines, lines)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if tell_failure(self, event, "Reading the report") and self.is_attached:
+            self.show_lines([ReportLine(f"Cannot read this session: {event.worker.error}", "warning")])
 
     def show_lines(self, lines: list[ReportLine]) -> None:
         self.lines = lines

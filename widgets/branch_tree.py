@@ -1,36 +1,22 @@
 """The branch tree of one session, as rows: a linear run stays flat, forks indent.
 
-Rows come from `core.outline` (what each says from `core.describe`); this widget only draws
-the ones in view (excerpts are read back lazily and cached) and handles the keys: move, fold,
-jump between fork points and branch segments (pi's keys, core/session/tree_moves.py), jump to the
-active leaf, set or cycle the view filter, walk search matches. A live change is applied as
-core decides (`apply_change`: core/live/tree_change.py). The first row of each branch
-below a fork point ends with what that branch spent (core/projection/branch_costs.py: built once per tree,
-in a worker thread for a big session, the first time such a row is drawn); a reply that lost the
-prompt cache has a marker (widgets/tree_breaks.py, as core/projection/cache_breaks.py decides).
-(Over 450 lines: drawing a row and the keys that move between rows share the row model and the
-cursor.)
+Rows come from `core.outline`; this widget keeps them with the cursor, the folds, the view
+filter and the search matches, and handles the keys: move, fold, jump between fork points and
+branch segments (pi's keys, core/session/tree_moves.py), jump to the active leaf, set or cycle
+the view filter, walk search matches. How a row looks (its excerpt, what its branch spent) is
+`BranchRows`' (widgets/branch_rows.py); a live change is applied as core decides
+(`apply_change`: core/live/tree_change.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from itertools import chain
-
-from rich.cells import cell_len
-from textual import work
 from textual.message import Message
 from textual.strip import Strip
-from textual.worker import get_current_worker
+from textual.worker import Worker
 
-from ..core.common.text import one_line, short_cost
 from ..core.live.tree_change import TreeAction, TreeChange
-from ..core.projection.branch_costs import BranchTotals, branch_totals
-from ..core.projection.window import format_tokens
-from ..core.reading.records import EntryRecord
-from ..core.session.describe import excerpt, kind_label
+from ..core.projection.branch_costs import BranchTotals
 from ..core.session.outline import (
-    GUIDE_LEVELS,
     OutlineRow,
     RowFilter,
     RowIndex,
@@ -43,38 +29,12 @@ from ..core.session.outline import (
 )
 from ..core.session.session import Session
 from ..core.session.tree_moves import can_fold, segment_start_above, segment_start_below
+from .branch_rows import COSTS_GROUP, BranchRows
 from .keys import bindings
 from .rowlist import RowList
-from .rowtext import RowText
 from .spawn_marks import SpawnMarks
 from .tree_breaks import TreeBreakMarks
-
-KIND_STYLES = {
-    "user": "tree--user",
-    "assistant": "tree--assistant",
-    "tool": "tree--tool",
-    "bash": "tree--tool",
-    "system": "tree--system",
-    "compaction": "tree--compaction",
-    "branch": "tree--compaction",
-}
-WIDE_ROW = 48  # from this many cells a branch's first row shows its tokens besides its cost
-SYNC_COSTS = 5000  # entries: up to this many, branch totals are built as the tree is drawn
-
-
-def spent_text(costs: BranchTotals | None, entry_id: str, width: int, room: int) -> str:
-    """What the branch starting at `entry_id` spent, in at most `room` cells: tokens and cost
-    on a wide row, the cost alone ("" until the totals are built, or when nothing was spent)."""
-    branch = costs.branch(entry_id) if costs is not None else None
-    if branch is None or not (branch.totals.cost > 0 or branch.totals.tokens > 0):
-        return ""
-    cost, tokens = short_cost(branch.totals.cost), format_tokens(branch.totals.tokens)
-    # A narrow row keeps its room for the entry's text: the cost alone.
-    forms = (f"{tokens} {cost}".strip(), cost) if width >= WIDE_ROW else (cost or tokens,)
-    for text in forms:
-        if text and cell_len(text) <= room:
-            return text
-    return ""
+from .worker_failures import tell_failure
 
 
 class BranchTree(RowList):
@@ -159,12 +119,8 @@ class BranchTree(RowList):
         self.matches: list[str] = []
         self.match_set: set[str] = set()
         self.marked: str | None = None  # the entry marked to compare with another (`m`)
-        self._excerpts: dict[int, str] = {}
         self.scroll_pending = False  # a scroll to the cursor waits for the next refresh
-        self.costs: BranchTotals | None = None  # what each subtree spent, once built
-        self.costs_pending = False  # being built in a worker thread
-        self.spawn_marks = SpawnMarks()  # subagents, on the entries that spawned them (app/scan_watch.py)
-        self.break_marks = TreeBreakMarks(self)  # the replies that lost the prompt cache
+        self.painter = BranchRows(self)
 
     # ------------------------------------------------------------------ data in
     def show_session(
@@ -178,9 +134,7 @@ class BranchTree(RowList):
         self.folded = set()
         self.matches = []
         self.match_set = set()
-        self._excerpts = {}
-        self.costs = None
-        self.break_marks.clear()
+        self.painter.show(session)
         self.rebuild(select=select or (session.default_leaf if session else None), center=True, notify=notify)
 
     def rebuild(
@@ -297,108 +251,35 @@ class BranchTree(RowList):
         for record in session.path_to(entry_id)[:-1]:
             self.folded.discard(record.id)
 
-    # ------------------------------------------------------------------ drawing
-    def excerpt_of(self, record: EntryRecord) -> str:
-        cached = self._excerpts.get(record.index)
-        if cached is None and self.session is not None:
-            cached = excerpt(self.session, record, 300, glyphs=self.glyphs)
-            self._excerpts[record.index] = cached
-        return cached or ""
-
+    # ------------------------------------------------------------------ drawing (widgets/branch_rows.py)
     def render_row(self, index: int, width: int, selected: bool) -> Strip:
-        row = self.rows[index]
-        record = row.record
-        g = self.glyphs
-        base = self.row_style(selected)
-        text = RowText(base, g)
-        guide = self.style("tree--guide")
-        text.add(g.active if row.on_active_path else " ", self.style("tree--active"), raw=True)
-        text.add(" ", raw=True)
-        hidden, guides = row.drawn_guides(max(1, min(GUIDE_LEVELS, width // 9)))  # a third of the row
-        if hidden:
-            text.add(f"{g.ellipsis}{hidden} ", guide, raw=True)
-        for continues in guides:
-            text.add(g.pipe if continues else g.blank, guide, raw=True)
-        if row.branch_start:
-            text.add(g.last_branch if row.last_branch else g.branch, guide, raw=True)
-        if row.folded:
-            text.add(f"{g.folded} ", self.style("tree--marker"), raw=True)
-        kind = kind_label(record)
-        text.add(
-            f"{one_line(kind, 24, glyphs=g):<9} ", self.style(KIND_STYLES.get(kind, "tree--other")), raw=True
-        )
-        session = self.session
-        label = session.labels.get(record.id) if session else None
-        if label:
-            # A cell of its own, then a space: never glued to the entry's text.
-            text.add(g.label + one_line(str(label), 24, glyphs=g), self.style("tree--label"))
-            text.add(" ", raw=True)
-        if record.id == self.marked:
-            text.add(g.mark + " ", self.style("tree--mark"), raw=True)
-        for marker in chain(self._markers(row), self.spawn_marks.names(self.session, record.id, g)):
-            text.add(marker + " ", self.style("tree--marker"), raw=True)
-        body_style = self.style("tree--match") if record.id in self.match_set else None
-        text.add(self.excerpt_of(record), body_style)
-        mark = ""
-        if row.folded:
-            mark = f"+{row.hidden_count}"
-        elif row.is_fork_point:
-            mark = f"{g.branches}{row.child_count}"
-        spent = (
-            self.branch_spent(record.id, width, width // 2 - cell_len(mark) - 1) if row.branch_start else ""
-        )
-        text.right(mark, self.style("tree--dim"))
-        if spent:
-            text.right((" " if mark else "") + spent, self.style("tree--cost"), raw=True)
-        return text.strip(width)
+        return self.painter.draw(self.rows[index], width, selected, self.marked, self.match_set)
 
-    def branch_spent(self, entry_id: str, width: int, room: int) -> str:
-        """What the branch starting at this row spent, in at most `room` cells."""
-        return spent_text(self._costs(), entry_id, width, room)
+    @property
+    def costs(self) -> BranchTotals | None:
+        """What each subtree spent, once built (None until then)."""
+        return self.painter.costs
 
-    def _costs(self) -> BranchTotals | None:
-        """The session's subtree totals, current; built here for a small session, else asked
-        for from a worker thread (None until it is done)."""
-        session = self.session
-        if session is None:
-            return None
-        costs = self.costs
-        if costs is not None and (costs.generation, costs.tree_version) == (
-            session.generation,
-            session.tree_version,
-        ):
-            return costs.current(session)  # entries appended since: added in place
-        if len(session.records) <= SYNC_COSTS:
-            self.costs = branch_totals(session)
-            return self.costs
-        if not self.costs_pending:
-            self.costs_pending = True
-            self._build_costs(session)
-        return None
+    @property
+    def break_marks(self) -> TreeBreakMarks:
+        """The replies that lost the prompt cache (widgets/tree_breaks.py)."""
+        return self.painter.break_marks
 
-    @work(thread=True, exclusive=True, group="branch-costs", exit_on_error=False)
-    def _build_costs(self, session: Session) -> None:
-        """One walk over the tree's structure in memory (no file is read)."""
-        try:
-            costs: BranchTotals | None = branch_totals(session)
-        except (RuntimeError, KeyError):  # the loop changed the tree meanwhile: next time
-            costs = None
-        if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._costs_built, session, costs)
+    @property
+    def spawn_marks(self) -> SpawnMarks:
+        """Subagents, on the entries that spawned them (set by app/scan_watch.py)."""
+        return self.painter.spawn_marks
 
-    def _costs_built(self, session: Session, costs: BranchTotals | None) -> None:
-        self.costs_pending = False
-        if session is self.session and costs is not None:
-            self.costs = costs
-            self.refresh()
+    @property
+    def costs_pending(self) -> bool:
+        """The branch totals are being built in a worker thread."""
+        return self.painter.costs_pending
 
-    def _markers(self, row: OutlineRow) -> Iterable[str]:
-        record = row.record
-        edits = self.session.edit_counts.get(record.id) if self.session is not None else None
-        if edits:
-            yield self.glyphs.edit + (str(edits) if edits > 1 else "")
-        if record.type == "message" and self.break_marks.get(self.session, record.id) is not None:
-            yield self.glyphs.cache_break
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group != COSTS_GROUP:
+            return
+        if tell_failure(self, event, "Working out what each branch spent"):
+            self.painter.build_failed()
 
     # ------------------------------------------------------------------ keys
     def action_toggle_mark(self) -> None:

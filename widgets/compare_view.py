@@ -16,7 +16,7 @@ from textual.strip import Strip
 from ..core.common.text import human_count, one_line
 from ..core.projection.compare import Comparison, Relation, Side
 from ..core.reading.records import EntryRecord
-from ..core.session.describe import excerpt, kind_label
+from ..core.session.describe import Excerpts, kind_label
 from ..core.session.session import Session
 from .rowlist import RowList
 from .rowtext import RowText
@@ -130,7 +130,7 @@ class CompareList(RowList):
         self.session: Session | None = None
         self.comparison: Comparison | None = None
         self.rows: list[CompareRow] = []
-        self._excerpts: dict[int, str] = {}
+        self.excerpts = Excerpts()  # each entry's, read back once
 
     # ------------------------------------------------------------------ data in
     def show_note(self, text: str) -> None:
@@ -146,7 +146,7 @@ class CompareList(RowList):
         self.session = session
         self.comparison = comparison
         self.rows = rows if rows is not None else comparison_rows(comparison)
-        self._excerpts = {}
+        self.excerpts.reset(session)
         self.cursor = -1
         self.set_row_count(len(self.rows))
         self.move_cursor(self._step(0, 1), notify=False)
@@ -175,13 +175,6 @@ class CompareList(RowList):
         return False
 
     # ------------------------------------------------------------------ drawing
-    def excerpt_of(self, record: EntryRecord) -> str:
-        cached = self._excerpts.get(record.index)
-        if cached is None and self.session is not None:
-            cached = excerpt(self.session, record, 300, glyphs=self.glyphs)
-            self._excerpts[record.index] = cached
-        return cached or ""
-
     def render_row(self, index: int, width: int, selected: bool) -> Strip:
         row = self.rows[index]
         text = RowText(self.row_style(selected), self.glyphs)
@@ -203,4 +196,4 @@ class CompareList(RowList):
         if label:
             text.add(g.label + one_line(str(label), 24, glyphs=g), self.style("compare--label"))
             text.add(" ", raw=True)
-        text.add(self.excerpt_of(record))
+        text.add(self.excerpts.of(record, self.glyphs))

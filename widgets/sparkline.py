@@ -36,6 +36,7 @@ from ..core.reading.records import EntryRecord
 from ..core.session.session import Session
 from . import plain
 from .glyphs import glyphs_of
+from .worker_failures import tell_failure
 
 CAPTION = "over time "
 STEP = 4000  # path entries read per turn of the event loop (about 10 ms of replies, read in runs)
@@ -144,6 +145,12 @@ class ContextSparkline(Widget):
         while not self._advance(steps):
             await asyncio.sleep(0)
         self.refresh()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if tell_failure(self, event, "Reading the replies for the sparkline"):
+            self.timeline, self.pending = None, False
+            self.note = f"cannot read the replies: {event.worker.error}"
+            self.refresh()
 
     def _stop(self) -> None:
         if self._worker is not None:

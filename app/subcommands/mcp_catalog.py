@@ -179,4 +179,3 @@ if __name__ == "__main__":
     here = Path(__file__)
     here.write_text(source(), encoding="utf-8")
     subprocess.run([sys.executable, "-m", "ruff", "format", "-q", str(here)], check=False)
-    print(f"wrote {here}")

@@ -105,6 +105,28 @@ def excerpt(session: Session, record: EntryRecord, limit: int = 160, *, glyphs: 
     return one_line(_describe(record, entry, glyphs), limit, glyphs=glyphs)
 
 
+class Excerpts:
+    """The `excerpt` of each entry of one session, read back once (by record index): a list of
+    rows (the branch tree, the compare list) draws its rows again at every move."""
+
+    def __init__(self, limit: int = 300) -> None:
+        self.limit = limit
+        self.session: Session | None = None
+        self._by_index: dict[int, str] = {}
+
+    def reset(self, session: Session | None) -> None:
+        """Excerpts of `session` from now on (none kept from before)."""
+        self.session = session
+        self._by_index = {}
+
+    def of(self, record: EntryRecord, glyphs: Glyphs = UNICODE) -> str:
+        cached = self._by_index.get(record.index)
+        if cached is None and self.session is not None:
+            cached = excerpt(self.session, record, self.limit, glyphs=glyphs)
+            self._by_index[record.index] = cached
+        return cached or ""
+
+
 def _describe(record: EntryRecord, raw: dict[str, Any], glyphs: Glyphs) -> str:
     entry = parse_entry(raw)
     if isinstance(entry, MessageEntry):

@@ -432,6 +432,9 @@ async def test_fork_in_the_app_then_resume_the_fork(tmp_path: Path, fake_pi: Pat
         await pilot.press("tab", "k")
         assert screen.branch_tree.current_id() == "a1"
         await pilot.press("f")
+        # The fork flow runs the resume check in a thread before its screen comes: wait (on a
+        # loaded machine it came after the key's own frame, and an assertion at once failed).
+        await until(pilot, lambda: isinstance(app.screen, ForkScreen), "the fork screen")
         assert isinstance(app.screen, ForkScreen)
         preview = "\n".join(app.screen.lines)
         assert "2 entries" in preview and str(folder) in preview and "first message: hello" in preview

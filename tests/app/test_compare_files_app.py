@@ -601,3 +601,18 @@ async def test_mark_compare_and_files_are_in_the_palette_and_the_help(tmp_path: 
         assert rows[UNICODE.mark].startswith("the entry marked with m: move to another and press = to")
         assert rows["="].startswith("compare the marked entry") and rows["w"].startswith("files:")
         assert rows["s"] == "the comparison: go to the split point"
+
+
+def test_the_comparison_says_which_leaf_lies_on_the_others_path() -> None:
+    """A an ancestor of B: "A lies on B's path"; the other way round: "B lies on A's path"."""
+    from pi_sessions.core.session.session import Session
+    from pi_sessions.widgets.compare_view import RowKind, comparison_rows
+
+    session = Session.from_bytes(jsonl(header(), *chain(4)), "/s.jsonl")
+
+    def notes(a: str, b: str) -> list[str]:
+        return [row.text for row in comparison_rows(compare(session, a, b)) if row.kind is RowKind.NOTE]
+
+    assert any(note.startswith("A lies on B's path") for note in notes("e1", "e3"))
+    assert any(note.startswith("B lies on A's path") for note in notes("e3", "e1"))
+    assert not any("lies on" in note for note in notes("e3", "e3"))

@@ -16,24 +16,8 @@ from pi_sessions.app import arguments, cli, tui
 from pi_sessions.app.config import read_settings, resolve_theme
 
 from tests.helpers.app import until
+from tests.helpers.config import config_home, run_process
 from tests.helpers.sessions import header, user, write
-
-
-def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pi_sessions.app.cli", *args],
-        capture_output=True,
-        text=True,
-        env={**os.environ, **(env or {})},
-    )
-
-
-def config_home(tmp_path: Path, text: str) -> dict[str, str]:
-    """An XDG config folder holding `text` as pi-sessions' config.toml (and no NO_COLOR)."""
-    folder = tmp_path / "config" / "pi-sessions"
-    folder.mkdir(parents=True)
-    (folder / "config.toml").write_text(text)
-    return {"XDG_CONFIG_HOME": str(tmp_path / "config"), "PI_CODING_AGENT_DIR": str(tmp_path / "agent")}
 
 
 # ---------------------------------------------------------------------- reading the file
@@ -158,7 +142,7 @@ async def test_the_app_shows_the_config_warning_in_its_status(tmp_path: Path) ->
 def test_config_says_where_each_value_came_from(tmp_path: Path) -> None:
     env = config_home(tmp_path, 'resume_command = "pi -c {path}"\nfrobnicate = true\n')
     env["NO_COLOR"] = "1"
-    out = run("config", "--ascii", env=env)
+    out = run_process("config", "--ascii", env=env)
     assert out.returncode == 0, out.stderr
     config_file = str(tmp_path / "config" / "pi-sessions" / "config.toml")
     rows = {line.split()[0]: line for line in out.stdout.splitlines()[2:] if line.strip()}
@@ -168,7 +152,7 @@ def test_config_says_where_each_value_came_from(tmp_path: Path) -> None:
     assert rows["poll"].endswith("default")
     assert out.stderr.count("\n") == 1 and "'frobnicate'" in out.stderr
 
-    out = run("config", "--json", "--theme", "light", env=env)
+    out = run_process("config", "--json", "--theme", "light", env=env)
     report = json.loads(out.stdout)
     assert report["config_file"] == config_file and report["config_file_found"] is True
     assert report["settings"]["resume_command"] == {
@@ -229,12 +213,12 @@ async def test_the_light_theme_is_used(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------------- the command line
 def test_version_comes_from_the_package_metadata() -> None:
-    out = run("--version")
+    out = run_process("--version")
     assert out.returncode == 0 and out.stdout.strip() == f"pi-sessions {version('pi-sessions')}"
 
 
 def test_help_has_subcommands_examples_config_path_and_exit_codes(tmp_path: Path) -> None:
-    out = run("--help", env=config_home(tmp_path, ""))
+    out = run_process("--help", env=config_home(tmp_path, ""))
     assert out.returncode == 0
     for name in ("list", "completion", "config"):
         assert f"\n  {name} " in out.stdout
@@ -260,5 +244,5 @@ def test_no_mouse_reaches_the_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 
 
 def test_an_unknown_flag_is_exit_2() -> None:
-    out = run("--frobnicate")
+    out = run_process("--frobnicate")
     assert out.returncode == 2 and "unrecognized arguments" in out.stderr

@@ -33,7 +33,7 @@ from pi_sessions.core.projection.timeline import (
 from pi_sessions.core.projection.window import format_tokens
 from pi_sessions.core.session.session import Session
 from pi_sessions.core.writing.export import context_markdown
-from pi_sessions.widgets import branch_tree, sparkline
+from pi_sessions.widgets import branch_rows, sparkline
 from pi_sessions.widgets.context_header import ContextHeader
 from pi_sessions.widgets.plain import FitStatic
 from pi_sessions.widgets.priority_row import PriorityRow
@@ -233,7 +233,7 @@ async def test_each_branch_below_a_fork_says_what_it_spent(tmp_path: Path, size:
 async def test_branch_costs_of_a_big_session_come_from_a_worker(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(branch_tree, "SYNC_COSTS", 3)
+    monkeypatch.setattr(branch_rows, "SYNC_COSTS", 3)
     root = copy_of(tmp_path, FORKS)
     app = make_app(root, tmp_path / "cache", open_path=root / FORKS)
     async with app.run_test(size=(160, 48)) as pilot:

@@ -4,8 +4,6 @@ the command instead of the terminal."""
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -14,37 +12,7 @@ from pi_sessions.app.text_screen import TextScreen
 
 from tests.helpers.app import loaded, make_app, static_text, until
 from tests.helpers.sessions import assistant, header, user, write
-
-CLIPBOARD_VARIABLES = (
-    "DISPLAY",
-    "WAYLAND_DISPLAY",
-    "TERMUX_VERSION",
-    "TMUX",
-    "SSH_TTY",
-    "SSH_CONNECTION",
-    "SSH_CLIENT",
-    "MOSH_CONNECTION",
-    "PI_CLIPBOARD_OSC52",
-)
-
-
-@pytest.fixture
-def bin_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The only PATH folder, for stand-in tools, and no clipboard hints in the environment."""
-    folder = tmp_path / "bin"
-    folder.mkdir()
-    for name in ("cat", "head"):  # what the stand-ins use; nothing else of this machine's
-        os.symlink(shutil.which(name) or name, folder / name)
-    monkeypatch.setenv("PATH", str(folder))
-    for name in CLIPBOARD_VARIABLES:
-        monkeypatch.delenv(name, raising=False)
-    return folder
-
-
-def tool(bin_dir: Path, name: str, script: str) -> None:
-    path = bin_dir / name
-    path.write_text("#!/bin/sh\n" + script)
-    path.chmod(0o755)
+from tests.helpers.stand_ins import tool
 
 
 def a_session(tmp_path: Path, cwd: Path) -> Path:
@@ -89,6 +57,32 @@ async def test_export_asks_where_and_never_overwrites(tmp_path: Path, bin_dir: P
         await pilot.press("E", "1", "2")  # the context, into the current folder
         await until(pilot, lambda: any(here.iterdir()), "the export in the current folder")
         assert sorted(p.name for p in here.iterdir()) == ["sid-context-a1.json", "sid-context-a1.md"]
+
+
+async def test_the_context_export_is_of_the_entry_shown_not_of_the_active_leaf(
+    tmp_path: Path, bin_dir: Path
+) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    write(
+        tmp_path / "sessions" / "--p--" / "2025-03-01T10-00-00-000Z_sid.jsonl",
+        header(id="sid", cwd=str(project)),
+        user("u1", None, "hello", 1),
+        assistant("a1", "u1", "the side answer", 2),
+        assistant("a2", "u1", "the active answer", 3),  # the last line: the active leaf
+    )
+    app = make_app(tmp_path / "sessions", tmp_path / "cache", cwd=str(tmp_path))
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = await loaded(pilot)
+        await pilot.press("tab", "j")  # the active branch is drawn first: the side one below it
+        await until(
+            pilot, lambda: static_text(screen, "#context-title") == "Context at a1", "the side branch"
+        )
+        await pilot.press("E", "1", "1")  # the context, into the session's folder
+        await until(pilot, lambda: (project / "sid-context-a1.md").exists(), "the export")
+        text = (project / "sid-context-a1.md").read_text()
+        assert "the side answer" in text and "the active answer" not in text
+        assert not (project / "sid-context-a2.md").exists()
 
 
 async def test_pis_html_export_runs_on_a_copy_and_lands_where_asked(tmp_path: Path, bin_dir: Path) -> None:

@@ -436,13 +436,13 @@ async def test_the_palettes_own_key_is_rebound_too(tmp_path: Path) -> None:
 
 
 def test_pi_sessions_config_lists_every_id_its_keys_and_where_they_came_from(tmp_path: Path) -> None:
-    from tests.app.test_config import config_home, run
+    from tests.helpers.config import config_home, run_process
 
     env = config_home(tmp_path, '[keys]\napp.session.rename = "ctrl+e"\n"tree.fodl" = "x"\n')
     agent = Path(env["PI_CODING_AGENT_DIR"])
     agent.mkdir()
     (agent / "keybindings.json").write_text('{"app.tree.filter.cycleForward": "ctrl+g"}')
-    out = run("config", env=env)
+    out = run_process("config", env=env)
     assert out.returncode == 0, out.stderr
     rows = {line.split()[0]: line for line in out.stdout.splitlines() if line.strip()}
     assert "ctrl+e" in rows["app.session.rename"] and "[keys] of" in rows["app.session.rename"]
@@ -453,7 +453,7 @@ def test_pi_sessions_config_lists_every_id_its_keys_and_where_they_came_from(tmp
     assert rows["ui.help"].split()[1:3] == ["?,", "f1"] and rows["ui.help"].endswith("(default)")
     assert set(rows) >= set(SPEC_BY_ID)
     assert out.stderr.count("\n") == 1 and "unknown id 'tree.fodl'" in out.stderr
-    report = json.loads(run("config", "--json", env=env).stdout)
+    report = json.loads(run_process("config", "--json", env=env).stdout)
     assert report["keys"]["app.session.rename"]["keys"] == ["ctrl+e"]
     assert report["keys"]["ui.quit"] == {"keys": ["q"], "source": "default", "lost": None}
     assert len(report["key_problems"]) == 1

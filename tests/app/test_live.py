@@ -191,6 +191,25 @@ async def test_renamed(tmp_path: Path) -> None:
         )
 
 
+async def test_renamed_then_written_shows_what_is_written_at_the_new_path(tmp_path: Path) -> None:
+    """After a rename, the bodies come from the new path: pi's next line there shows its text
+    (read from the old path, the entry would show nothing or an error)."""
+    root = tmp_path / "sessions"
+    path, _ = two_sessions(root)
+    async with make_app(root, tmp_path / "cache").run_test(size=(160, 80)) as pilot:
+        screen = await open_first(pilot, path)
+        renamed = path.with_name("2025-03-01T10-00-00-000Z_renamed.jsonl")
+        os.rename(path, renamed)
+        await until(pilot, lambda: screen.sidebar.session_list.open_path == str(renamed), "the rename")
+        with open(renamed, "ab") as f:
+            f.write(jsonl(user("e12", "e11", "written after the rename", 30)))
+        await until(pilot, lambda: "13 entries" in static_text(screen, "#tree-title"), "the new line")
+        await settled(pilot)
+        assert_panes_show(screen, renamed)
+        body = screen.context_view.body
+        await until(pilot, lambda: "written after the rename" in "\n".join(lines_of(body)), "its text")
+
+
 async def test_reading_a_change_never_blocks_the_keyboard(tmp_path: Path, monkeypatch: Any) -> None:
     """The file work of a batch runs in a worker thread: while it is stuck on a slow disk, keys
     still move the cursor; once it finishes, its result reaches the panes."""

@@ -18,7 +18,7 @@ from pi_sessions.core.search.sidebar import SidebarSearch
 from textual.pilot import Pilot
 
 from tests.helpers.app import lines_of, loaded, main, make_app, settled, static_text, until
-from tests.helpers.sessions import assistant, branched, header, kitchen, user, write
+from tests.helpers.sessions import assistant, branched, entry, header, kitchen, tool_result, user, write
 
 
 async def search_for(pilot: Pilot[Any], text: str) -> None:
@@ -320,3 +320,40 @@ async def test_a_pasted_query_longer_than_the_limit_is_cut_and_the_status_says_s
         await pilot.press("ctrl+a", "ctrl+k", *"omega")  # a short query is not cut
         await until(pilot, lambda: getattr(screen.sidebar.matches, "text", None) == "omega", "the answer")
         assert "query cut" not in static_text(screen, "#sidebar-title")
+
+
+async def test_a_deep_search_reads_only_the_sessions_the_sidebar_shows(tmp_path: Path) -> None:
+    """The folder scope and the named-only filter hold for a deep search too: a session they
+    hide is not searched, even where its tool output holds the word."""
+    root = tmp_path / "sessions"
+
+    def session(name: str, cwd: str, named: bool) -> None:
+        info = [entry("session_info", "n1", "t1", 3, name=name)] if named else []
+        write(
+            root / f"--{cwd.strip('/').replace('/', '-')}--" / f"{name}.jsonl",
+            header(id=name, cwd=cwd),
+            user("u1", None, f"start {name}", 1),
+            tool_result("t1", "u1", "frobnicate() is unused", 2),
+            *info,
+        )
+
+    session("here-named", "/home/u/proj", True)
+    session("here-named-zz", "/home/u/proj", True)
+    session("here-unnamed", "/home/u/proj", False)
+    session("there-named", "/home/u/other", True)
+    app = make_app(root, tmp_path / "cache", cwd="/home/u/proj")
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await loaded(pilot)
+
+        def listed() -> list[str]:
+            return [row.summary.id for row in screen.sidebar.session_list.rows if isinstance(row, SessionRow)]
+
+        await pilot.press("c", "n", "s")  # this folder only, named only, by name
+        await until(pilot, lambda: len(listed()) == 2, "the filters")
+        await pilot.press("ctrl+f")
+        await pilot.press("slash", *"frobnicate")
+        await until(pilot, lambda: getattr(screen.sidebar.matches, "done", False), "the deep search")
+        await settled(pilot)
+        assert listed() == ["here-named", "here-named-zz"]  # in the order shown, by name
+        assert "2 found" in static_text(screen, "#sidebar-title")  # not the 4 sessions holding the word
+        assert len(hit_lines(screen)) == 2

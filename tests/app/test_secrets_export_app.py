@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from pi_sessions.app.screens import MenuScreen
 
-from tests.app.test_export_copy_app import bin_dir  # noqa: F401 (the fixture)
 from tests.helpers.app import loaded, make_app, until
 from tests.helpers.secrets import EXPECTED, GITHUB, write_secret_session
 from tests.helpers.sessions import header, user, write

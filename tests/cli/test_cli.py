@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.cli import run_cli
 from tests.helpers.corpus import FIXTURES
 from tests.helpers.sessions import assistant, entry, header, system, user, write
 
@@ -16,9 +17,7 @@ SAMPLE = next((FIXTURES / "sessions" / "--home-u-proj-b--").glob("2025-03-12T18-
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pi_sessions.app.cli", *args], capture_output=True, text=True
-    )
+    return run_cli(*args)  # in this process, answering as a subprocess would
 
 
 def test_tree_json_has_the_contract_fields() -> None:
@@ -273,16 +272,28 @@ def test_reading_a_path_leaves_no_file_open(tmp_path: Path) -> None:
     assert "ResourceWarning" not in out.stderr, out.stderr
 
 
-def test_every_subcommand_help_ends_with_examples() -> None:
+def test_every_subcommand_help_ends_with_examples(capsys: pytest.CaptureFixture[str]) -> None:
+    """In this process (an interpreter per subcommand cost seconds), but for one, which runs
+    as `python -m pi_sessions.app.cli` does."""
     from pi_sessions.app import subcommands
+    from pi_sessions.app.cli import main
+
+    def shown_help(name: str) -> str:
+        if name == "list":
+            out = subprocess.run(
+                [sys.executable, "-m", "pi_sessions.app.cli", name, "--help"], capture_output=True, text=True
+            )
+            assert out.returncode == 0, name
+            return out.stdout
+        with pytest.raises(SystemExit) as exited:
+            main([name, "--help"])
+        assert exited.value.code == 0, name
+        return capsys.readouterr().out
 
     for name in subcommands.MODULES:
-        out = subprocess.run(
-            [sys.executable, "-m", "pi_sessions.app.cli", name, "--help"], capture_output=True, text=True
-        )
-        assert out.returncode == 0, name
-        tail = out.stdout.rstrip().split("examples:\n")[-1].splitlines()
-        assert "examples:" in out.stdout and len(tail) >= 1, name
+        text = shown_help(name)
+        tail = text.rstrip().split("examples:\n")[-1].splitlines()
+        assert "examples:" in text and len(tail) >= 1, name
         assert all(f"pi-sessions {name}" in line for line in tail), (name, tail)
 
 
@@ -293,6 +304,36 @@ def test_the_readme_lists_every_subcommand() -> None:
     block = readme.split("## Command line", 1)[1].split("```", 2)[1]
     missing = [name for name in subcommands.MODULES if f"pi-sessions {name}" not in block]
     assert not missing, f"README's command list lacks {missing}"
+
+
+def test_context_all_prints_an_edited_entry_edited_only_where_the_edit_is_on_the_path(tmp_path: Path) -> None:
+    """Two leaves share a1; a context edit on one branch replaces it there only. `--all` keeps
+    each entry's encoded messages for the next leaf: what it prints for each leaf is what
+    `--leaf` prints for it alone (the edit is part of what is kept, not only the entry)."""
+    from tests.helpers.cli import cli
+
+    path = str(
+        write(
+            tmp_path / "s.jsonl",
+            header(),
+            user("u1", None, "hello", 1),
+            assistant("a1", "u1", "the long original answer", 2),
+            user("u2", "a1", "plain branch", 3),
+            entry("context_edit", "x1", "a1", 4, targetId="a1", replacement={"content": "SHORT"}),
+            user("u3", "x1", "edited branch", 5),
+        )
+    )
+    for form in ((), ("--json",)):
+        every = cli("context", path, "--all", *form)
+        assert every.code == 0, every.stderr
+        one_by_one = "".join(
+            cli("context", path, "--leaf", leaf, *form).stdout for leaf in ("u1", "a1", "u2", "x1", "u3")
+        )
+        assert every.stdout == one_by_one
+    edited = [json.loads(line) for line in cli("context", path, "--all", "--json").stdout.splitlines()]
+    texts = {c["leaf"]: json.dumps(c["messages"]) for c in edited}
+    assert "SHORT" in texts["u3"] and "original" not in texts["u3"]
+    assert "original" in texts["u2"] and "SHORT" not in texts["u2"]
 
 
 def test_context_all_on_a_chain_of_labels_prints_each_leaf_as_its_own_context_does(tmp_path: Path) -> None:

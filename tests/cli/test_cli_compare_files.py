@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.helpers.cli import run_cli
 from tests.helpers.corpus import FIXTURES
 from tests.helpers.sessions import assistant, chain, header, user, write
 from tests.helpers.tools import call, compaction, tool_result, tool_use
@@ -23,9 +23,7 @@ ONE_BRANCH = (
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pi_sessions.app.cli", *args], capture_output=True, text=True
-    )
+    return run_cli(*args)  # in this process, answering as a subprocess would
 
 
 def _session(tmp_path: Path) -> Path:

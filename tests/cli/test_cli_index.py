@@ -12,8 +12,8 @@ import pytest
 
 from tests.helpers.cli import cli
 from tests.helpers.corpus import FIXTURES
+from tests.helpers.index_work import CWD, work_folder
 from tests.helpers.sessions import jsonl, user
-from tests.unit.index.test_index import CWD, _folder
 
 CORPUS = FIXTURES / "sessions"
 
@@ -23,7 +23,7 @@ def _json_lines(text: str) -> list[dict]:
 
 
 def test_history_json_has_the_contract_fields(tmp_path: Path) -> None:
-    folder = _folder(tmp_path)
+    folder = work_folder(tmp_path)
     out = cli("history", f"{CWD}/src/a.py", "--session-dir", str(folder), "--json")
     assert out.code == 0, out.stderr
     rows = _json_lines(out.stdout)
@@ -62,7 +62,7 @@ def test_history_json_has_the_contract_fields(tmp_path: Path) -> None:
 def test_history_takes_a_relative_path_from_the_current_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    folder = _folder(tmp_path)
+    folder = work_folder(tmp_path)
     project = tmp_path / "home-u-proj"
     project.mkdir()
     monkeypatch.chdir(project)
@@ -74,7 +74,7 @@ def test_history_takes_a_relative_path_from_the_current_folder(
 
 
 def test_edits_and_commands_json(tmp_path: Path) -> None:
-    folder = _folder(tmp_path)
+    folder = work_folder(tmp_path)
     session = str(folder / "--home-u-proj--" / "s.jsonl")
     edits = _json_lines(cli("edits", "--session-dir", str(folder), "--json").stdout)
     assert [{k: e[k] for k in ("session_path", "entry_id", "on_active_path", "path")} for e in edits] == [
@@ -102,7 +102,7 @@ def test_edits_and_commands_json(tmp_path: Path) -> None:
 
 
 def test_a_corrupt_index_is_rebuilt_with_a_notice_on_stderr(tmp_path: Path) -> None:
-    folder = _folder(tmp_path)
+    folder = work_folder(tmp_path)
     assert cli("commands", "--session-dir", str(folder)).code == 0
     cache = Path(os.environ["XDG_CACHE_HOME"]) / "pi-sessions"
     (index,) = cache.glob("index-*.sqlite3")
@@ -116,7 +116,7 @@ def test_a_corrupt_index_is_rebuilt_with_a_notice_on_stderr(tmp_path: Path) -> N
 
 
 def test_no_cache_leaves_no_index_file(tmp_path: Path) -> None:
-    folder = _folder(tmp_path)
+    folder = work_folder(tmp_path)
     out = cli("edits", "--no-cache", "--session-dir", str(folder), "--json")
     assert out.code == 0 and len(_json_lines(out.stdout)) == 3
     assert not list((Path(os.environ["XDG_CACHE_HOME"]) / "pi-sessions").glob("index-*.sqlite3"))
@@ -173,7 +173,7 @@ def test_a_first_build_shows_progress_only_on_a_terminal(
 ) -> None:
     from pi_sessions.app.subcommands import output
 
-    folder = _folder(tmp_path)
+    folder = work_folder(tmp_path)
     quiet = cli("commands", "--session-dir", str(folder))
     assert quiet.code == 0 and quiet.stderr == ""  # not a terminal: nothing on stderr
     monkeypatch.setattr(output, "stderr_is_terminal", lambda: True)

@@ -221,3 +221,26 @@ def test_a_query_longer_than_the_limit_is_cut_with_one_warning_line(tmp_path: Pa
         )
     short = run(tmp_path, "search", "alpha omega", "--session-dir", str(root), "--json")
     assert short.stderr == "" and [row["session_id"] for row in lines(short)] == ["s-two"]
+
+
+def test_order_relevance_puts_a_name_hit_before_a_newer_text_hit(tmp_path: Path) -> None:
+    """`--order relevance` is pi's score (a name before a message text); the default is newest first."""
+    folder = tmp_path / "sessions" / "--home-u-proj--"
+    write(
+        folder / "2025-01-01T00-00-00-000Z_old.jsonl",
+        header(id="old", timestamp="2025-01-01T00:00:00.000Z"),
+        user("u1", None, "hello", 1),
+        entry("session_info", "n1", "u1", 2, name="parser rewrite"),
+    )
+    write(
+        folder / "2025-03-01T00-00-00-000Z_new.jsonl",
+        header(id="new", timestamp="2025-03-01T00:00:00.000Z"),
+        user("u1", None, "the parser is broken", 1),
+    )
+    sd = ("--session-dir", str(tmp_path / "sessions"))
+    recent = [h["session_id"] for h in lines(run(tmp_path, "search", "parser", *sd, "--json"))]
+    relevance = [
+        h["session_id"]
+        for h in lines(run(tmp_path, "search", "parser", *sd, "--order", "relevance", "--json"))
+    ]
+    assert (recent, relevance) == (["new", "old"], ["old", "new"])

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
+from tests.helpers.cli import run_cli
 from tests.helpers.corpus import FIXTURES
 from tests.helpers.sessions import assistant, entry, header, user, write
 
@@ -15,9 +15,7 @@ DEMO = FIXTURES / "sessions" / DEMO_REL
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pi_sessions.app.cli", *args], capture_output=True, text=True
-    )
+    return run_cli(*args)  # in this process, answering as a subprocess would
 
 
 def _pi_tokens(rel: str) -> dict[str, int]:

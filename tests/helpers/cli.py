@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import re
+import subprocess
 import sys
 from dataclasses import dataclass
 
@@ -48,6 +49,8 @@ def cli(*args: str) -> CliResult:
     sys.stdout, sys.stderr = stdout, stderr
     try:
         code = main(list(args))
+    except SystemExit as e:  # argparse: --help (0) or bad arguments (2, its message on stderr)
+        code = e.code if isinstance(e.code, int) else 0 if e.code is None else 1
     finally:
         sys.stdout, sys.stderr = saved
         stdout.flush()
@@ -56,3 +59,11 @@ def cli(*args: str) -> CliResult:
     stdout.detach()  # closing a wrapper would close the buffer under it
     stderr.detach()
     return result
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """`cli` as `subprocess.run([... "pi-sessions", *args], capture_output=True, text=True)`
+    answers, for tests written against that (an interpreter per call costs a few tenths of a
+    second; the entry point itself is run as a process in tests/e2e and test_cli's --help test)."""
+    result = cli(*args)
+    return subprocess.CompletedProcess(["pi-sessions", *args], result.code, result.stdout, result.stderr)

@@ -12,11 +12,14 @@ import subprocess
 import tempfile
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 BIN_CANDIDATES = ("/usr/lib/postgresql/15/bin", "/usr/lib/postgresql/16/bin", "/usr/lib/postgresql/17/bin")
 SUPERUSER = "postgres"
 PORT = 5432  # (only names the socket file: nothing listens on TCP)
+# The store tests' roles (tests/store/conftest.py makes them) and their passwords.
+ROLES = {"alice": "alice-s3cret-pw", "bob": "bob-s3cret-pw", "carol": "carol-s3cret-pw"}
 
 
 def server_bin() -> Path | None:
@@ -95,3 +98,19 @@ class Cluster:
 
     def new_role(self, name: str, password: str) -> None:
         self.sql(f"CREATE ROLE {name} LOGIN PASSWORD '{password}'")
+
+
+@dataclass(frozen=True)
+class Store:
+    """A fresh database with the store initialised by the superuser; `dsn(role)` to reach it."""
+
+    cluster: Cluster
+    dbname: str
+
+    def dsn(self, role: str | None = None, password: str | None = None) -> str:
+        if role is None:
+            return self.cluster.dsn(self.dbname)
+        return self.cluster.dsn(self.dbname, role, ROLES[role] if password is None else password)
+
+    def sql(self, statement: str) -> list[tuple[object, ...]]:
+        return self.cluster.sql(statement, self.dbname)

@@ -70,29 +70,57 @@ def test_a_fifo_or_dev_zero_at_a_settings_path_never_hangs_a_command(
         (paths["agent settings"]).write_text(json.dumps({"theme": "evil"}))
     _poison(paths[place], kind)
     env = {**os.environ, "PI_CODING_AGENT_DIR": str(paths["agent"]), "HOME": str(tmp_path)}
-    for args in (("list",), ("config",), ("config", "--json"), ("stats", str(paths["session"])),
-                 ("stats", str(paths["session"]), "--json"), ("context", str(paths["session"]), "--json")):  # fmt: skip
-        try:
-            out = subprocess.run(
-                [sys.executable, "-m", "pi_sessions.app.cli", *args],
-                capture_output=True,
-                text=True,
-                cwd=paths["work"],
-                env=env,
-                timeout=30,
-            )
-        except subprocess.TimeoutExpired:
-            pytest.fail(f"{' '.join(args)} hung on a {kind} at {place}")
-        assert out.returncode == 0, (args, out.stderr)
-        assert "Traceback" not in out.stderr and "MemoryError" not in out.stderr, (args, out.stderr)
+    runs = [["list"], ["config"], ["config", "--json"], ["stats", str(paths["session"])],
+            ["stats", str(paths["session"]), "--json"], ["context", str(paths["session"]), "--json"]]  # fmt: skip
+    # One fresh interpreter runs the six commands (a hang must not hold up pytest itself; six
+    # interpreters a case were a tenth of the suite's time), each with its own output.
+    try:
+        out = subprocess.run(
+            [sys.executable, "-c", _DRIVER, json.dumps(runs)],
+            capture_output=True,
+            text=True,
+            cwd=paths["work"],
+            env=env,
+            timeout=60,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"a command hung on a {kind} at {place}")
+    assert out.returncode == 0, out.stderr
+    for args, (code, stdout, stderr) in zip(runs, json.loads(out.stdout), strict=True):
+        assert code == 0, (args, stderr)
+        assert "Traceback" not in stderr and "MemoryError" not in stderr, (args, stderr)
         if args[0] == "list":
-            assert str(paths["session"]) in out.stdout
-        if place in ("config.toml", "keybindings.json") and args == ("config",):
+            assert str(paths["session"]) in stdout
+        if place in ("config.toml", "keybindings.json") and args == ["config"]:
             # where a broken file is reported, it says which file and why
-            assert (
-                str(paths[place]) in out.stderr + out.stdout
-                and "not a regular file" in out.stderr + out.stdout
-            )
+            assert str(paths[place]) in stderr + stdout and "not a regular file" in stderr + stdout
+
+
+# Runs each command line of argv[1] (JSON) as `pi-sessions ARGS` does, in this interpreter, and
+# prints [exit code, stdout, stderr] for each (an exception that escapes: its traceback as stderr).
+_DRIVER = """
+import io, json, sys, traceback
+from pi_sessions.app.cli import main
+results = []
+for args in json.loads(sys.argv[1]):
+    out, err = io.BytesIO(), io.BytesIO()
+    saved = sys.stdout, sys.stderr
+    wrapped = [io.TextIOWrapper(b, encoding="utf-8", write_through=True) for b in (out, err)]
+    sys.stdout, sys.stderr = wrapped
+    try:
+        code = main(args)
+    except BaseException:
+        code = 1
+        wrapped[1].write(traceback.format_exc())
+    finally:
+        sys.stdout, sys.stderr = saved
+    for w in wrapped:
+        w.flush()
+    results.append([code, out.getvalue().decode("utf-8", "replace"), err.getvalue().decode("utf-8", "replace")])
+    for w in wrapped:
+        w.detach()  # (closing a wrapper would close the buffer under it)
+print(json.dumps(results))
+"""
 
 
 def test_the_reader_refuses_what_is_not_a_small_regular_file(tmp_path: Path) -> None:

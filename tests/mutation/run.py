@@ -55,6 +55,14 @@ APP_TESTS = [
     "tests/snapshot/test_snapshots.py",
     "tests/app/test_actions.py",
 ]
+SESSION_TESTS = [  # a session's facade, its state and the jobs on it (core/session/)
+    "tests/unit/reading/test_reader.py",
+    "tests/unit/projection/test_context.py",
+    "tests/unit/reading/test_migration.py",
+    "tests/hostile/test_hostile.py",
+    "tests/oracle/test_oracle_corpus.py",
+    "tests/app/test_app.py",
+]
 TESTS: dict[str, list[str]] = {
     "core/reading/lines.py": ["tests/unit/reading/test_reader.py", "tests/hostile/test_hostile.py"],
     "core/reading/records.py": [
@@ -63,14 +71,11 @@ TESTS: dict[str, list[str]] = {
         "tests/hostile/test_hostile.py",
         "tests/oracle/test_oracle_corpus.py",
     ],
-    "core/session/session.py": [
-        "tests/unit/reading/test_reader.py",
-        "tests/unit/projection/test_context.py",
-        "tests/unit/reading/test_migration.py",
-        "tests/hostile/test_hostile.py",
-        "tests/oracle/test_oracle_corpus.py",
-        "tests/app/test_app.py",
-    ],
+    "core/session/session.py": SESSION_TESTS,
+    "core/session/state.py": SESSION_TESTS,
+    "core/session/ingest.py": SESSION_TESTS,
+    "core/session/refresh.py": SESSION_TESTS,
+    "core/session/read_back.py": SESSION_TESTS,
     "core/projection/context.py": [
         "tests/unit/projection/test_context.py",
         "tests/oracle/test_pi_answers.py",

@@ -131,6 +131,12 @@ def test_fork_lines_match_create_branched_session(expected_path: Path) -> None:
                 assert {k: ours.get(k) for k in keys} == {k: theirs.get(k) for k in keys}
             else:
                 assert ours == theirs
+        # Re-created labels hang off the line before each, as pi's do: the leaf, then the label
+        # before (their ids are random in pi, so the chain is compared, not the ids).
+        for before, line, their_before, theirs in zip(lines[1:], lines[2:], want[1:], want[2:], strict=False):
+            if theirs["type"] == "label":
+                assert theirs["parentId"] == their_before["id"]
+                assert line["parentId"] == before["id"]
 
 
 @pytest.mark.parametrize("expected_path", EXPECTED, ids=_ids)

@@ -10,12 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from tests.helpers.app import settled, until
-from tests.snapshot.test_snapshots import _ready, demo_app, pinned  # noqa: F401 (the fixtures)
+from tests.helpers.snapshot import ready
 
 
-def test_wide_terminal_search_results_with_highlights(snap_compare: Any, demo_app: Any) -> None:  # noqa: F811
+def test_wide_terminal_search_results_with_highlights(snap_compare: Any, demo_app: Any) -> None:
     async def searched(pilot: Any) -> None:
-        await _ready(pilot)
+        await ready(pilot)
         screen = pilot.app.screen
         await pilot.press("slash", *"test")
         await until(pilot, lambda: getattr(screen.sidebar.matches, "text", None) == "test", "the results")

@@ -5,7 +5,7 @@ states, and the 16-colour and no-colour terminals.
 Update the pictures after a deliberate change with `pytest tests/test_snapshots.py --snapshot-update`
 and look at them (tests/__snapshots__) before committing.
 
-Everything a picture depends on is pinned by `demo_app`: the clock (ages), HOME (`~` in
+Everything a picture depends on is pinned by `demo_app` (tests/helpers/snapshot.py): the clock (ages), HOME (`~` in
 folder names), TZ, the working directory, the terminal's environment (NO_COLOR, COLORTERM,
 TEXTUAL_*), and the folder the demo is copied to (its path is on screen: a private folder
 under /tmp, shown as one fixed name of the same length).
@@ -13,24 +13,13 @@ under /tmp, shown as one fixed name of the same length).
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
-import time
-from collections.abc import Iterator
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pi_sessions
 import pytest
-from pi_sessions.app.config import Settings
-from pi_sessions.app.demo import prepare_demo
 from pi_sessions.app.screens import ConfirmScreen, ForkScreen, MenuScreen, PromptScreen, RawJsonScreen
 from pi_sessions.app.tui import PiSessionsApp
-from pi_sessions.core.common.locations import SessionsRoot
-from pi_sessions.core.writing import fork as fork_module
-from pi_sessions.widgets import sidebar
 from pi_sessions.widgets.key_footer import KeyFooter
 from rich.color import ColorSystem
 from rich.segment import Segment
@@ -38,18 +27,14 @@ from rich.style import Style
 from textual import constants
 from textual.filter import LineFilter
 
-from tests.helpers.app import lines_of, loaded, main, settled, until
+from tests.helpers.app import lines_of, main, settled, until
 from tests.helpers.checks import known
+from tests.helpers.snapshot import NOW, ready
 
 pytestmark = pytest.mark.snapshot
 
-NOW = 1767225600.0  # 2026-01-01T00:00:00Z: ages are computed against this
-HOME = "/home/u"  # the demo's sessions live under it: folder names show as ~/...
-# The demo is copied to /tmp/pi-snap-XXXXXXXX (mkdtemp: 8 random characters) and pictured as:
-SHOWN_ROOT = "/tmp/pi-snap-snapshot"
 KITCHEN_SINK = "--tmp-scratch--/2025-03-30T10-52-05-079Z_0195e6ae-1c57-71e5-b35b-1bbb5f940b52.jsonl"
 FORKED = "--home-u-proj-a--/2025-03-12T04-57-35-367Z_019588b7-1787-71e5-b35b-1b6ecf9221df.jsonl"
-TERMINAL_ENV = ("NO_COLOR", "FORCE_COLOR", "COLORTERM", "COLUMNS", "LINES")
 
 
 class SixteenColours(LineFilter):
@@ -76,81 +61,6 @@ class SixteenColourApp(PiSessionsApp):
         return [*super().get_line_filters(), SixteenColours()]
 
 
-@pytest.fixture
-def pinned(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """Pin what the screen depends on; yields the private folder the demo goes to."""
-    monkeypatch.setattr(sidebar, "clock", lambda: NOW)
-    # A fork's file name holds the time and a random session id.
-    monkeypatch.setattr(fork_module, "time", SimpleNamespace(time=lambda: NOW))
-    monkeypatch.setattr(
-        fork_module, "secrets", SimpleNamespace(token_bytes=bytes, token_hex=lambda n: "5a" * n)
-    )
-    for name in list(os.environ):
-        if (name.startswith("TEXTUAL_") and not name.startswith("TEXTUAL_SNAPSHOT")) or name in TERMINAL_ENV:
-            monkeypatch.delenv(name)
-    monkeypatch.setenv("TERM", "xterm-256color")
-    monkeypatch.setenv("HOME", HOME)
-    # Textual reads these when it is imported; the app reads them when it is built.
-    monkeypatch.setattr(constants, "COLOR_SYSTEM", "truecolor")
-    monkeypatch.setattr(constants, "FILTERS", "")
-    monkeypatch.setattr(constants, "TEXTUAL_ANIMATIONS", "none")
-    folder = Path(tempfile.mkdtemp(prefix="pi-snap-", dir="/tmp"))
-    assert len(str(folder)) == len(SHOWN_ROOT), folder
-    monkeypatch.chdir(folder)  # "the current directory" in some dialogs
-    old_tz = os.environ.get("TZ")
-    os.environ["TZ"] = "UTC"
-    time.tzset()
-    try:
-        yield folder
-    finally:
-        if old_tz is None:
-            del os.environ["TZ"]
-        else:
-            os.environ["TZ"] = old_tz
-        time.tzset()
-        shutil.rmtree(folder, ignore_errors=True)
-
-
-@pytest.fixture
-def demo_app(pinned: Path, tmp_path: Path) -> Any:
-    sessions = prepare_demo(pinned)
-
-    def make(
-        open_file: str | None = None,
-        *,
-        app_class: type[PiSessionsApp] = PiSessionsApp,
-        root: Path = sessions,
-        **settings: Any,
-    ) -> PiSessionsApp:
-        app = app_class(
-            Settings(**settings),
-            SessionsRoot(str(root), "the demo", True),
-            open_path=str(root / open_file) if open_file else None,
-            current_cwd="/home/u/proj-a",
-            cache_dir=str(tmp_path / "cache"),
-        )
-        export = app.export_screenshot
-
-        def export_pinned(**kwargs: Any) -> str:
-            shown = export(**kwargs).replace(str(pinned), SHOWN_ROOT)
-            # A path shortened from its middle to fit (the status line) keeps a piece of the
-            # folder's random name before its ellipsis: pictured as the same piece of ours.
-            for end in range(len(SHOWN_ROOT) - 1, len("/tmp/pi-snap-"), -1):
-                shown = shown.replace(f"{str(pinned)[:end]}…", f"{SHOWN_ROOT[:end]}…")
-            return shown
-
-        app.export_screenshot = export_pinned  # type: ignore[method-assign]
-        return app
-
-    make.sessions = sessions  # type: ignore[attr-defined]
-    return make
-
-
-async def _ready(pilot: Any) -> None:
-    await loaded(pilot)
-    await pilot.pause()
-
-
 def _quit_and_help_shown(pilot: Any) -> None:
     """At 80 columns the footer still says how to quit and where the help is."""
     footer = lines_of(pilot.app.screen.query_one(KeyFooter))[0]
@@ -165,7 +75,7 @@ async def _dialog(pilot: Any, kind: type) -> None:
 # ---------------------------------------------------------------------- the panes
 def test_small_terminal_first_screen(snap_compare: Any, demo_app: Any) -> None:
     async def first(pilot: Any) -> None:
-        await _ready(pilot)
+        await ready(pilot)
         _quit_and_help_shown(pilot)
 
     assert snap_compare(demo_app(), terminal_size=(80, 24), run_before=first)
@@ -173,7 +83,7 @@ def test_small_terminal_first_screen(snap_compare: Any, demo_app: Any) -> None:
 
 def test_small_terminal_tree_and_context(snap_compare: Any, demo_app: Any) -> None:
     async def tree(pilot: Any) -> None:
-        await _ready(pilot)
+        await ready(pilot)
         await pilot.press("tab", "k", "k")
         await settled(pilot)
         _quit_and_help_shown(pilot)
@@ -182,12 +92,12 @@ def test_small_terminal_tree_and_context(snap_compare: Any, demo_app: Any) -> No
 
 
 def test_wide_terminal_three_panes(snap_compare: Any, demo_app: Any) -> None:
-    assert snap_compare(demo_app(), terminal_size=(160, 48), run_before=_ready)
+    assert snap_compare(demo_app(), terminal_size=(160, 48), run_before=ready)
 
 
 def test_wide_terminal_excluded_entries_with_reasons(snap_compare: Any, demo_app: Any) -> None:
     async def excluded(pilot: Any) -> None:
-        await _ready(pilot)
+        await ready(pilot)
         await pilot.press("x")
         main(pilot).focus_pane("context")
         await pilot.press("home")
@@ -205,7 +115,7 @@ def test_wide_terminal_excluded_entries_with_reasons(snap_compare: Any, demo_app
 
 def test_ascii_and_help(snap_compare: Any, demo_app: Any) -> None:
     async def help_screen(pilot: Any) -> None:
-        await _ready(pilot)
+        await ready(pilot)
         await pilot.press("question_mark")
         await pilot.pause()
 
@@ -214,7 +124,7 @@ def test_ascii_and_help(snap_compare: Any, demo_app: Any) -> None:
 
 def test_wide_terminal_comparison_of_two_leaves(snap_compare: Any, demo_app: Any) -> None:
     async def comparison(pilot: Any) -> None:
-        await _ready(pilot)
+        await ready(pilot)
         screen = pilot.app.screen
         screen.focus_pane("tree")
         screen.branch_tree.select("329cfeae")  # the end of the branch with the compaction
@@ -229,7 +139,7 @@ def test_wide_terminal_comparison_of_two_leaves(snap_compare: Any, demo_app: Any
 
 def test_wide_terminal_files_the_model_knew(snap_compare: Any, demo_app: Any) -> None:
     async def files(pilot: Any) -> None:
-        await _ready(pilot)
+        await ready(pilot)
         pilot.app.screen.focus_pane("tree")
         await pilot.press("w")
         await until(pilot, lambda: getattr(pilot.app.screen, "report", None) is not None, "the files")
@@ -244,7 +154,7 @@ API_WITH_COMPACTION = "--srv-my-api--/2025-03-12T09-04-49-453Z_01958999-712d-71e
 
 def _report(key: str) -> Any:
     async def report(pilot: Any) -> None:
-        await _ready(pilot)
+        await ready(pilot)
         await pilot.press(key)
         await until(pilot, lambda: getattr(pilot.app.screen, "ready", False), "the report")
         await pilot.pause()
@@ -265,7 +175,7 @@ def test_size_doctor(snap_compare: Any, demo_app: Any, size: tuple[int, int]) ->
 
 def test_folded_rows(snap_compare: Any, demo_app: Any) -> None:
     async def folded(pilot: Any) -> None:
-        await _ready(pilot)
+        await ready(pilot)
         await pilot.press("end", "left_square_bracket", "space")  # fold the last fork point
         await settled(pilot)
 
@@ -274,7 +184,7 @@ def test_folded_rows(snap_compare: Any, demo_app: Any) -> None:
 
 def test_expanded_message(snap_compare: Any, demo_app: Any) -> None:
     async def expanded(pilot: Any) -> None:
-        await _ready(pilot)
+        await ready(pilot)
         await pilot.press("tab", "tab", "home", *["right_square_bracket"] * 5)  # thinking and a tool call
         await pilot.press("enter")
         await settled(pilot)
@@ -284,7 +194,7 @@ def test_expanded_message(snap_compare: Any, demo_app: Any) -> None:
 
 def test_search_results_with_highlights(snap_compare: Any, demo_app: Any) -> None:
     async def searched(pilot: Any) -> None:
-        await _ready(pilot)
+        await ready(pilot)
         screen = main(pilot)
         await pilot.press("slash", *"fetchData")
         await until(pilot, lambda: screen.sidebar.matches is not None, "the session search")
@@ -301,7 +211,7 @@ def test_search_results_with_highlights(snap_compare: Any, demo_app: Any) -> Non
 
 def test_live_marker(snap_compare: Any, demo_app: Any) -> None:
     async def live(pilot: Any) -> None:
-        await _ready(pilot)
+        await ready(pilot)
         screen = main(pilot)
         screen.activity.grew(str(demo_app.sessions / FORKED), NOW)  # as if a pi wrote it just now
         session_list = screen.sidebar.session_list
@@ -339,7 +249,7 @@ def test_a_file_that_cannot_be_opened(snap_compare: Any, demo_app: Any) -> None:
 # ---------------------------------------------------------------------- dialogs
 def test_fork_preview(snap_compare: Any, demo_app: Any) -> None:
     async def preview(pilot: Any) -> None:
-        await _ready(pilot)
+        await ready(pilot)
         await pilot.press("tab", "k", "f")
         await _dialog(pilot, ForkScreen)
 
@@ -348,7 +258,7 @@ def test_fork_preview(snap_compare: Any, demo_app: Any) -> None:
 
 def test_confirm_delete(snap_compare: Any, demo_app: Any) -> None:
     async def confirm(pilot: Any) -> None:
-        await _ready(pilot)
+        await ready(pilot)
         await pilot.press("D")
         await _dialog(pilot, ConfirmScreen)
 
@@ -357,7 +267,7 @@ def test_confirm_delete(snap_compare: Any, demo_app: Any) -> None:
 
 def test_rename_prompt(snap_compare: Any, demo_app: Any) -> None:
     async def prompt(pilot: Any) -> None:
-        await _ready(pilot)
+        await ready(pilot)
         await pilot.press("M")
         await _dialog(pilot, PromptScreen)
 
@@ -366,7 +276,7 @@ def test_rename_prompt(snap_compare: Any, demo_app: Any) -> None:
 
 def test_copy_menu(snap_compare: Any, demo_app: Any) -> None:
     async def menu(pilot: Any) -> None:
-        await _ready(pilot)
+        await ready(pilot)
         await pilot.press("tab", "y")
         await _dialog(pilot, MenuScreen)
 
@@ -375,7 +285,7 @@ def test_copy_menu(snap_compare: Any, demo_app: Any) -> None:
 
 def test_raw_json(snap_compare: Any, demo_app: Any) -> None:
     async def raw(pilot: Any) -> None:
-        await _ready(pilot)
+        await ready(pilot)
         await pilot.press("tab", "k", "i")
         await _dialog(pilot, RawJsonScreen)
 
@@ -386,9 +296,9 @@ def test_raw_json(snap_compare: Any, demo_app: Any) -> None:
 def test_sixteen_colours(snap_compare: Any, demo_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(constants, "COLOR_SYSTEM", "standard")  # what `--color 16` sets
     app = demo_app(app_class=SixteenColourApp)
-    assert snap_compare(app, terminal_size=(80, 24), run_before=_ready)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=ready)
 
 
 def test_no_colour(snap_compare: Any, demo_app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")  # what `--color none` sets; the app reads it when built
-    assert snap_compare(demo_app(), terminal_size=(80, 24), run_before=_ready)
+    assert snap_compare(demo_app(), terminal_size=(80, 24), run_before=ready)

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 import pytest
 
-from tests.helpers.postgres import Cluster, server_bin
-
-ROLES = {"alice": "alice-s3cret-pw", "bob": "bob-s3cret-pw", "carol": "carol-s3cret-pw"}
+from tests.helpers.postgres import ROLES, Cluster, Store, server_bin
 
 
 @pytest.fixture(scope="session")
@@ -27,22 +24,6 @@ def cluster() -> Iterator[Cluster]:
         yield running
     finally:
         running.stop()
-
-
-@dataclass(frozen=True)
-class Store:
-    """A fresh database with the store initialised by the superuser; `dsn(role)` to reach it."""
-
-    cluster: Cluster
-    dbname: str
-
-    def dsn(self, role: str | None = None, password: str | None = None) -> str:
-        if role is None:
-            return self.cluster.dsn(self.dbname)
-        return self.cluster.dsn(self.dbname, role, ROLES[role] if password is None else password)
-
-    def sql(self, statement: str) -> list[tuple[object, ...]]:
-        return self.cluster.sql(statement, self.dbname)
 
 
 @pytest.fixture

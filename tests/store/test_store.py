@@ -16,7 +16,7 @@ from pi_sessions.core.store_pg.schema import VERSION
 
 from tests.helpers.cli import cli
 from tests.helpers.corpus import FIXTURES
-from tests.store.conftest import Store
+from tests.helpers.postgres import Store
 
 CORPUS = FIXTURES / "sessions"
 CORPUS_FILES = sorted(CORPUS.glob("*/*.jsonl"))

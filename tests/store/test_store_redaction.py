@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import cast
 
 from tests.helpers.cli import cli
+from tests.helpers.postgres import Store
 from tests.helpers.secrets import AWS_SECRET, EXPECTED, write_secret_session
 from tests.helpers.sessions import jsonl, user
-from tests.store.conftest import Store
 
 
 def _stored(store: Store, path: Path) -> bytes:

@@ -4,6 +4,7 @@ the real corpus's false positives, listed (so a rule that adds noise fails)."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -135,6 +136,28 @@ def test_the_cache_answers_for_unchanged_files_and_reads_changed_ones(tmp_path: 
         )
     grown = [f for found in audit_with_cache([str(path)], None, cache) for f in found]
     assert [f.entry_id for f in grown if f.kind == "stripe-key"] == ["r1", "l9"]
+
+
+def test_a_file_replaced_by_another_of_the_same_size_and_mtime_is_read_again(tmp_path: Path) -> None:
+    """The cache knows a file by size, mtime and inode: another file moved into its place with
+    the same size and mtime (a tool writing a copy and renaming it) holds other findings."""
+    from pi_sessions.core.audit.cache import audit_with_cache
+
+    (tmp_path / "sessions").mkdir()
+    path = write_secret_session(tmp_path / "sessions")
+    cache = tmp_path / "cache" / "audit.json"
+    first = [f.preview for found in audit_with_cache([str(path)], None, cache) for f in found]
+    other_token = GITHUB[:-2] + "Zq"
+    data = path.read_bytes()
+    copy = tmp_path / "copy.jsonl"
+    copy.write_bytes(data.replace(GITHUB.encode(), other_token.encode()))
+    st = path.stat()
+    os.utime(copy, ns=(st.st_atime_ns, st.st_mtime_ns))
+    os.replace(copy, path)
+    after = path.stat()
+    assert (after.st_size, after.st_mtime_ns) == (st.st_size, st.st_mtime_ns) and after.st_ino != st.st_ino
+    again = [f.preview for found in audit_with_cache([str(path)], None, cache) for f in found]
+    assert preview(GITHUB) in first and preview(GITHUB) not in again and preview(other_token) in again
 
 
 def test_a_file_that_is_not_a_session_is_exit_2(tmp_path: Path) -> None:

@@ -11,39 +11,9 @@ from pi_sessions.core.index.db import index_file_path, open_index
 from pi_sessions.core.index.queries import changed_files, commands_run, file_history
 from pi_sessions.core.index.refresh import refresh_index, updated_index
 
-from tests.helpers.sessions import assistant, header, jsonl, ts, user, write
-from tests.helpers.tools import call, compaction, tool_result, tool_use, user_bash
-
-CWD = "/home/u/proj"  # helpers.header's cwd
-
-
-def _work() -> list[dict]:
-    """A read and an edit that a compaction summarizes, a shell command and a write that it
-    keeps, and a branch abandoned at e2 that removed a file."""
-    return [
-        user("e0", None, "fix it", 0),
-        tool_use("e1", "e0", 1, call("read", "c1", path="src/a.py")),
-        tool_result("e2", "e1", 2, "c1", "read", "x = 1"),
-        tool_use(
-            "e3", "e2", 3, call("edit", "c2", path="src/a.py", edits=[{"oldText": "1", "newText": "2"}])
-        ),
-        tool_result("e4", "e3", 4, "c2", "edit", "ok"),
-        tool_use("e5", "e4", 5, call("bash", "c3", command="cat notes.md && ls docs")),
-        tool_result("e6", "e5", 6, "c3", "bash", "notes"),
-        tool_use("e7", "e6", 7, call("write", "c4", path="/home/u/proj/out.txt", content="y")),
-        tool_result("e8", "e7", 8, "c4", "write", "ok"),
-        tool_use("b1", "e2", 20, call("bash", "c5", command="rm old.txt")),
-        tool_result("b2", "b1", 21, "c5", "bash", ""),
-        assistant("b3", "b2", "gone", 22),
-        compaction("k", "e8", 30, first_kept="e5"),
-        user("u", "k", "go on", 31),  # the default leaf
-    ]
-
-
-def _folder(tmp_path: Path, *entries: dict) -> Path:
-    folder = tmp_path / "sessions"
-    write(folder / "--home-u-proj--" / "s.jsonl", header(), *(entries or _work()))
-    return folder
+from tests.helpers.index_work import CWD, work_entries, work_folder
+from tests.helpers.sessions import header, jsonl, ts, user, write
+from tests.helpers.tools import call, tool_result, tool_use, user_bash
 
 
 def _index(tmp_path: Path, folder: Path):
@@ -59,7 +29,7 @@ def _history(db, path: str) -> list[tuple]:
 
 
 def test_history_holds_every_touch_with_its_fate_newest_first(tmp_path: Path) -> None:
-    db = _index(tmp_path, _folder(tmp_path))
+    db = _index(tmp_path, work_folder(tmp_path))
     # read and edited, both summarized by the compaction: on the active path, out of context
     assert _history(db, f"{CWD}/src/a.py") == [
         ("e3", "changed", "edit", ts(3), True, False),
@@ -75,8 +45,8 @@ def test_history_holds_every_touch_with_its_fate_newest_first(tmp_path: Path) ->
 
 
 def test_a_relative_path_in_each_sessions_cwd(tmp_path: Path) -> None:
-    folder = _folder(tmp_path)
-    other = [user("o0", None, "hi", 0), *_work()[1:3]]
+    folder = work_folder(tmp_path)
+    other = [user("o0", None, "hi", 0), *work_entries()[1:3]]
     other[1]["parentId"] = "o0"
     write(
         folder / "--srv--" / "t.jsonl", header(cwd="/srv", id="0195aaaa-0000-7000-8000-000000000002"), *other
@@ -93,12 +63,12 @@ def test_a_relative_path_in_each_sessions_cwd(tmp_path: Path) -> None:
 
 def test_edits_are_the_agents_changes_newest_first(tmp_path: Path) -> None:
     entries = [
-        *_work(),
+        *work_entries(),
         tool_use("f1", "u", 40, call("write", "c6", path="locked.txt", content="z")),
         tool_result("f2", "f1", 41, "c6", "write", "EACCES", error=True),  # failed: nothing changed
         user_bash("f3", "f2", 42, "echo hi > by-hand.txt", ""),  # the user's, not the agent's
     ]
-    db = _index(tmp_path, _folder(tmp_path, *entries))
+    db = _index(tmp_path, work_folder(tmp_path, *entries))
     rows = [(r.path, r.entry_id, r.on_active_path) for r in changed_files(db.conn)]
     assert rows == [
         (f"{CWD}/old.txt", "b1", False),
@@ -121,7 +91,7 @@ def _ms(stamp: str) -> float:
 
 
 def test_commands_are_every_bash_call_on_any_branch(tmp_path: Path) -> None:
-    db = _index(tmp_path, _folder(tmp_path))
+    db = _index(tmp_path, work_folder(tmp_path))
     rows = [(r.command, r.entry_id, r.timestamp, r.on_active_path) for r in commands_run(db.conn)]
     assert rows == [("rm old.txt", "b1", ts(20), False), ("cat notes.md && ls docs", "e5", ts(5), True)]
     assert [r.entry_id for r in commands_run(db.conn, "CAT NOTES")] == ["e5"]  # any case
@@ -129,7 +99,7 @@ def test_commands_are_every_bash_call_on_any_branch(tmp_path: Path) -> None:
 
 
 def test_an_appended_line_updates_the_answer_and_an_unchanged_file_is_not_read(tmp_path: Path) -> None:
-    folder = _folder(tmp_path)
+    folder = work_folder(tmp_path)
     db = _index(tmp_path, folder)
     assert refresh_index(db, str(folder)).read == 0  # nothing changed: no file opened
     session = folder / "--home-u-proj--" / "s.jsonl"
@@ -147,7 +117,7 @@ def test_an_appended_line_updates_the_answer_and_an_unchanged_file_is_not_read(t
 
 
 def test_a_deleted_session_leaves_the_index(tmp_path: Path) -> None:
-    folder = _folder(tmp_path)
+    folder = work_folder(tmp_path)
     db = _index(tmp_path, folder)
     (folder / "--home-u-proj--" / "s.jsonl").unlink()
     assert refresh_index(db, str(folder)).removed == 1
@@ -155,7 +125,7 @@ def test_a_deleted_session_leaves_the_index(tmp_path: Path) -> None:
 
 
 def test_a_deleted_index_is_built_again_with_the_same_answer(tmp_path: Path) -> None:
-    folder = _folder(tmp_path)
+    folder = work_folder(tmp_path)
     db = _index(tmp_path, folder)
     before = _history(db, f"{CWD}/src/a.py")
     db.close()
@@ -168,7 +138,7 @@ def test_a_deleted_index_is_built_again_with_the_same_answer(tmp_path: Path) -> 
 
 
 def test_a_corrupt_or_foreign_index_file_is_rebuilt_with_a_notice(tmp_path: Path) -> None:
-    folder = _folder(tmp_path)
+    folder = work_folder(tmp_path)
     path = index_file_path(str(folder), tmp_path / "cache")
     path.parent.mkdir(parents=True)
     path.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000)
@@ -190,7 +160,7 @@ def test_a_corrupt_or_foreign_index_file_is_rebuilt_with_a_notice(tmp_path: Path
 
 
 def test_the_index_of_another_folder_is_not_taken_for_this_one(tmp_path: Path) -> None:
-    first = _folder(tmp_path)
+    first = work_folder(tmp_path)
     db = _index(tmp_path, first)
     db.close()
     second = tmp_path / "elsewhere"
@@ -203,7 +173,7 @@ def test_the_index_of_another_folder_is_not_taken_for_this_one(tmp_path: Path) -
 
 
 def test_the_index_file_is_in_wal_mode_and_versioned(tmp_path: Path) -> None:
-    folder = _folder(tmp_path)
+    folder = work_folder(tmp_path)
     db = _index(tmp_path, folder)
     assert db.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert db.conn.execute("PRAGMA user_version").fetchone()[0] >= 1
@@ -216,16 +186,16 @@ def test_the_index_file_is_in_wal_mode_and_versioned(tmp_path: Path) -> None:
 
 def test_a_command_pi_did_not_run_is_not_listed(tmp_path: Path) -> None:
     entries = [
-        *_work(),
+        *work_entries(),
         tool_use("h1", "u", 60, call("bash", "c8", command="make deploy"), stop="aborted"),
         tool_use("h2", "h1", 61, call("bash", "c9", command="make clean"), stop="length"),
     ]
-    db = _index(tmp_path, _folder(tmp_path, *entries))
+    db = _index(tmp_path, work_folder(tmp_path, *entries))
     assert [r.command for r in commands_run(db.conn, "make")] == []
 
 
 def test_an_empty_file_is_filled_in_not_replaced(tmp_path: Path) -> None:
-    folder = _folder(tmp_path)
+    folder = work_folder(tmp_path)
     path = index_file_path(str(folder), tmp_path / "cache")
     path.parent.mkdir(parents=True)
     path.write_bytes(b"")  # as another process leaves it between creating it and its schema
@@ -236,7 +206,7 @@ def test_an_empty_file_is_filled_in_not_replaced(tmp_path: Path) -> None:
 
 
 def test_an_unusable_cache_folder_means_an_index_in_memory(tmp_path: Path) -> None:
-    folder = _folder(tmp_path)
+    folder = work_folder(tmp_path)
     (tmp_path / "cache").write_text("a file where the folder belongs")
     db, _ = updated_index(str(folder), base=tmp_path / "cache")
     assert db.path is None and db.notice is not None and "not usable" in db.notice

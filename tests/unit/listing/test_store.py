@@ -441,6 +441,20 @@ def test_a_same_size_rewrite_with_its_mtime_put_back_is_read_again_live_and_from
     assert known(warm.summary(str(files["old"]))).first_message == "old QUESTION"
 
 
+def test_a_cache_written_for_another_sessions_root_is_not_used(tmp_path: Path) -> None:
+    """The index cache says which root it was written for: one of another root (here a folder
+    inside it, whose files have the same paths) under this root's name is rebuilt, not used."""
+    root, cache = tmp_path / "sessions", tmp_path / "cache"
+    files = make_tree(root)
+    SessionStore(root, cache_dir=cache).scan()
+    inner = SessionStore(root / "--home-u-a--", cache_dir=cache)
+    os.replace(SessionStore(root, cache_dir=cache).cache_path, inner.cache_path)
+    report = known(inner.scan())
+    assert not report.cache_loaded and report.read == 2  # its session and notes.jsonl
+    assert "rebuilt" in (report.cache_problem or "")
+    assert known(inner.summary(str(files["old"]))).first_message == "old question"
+
+
 def test_texts_stay_in_the_cache_file_until_asked_and_survive_another_save(tmp_path: Path) -> None:
     root, cache = tmp_path / "sessions", tmp_path / "cache"
     files = make_tree(root)

@@ -230,6 +230,29 @@ def test_branch_totals_follow_a_growing_session(tmp_path: Path) -> None:
     assert a2 is not None and (a2.entries, a2.leaves, a2.tokens) == (3, 1, 30.0)
 
 
+def test_branch_totals_after_a_tree_rebuild_are_a_fresh_reads(tmp_path: Path) -> None:
+    """A reply written before its parent hangs as a root; when the parent's line comes, the
+    tree is built again (not grown) and the totals must be too: the branch then holds both."""
+    path = write(
+        tmp_path / "s.jsonl",
+        header(),
+        user("u1", None, "q", 1),
+        assistant("a1", "u1", "one", 2),
+        assistant("a3", "u2", "early", 3),  # its parent u2 is not written yet
+    )
+    session = Session.open(path)
+    assert known(branch_totals(session).below("u1")).entries == 2
+    with path.open("ab") as f:
+        f.write(jsonl(user("u2", "a1", "more", 4)))
+    session.refresh()
+    grown = branch_totals(session)
+    fresh = branch_totals(Session.open(path))
+    for node in ("u1", "a1", "u2", "a3"):
+        assert grown.below(node) == fresh.below(node), node
+    u1 = known(grown.below("u1"))
+    assert (u1.entries, u1.leaves, u1.tokens) == (4, 1, 30.0)
+
+
 def test_sort_by_cost_puts_the_most_expensive_first() -> None:
     cheap = SessionSummary(path="/p/a.jsonl", cwd="/p", cost=0.1, modified_ms=2)
     dear = SessionSummary(path="/p/b.jsonl", cwd="/p", cost=2.5, modified_ms=1)

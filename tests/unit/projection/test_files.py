@@ -72,6 +72,20 @@ def test_every_touched_file_with_its_last_read_and_edit(tmp_path: Path) -> None:
     assert notes.last_edit is None and [t.error for t in notes.touches] == [True]
 
 
+def test_a_file_in_a_sibling_folder_sharing_the_cwds_prefix_is_shown_whole(tmp_path: Path) -> None:
+    """`/home/u/proj-b/x.ts` is not inside `/home/u/proj`: shown as it is, not as `-b/x.ts`."""
+    session = _open(
+        tmp_path,
+        user("u1", None, "look", 1),
+        tool_use(
+            "a1", "u1", 2, call("read", "c1", path=f"{CWD}-b/x.ts"), call("read", "c2", path=f"{CWD}/y.ts")
+        ),
+        tool_result("r1", "a1", 3, "c1", "read", "x"),
+        tool_result("r2", "r1", 4, "c2", "read", "y"),
+    )
+    assert [f.display for f in files_at(session, "r2").files] == [f"{CWD}-b/x.ts", "y.ts"]
+
+
 def test_a_tool_call_whose_result_lies_beyond_the_leaf_did_not_happen(tmp_path: Path) -> None:
     session = _open(tmp_path, *_work())
     assert files_at(session, "e1").files == []
