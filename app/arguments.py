@@ -49,7 +49,8 @@ def add_setting_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--theme",
         choices=("dark", "light", "system"),
-        help="colours for a dark or light terminal (system: COLORFGBG; unset: pi's theme setting)",
+        help="colours for a dark or light terminal (system: the terminal's background, then COLORFGBG; "
+        "unset: pi's theme setting)",
     )
     parser.add_argument(
         "--ascii",

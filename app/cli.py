@@ -177,13 +177,16 @@ def _browse(ns: argparse.Namespace) -> int:
     else:
         root = resolve_sessions_root(settings.session_dir)
 
+    from ..core.common.terminal_query import query_colours
     from .tui import run_app
 
+    # pi's `system` theme asks the terminal (at most 100 ms, only then); a served page has none.
+    theme = resolve_theme(settings.theme, ask=None if settings.served else query_colours)
     return run_app(
         settings,
         root,
         open_path=open_path,
-        appearance=resolve_theme(settings.theme).appearance,
+        appearance=theme.appearance,
         notices=([problem] if problem else []) + keys.problems,
         keys=keys,
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
@@ -17,6 +17,7 @@ from ..core.writing.resume import DEFAULT_TEMPLATE
 
 if TYPE_CHECKING:
     from ..core.audit.allowlist import AllowList
+    from ..core.common.terminal_colours import TerminalColours
 
 ColorMode = Literal["auto", "truecolor", "256", "16", "none"]
 ThemeSetting = Literal["dark", "light", "system"]
@@ -273,23 +274,49 @@ class ThemeChoice:
 
 
 def resolve_theme(
-    setting: ThemeSetting | None, env: Mapping[str, str] | None = None, cwd: str | None = None
+    setting: ThemeSetting | None,
+    env: Mapping[str, str] | None = None,
+    cwd: str | None = None,
+    *,
+    ask: Callable[[], TerminalColours | None] | None = None,
 ) -> ThemeChoice:
     """Dark or light. Ours when set; unset, pi's `theme` setting (the project's
     `.pi/settings.json` over the agent folder's `settings.json`); neither: dark.
 
-    `system`, like pi without a terminal colour report: COLORFGBG, else dark. A pi
-    `light/dark` pair picks by the same rule; a custom pi theme by its `appearance`."""
+    `system`, as pi decides it: the background the terminal reports (`ask`, asked only then:
+    core/common/terminal_query.py, OSC 11 and 10), else COLORFGBG, else dark. A pi `light/dark` pair
+    picks by the same rule; a custom pi theme by its `appearance`."""
     env = os.environ if env is None else env
     if setting in ("dark", "light"):
         return ThemeChoice(setting, f"theme = {setting!r}")
     if setting == "system":
-        return ThemeChoice(terminal_appearance(env), "theme = 'system' (COLORFGBG, else dark)")
+        found_appearance, how = _system_appearance(env, ask)
+        return ThemeChoice(found_appearance, f"theme = 'system' ({how})")
     found = pi_theme_setting(env, cwd)
     if found is None:
         return ThemeChoice("dark", "default (neither we nor pi set a theme)")
     value, settings_path = found
+    if value == "system" or "/" in value:
+        system, how = _system_appearance(env, ask)
+        chosen = _pi_theme_appearance(value, env, system)
+        return ThemeChoice(chosen, f"pi's theme {value!r} in {settings_path} ({how})")
     return ThemeChoice(_pi_theme_appearance(value, env), f"pi's theme {value!r} in {settings_path}")
+
+
+def _system_appearance(
+    env: Mapping[str, str], ask: Callable[[], TerminalColours | None] | None
+) -> tuple[Literal["dark", "light"], str]:
+    """pi's `detectTerminalTheme`: the reported background, else COLORFGBG, else dark; and
+    what decided, in words."""
+    from ..core.common.terminal_colours import appearance, hex_of
+
+    colours = ask() if ask is not None else None
+    if colours is not None and colours.background is not None:
+        return appearance(colours.background, colours.foreground), (
+            f"the terminal's background {hex_of(colours.background)}"
+        )
+    asked = "no colour reply, " if colours is not None else ""
+    return terminal_appearance(env), f"{asked}COLORFGBG, else dark"
 
 
 def terminal_appearance(env: Mapping[str, str]) -> Literal["dark", "light"]:
@@ -338,14 +365,18 @@ def pi_true_color(env: Mapping[str, str], cwd: str | None = None) -> bool | None
     return {"1": True, "0": False}.get(env.get("PI_TRUE_COLOR", ""))
 
 
-def _pi_theme_appearance(value: str, env: Mapping[str, str]) -> Literal["dark", "light"]:
+def _pi_theme_appearance(
+    value: str, env: Mapping[str, str], system: Literal["dark", "light"] | None = None
+) -> Literal["dark", "light"]:
+    """The appearance of pi's theme `value` (`system`: the terminal's, found already)."""
+    terminal = system if system is not None else terminal_appearance(env)
     if value == "system":
-        return terminal_appearance(env)
+        return terminal
     if "/" in value:
         light, _, dark = value.partition("/")
         if not light.strip() or not dark.strip() or "/" in dark:
             return "dark"  # pi ignores a malformed pair
-        value = (light if terminal_appearance(env) == "light" else dark).strip()
+        value = (light if terminal == "light" else dark).strip()
     if value in ("dark", "light"):
         return value  # type: ignore[return-value]
     from ..core.common.locations import agent_dir

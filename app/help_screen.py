@@ -40,7 +40,7 @@ GLYPH_MEANINGS = {
     "pin": "in the sessions list: a pinned session, first in its folder's group (p pins or unpins)",
     "cache_break": "a reply that lost the prompt cache (its cause in the context header); in the "
     "sparkline: before that reply's bar",
-    "ellipsis": "cut to fit here (at a word boundary)",
+    "ellipsis": "cut to fit here (at a word boundary, unless the last one is far back)",
     "arrow": "a tool call, or a change of model or thinking level",
     "dot": "between the parts of a title or a status line",
     "open_quote": "around a label or a session name",

@@ -146,6 +146,7 @@ class MainScreen(PacedScreen[None]):
 
     def on_mount(self) -> None:
         self.sidebar.set_status(f"reading{self.glyphs.ellipsis}")
+        self.sidebar.key_of = self.key_of  # (its hints name the keys as the keymap has them)
         self.context_view.clear("")
         self.sidebar.session_list.focus()
         self.notices.extend(filter(None, [load_marks(self.sidebar)]))  # pins and tags, before any row
@@ -161,9 +162,11 @@ class MainScreen(PacedScreen[None]):
         self.panes.next_pane(-1)
 
     # ------------------------------------------------------------------ the status line
-    def set_status(self, text: str, *, error: bool = False) -> None:
+    def set_status(self, text: str, *, error: bool = False, replacing: str | None = None) -> None:
         status = self.query_one("#status", FitStatic)
-        status.update(one_line(text, 400, glyphs=self.glyphs))
+        if replacing is not None and status.full_text != one_line(replacing, 2000, glyphs=self.glyphs):
+            return  # (it says something newer)
+        status.update(one_line(text, 2000, glyphs=self.glyphs))  # (fitted to its width when drawn)
         status.set_class(error, "-error")
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -371,6 +374,10 @@ class MainScreen(PacedScreen[None]):
 
     @on(BranchTree.Note)
     def _tree_note(self, event: BranchTree.Note) -> None:
+        self.set_status(event.text)
+
+    @on(SessionSidebar.Note)
+    def _sidebar_note(self, event: SessionSidebar.Note) -> None:
         self.set_status(event.text)
 
     @on(BranchTree.MarkChanged)

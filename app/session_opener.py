@@ -49,7 +49,9 @@ class OpenerHost(Protocol):
     def branch_tree(self) -> BranchTree: ...
     @property
     def context_view(self) -> ContextView: ...
-    def set_status(self, text: str, *, error: bool = False) -> None: ...
+    def set_status(self, text: str, *, error: bool = False, replacing: str | None = None) -> None:
+        """The status line says `text` (`replacing`: only if it still says that)."""
+
     def highlighted(self, entry_id: str) -> None:
         """The tree's cursor is on `entry_id` (the context follows)."""
 
@@ -61,6 +63,7 @@ class SessionOpener:
         self.node = node
         self.host = host
         self.last_context_ms = 0.0  # how long the last context shown took (the benchmarks read it)
+        self.hit_status: str | None = None  # what the status line says of a hit in the open session
 
     def open(self, path: str, select: str | None = None, aim: Aim | None = None) -> Worker[None]:
         """Read `path` in a worker thread, then show it (a newer open cancels this one); with
@@ -104,7 +107,8 @@ class SessionOpener:
         place = landing.place
         if place.entry_id is None:
             if place.field:
-                host.set_status(f"the hit is in the session's {place.field}")
+                self.hit_status = f"the hit is in the session's {place.field}"
+                host.set_status(self.hit_status)
             return
         from ..core.search.landing import place_words
 
@@ -115,6 +119,7 @@ class SessionOpener:
             at = f"{ordinal} of {len(landing.walk)}" if ordinal is not None else f"{len(landing.walk)}"
             status += f" {host.glyphs.dot} hit {at} in this session: n / N for next / previous"
         host.set_status(status)
+        self.hit_status = status
 
     def opened(
         self,
@@ -128,6 +133,9 @@ class SessionOpener:
         """`path` was read (`session`) or could not be (`error`): every pane shows it."""
         host = self.host
         self.node.release_frames()  # (the first screen waits for its first session)
+        if self.hit_status is not None:  # (about the session shown until now)
+            host.set_status("", replacing=self.hit_status)
+            self.hit_status = None
         if host.session is not None:
             host.watcher.untrack(host.session)
         host.session = session

@@ -88,7 +88,7 @@ class ContextBody(BlockScroll[Block]):
         strips: list[Strip] = []
         if text.head:
             pieces = [(piece, self.style(tone)) for piece, tone in text.head]
-            strips.append(plain.line(pieces, glyphs=glyphs).crop_extend(0, width, self.rich_style))
+            strips.append(plain.fitted_line(pieces, width, self.rich_style, glyphs=glyphs))
         limit = text.limit
         shown = hidden = 0
         for paragraph in text.paragraphs:

@@ -28,6 +28,7 @@ from textual.strip import Strip
 from textual.widgets import Input, Static
 
 from ..core.common.glyphs import UNICODE, Glyphs
+from ..core.common.shorten import fit_first
 from ..core.common.text import fit_words, inline, is_inert, one_line, visible, without_controls
 from .glyphs import glyphs_of
 
@@ -49,9 +50,28 @@ def line(pieces: Iterable[Piece], width: int | None = None, *, glyphs: Glyphs = 
 
 
 def row(text: str, style: Style, width: int, *, glyphs: Glyphs = UNICODE) -> Strip:
-    """One line of text (whitespace folded, cut to fit) filling `width` cells."""
-    cut = one_line(text, width * 2, glyphs=glyphs)
-    return Strip([segment(cut, style, glyphs=glyphs)]).crop_extend(0, width, style)
+    """One line of text (whitespace folded, cut to fit with an ellipsis) filling `width` cells."""
+    return fitted_line([(one_line(text, width * 2, glyphs=glyphs), style)], width, style, glyphs=glyphs)
+
+
+def fitted_line(
+    pieces: Sequence[Piece], width: int, style: Style | None = None, *, glyphs: Glyphs = UNICODE
+) -> Strip:
+    """A line from (text, style) pieces filling `width` cells: pieces that do not fit are cut
+    at a word boundary with an ellipsis (never clipped mid-word without one)."""
+    shown = [(inline(text, glyphs=glyphs), piece_style) for text, piece_style in pieces]
+    if sum(cell_len(text) for text, _ in shown) > width:
+        kept: list[Piece] = []
+        used = 0
+        for text, piece_style in shown:
+            size = cell_len(text)
+            if used + size > width:
+                kept.append((fit_words(text, width - used, cell_len, glyphs=glyphs), piece_style))
+                break
+            kept.append((text, piece_style))
+            used += size
+        shown = kept
+    return Strip([Segment(text, piece_style) for text, piece_style in shown]).crop_extend(0, width, style)
 
 
 def blank(width: int, style: Style | None = None) -> Strip:
@@ -150,12 +170,15 @@ def _inert(content: str | Text | Table, glyphs: Glyphs) -> str | Text | Table:
 
 
 class FitStatic(PlainStatic):
-    """One line that fits its width whatever the width: cut at a word boundary with an
-    ellipsis (`...` under `--ascii`), never in the middle of a word that would fit. The
-    whole text stays in `full_text`."""
+    """One line that fits its width whatever the width: the first of its wordings that fits
+    (`update(..., shorter=...)`: the same line with fewer words around its figures), else
+    its paths shortened from the middle and then cut at a word boundary with an ellipsis
+    (`...` under `--ascii`), never in the middle of a word that would fit
+    (core/common/shorten.py). The whole text stays in `full_text`."""
 
     def __init__(self, content: str = "", **kwargs: Any) -> None:
         self._content = ""
+        self._shorter: tuple[str, ...] = ()
         super().__init__("", **kwargs)
         self._content = content
 
@@ -163,21 +186,35 @@ class FitStatic(PlainStatic):
     def full_text(self) -> str:
         return one_line(self._content, 2000, glyphs=glyphs_of(self))
 
-    def update(self, content: str | Text | Table = "", *, layout: bool = False) -> None:  # type: ignore[override]
-        """New text. Its size never depends on its text (one line, as wide as its place), so
-        by default only it is drawn again: a layout would redraw the whole screen (a title
-        or the status line changes with every keystroke of a search)."""
+    @property
+    def shown_text(self) -> str:
+        """What the line shows at its width now."""
+        return self._fitted(self.content_region.width)
+
+    def update(  # type: ignore[override]
+        self, content: str | Text | Table = "", *, layout: bool = False, shorter: Sequence[str] = ()
+    ) -> None:
+        """New text (`shorter`: shorter wordings of it, in the order to try). Its size never
+        depends on its text (one line, as wide as its place), so by default only it is drawn
+        again: a layout would redraw the whole screen (a title or the status line changes
+        with every keystroke of a search)."""
         text = content if isinstance(content, str) else str(content)
-        if text != self._content or layout:
+        wordings = tuple(shorter)
+        if text != self._content or wordings != self._shorter or layout:
             self._content = text
+            self._shorter = wordings
             self.refresh(layout=layout)
 
-    def render(self) -> Text:
-        width = self.content_region.width
-        glyphs = glyphs_of(self)
+    def _fitted(self, width: int) -> str:
         full = self.full_text
-        text = fit_words(full, width, cell_len, glyphs=glyphs) if width > 0 else full
-        return Text(text, end="", no_wrap=True, overflow="crop")
+        if width <= 0:
+            return full
+        glyphs = glyphs_of(self)
+        wordings = [full, *(one_line(w, 2000, glyphs=glyphs) for w in self._shorter)]
+        return fit_first(wordings, width, cell_len, glyphs=glyphs)
+
+    def render(self) -> Text:
+        return Text(self._fitted(self.content_region.width), end="", no_wrap=True, overflow="crop")
 
 
 class PlainInput(Input):

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -27,7 +28,9 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
 
-from ..core.common.text import age, human_count, short_cost
+from ..core.common.glyphs import Glyphs
+from ..core.common.text import age, fit_words, human_count, one_line, short_cost
+from ..core.listing.lookalikes import Row, told_apart
 from ..core.listing.marks import DEFAULT_FILTER, NO_MARKS, MarkFilter, Marks, kept_summaries, split_filter
 from ..core.listing.sidebar_rows import (
     HIT_LINE,
@@ -38,12 +41,13 @@ from ..core.listing.sidebar_rows import (
     SortOrder,
     build_rows,
 )
+from ..core.listing.sidebar_words import Listed, none_listed, title_wordings
 from ..core.listing.summary import SessionSummary
 from ..core.live.activity import Activity
 from ..core.projection.window import format_tokens
 from .glyphs import glyphs_of
 from .keys import bindings
-from .plain import FitStatic, PlainInput, PlainStatic
+from .plain import FitStatic, PlainInput
 from .rowlist import RowList
 from .rowtext import RowText
 
@@ -53,6 +57,15 @@ if TYPE_CHECKING:  # (the search's modules: imported when a search runs)
     from ..core.search.sidebar import SidebarResults
 
 WIDE_ROW = 44  # from this many cells a session row shows its tokens besides its cost
+LOOKALIKE_REACH = 24  # rows either side, in its folder, a row is told apart from (a screen's worth)
+
+
+def _subagents_label(row: SessionRow) -> str:
+    return f" ({row.subagents} subagent{'s' if row.subagents != 1 else ''})"
+
+
+def _row_of(summary: SessionSummary, glyphs: Glyphs) -> Row:
+    return Row(one_line(summary.title, 400, glyphs=glyphs), summary.created, summary.id)
 
 
 def clock() -> float:
@@ -97,6 +110,11 @@ class SessionList(RowList):
         self.marks: Marks = NO_MARKS  # pins and tags, drawn in the rows
         self._places_check = False  # a look at the hit lines in view is scheduled
         self.now = clock()
+        # Titles cut to a room, and as each row shows its own (told apart), for these rows and width:
+        self._cuts: dict[tuple[int, int], str] = {}  # (row, room) -> its title cut
+        self._shown: dict[int, tuple[int, str]] = {}
+        self._cuts_rows: list[SidebarRow] | None = None
+        self._cuts_width = 0
 
     def is_selectable(self, index: int) -> bool:
         return isinstance(self.rows[index], SessionRow)
@@ -190,10 +208,10 @@ class SessionList(RowList):
             text.add(" " + "  " * (row.depth - 1) + g.child, self.style("sessionlist--dim"), raw=True)
         else:
             text.add(" ", raw=True)
-        if self.activity.is_live(summary.path, self.now):
-            text.add(g.live + " ", self.style("sessionlist--live"), raw=True)
-        elif summary.path == self.open_path:
-            text.add(g.active + " ", self.style("sessionlist--open"), raw=True)
+        marker = self._marker(summary)
+        if marker is not None:
+            live = marker == g.live
+            text.add(marker + " ", self.style("sessionlist--live" if live else "sessionlist--open"), raw=True)
         dim = not summary.name and not selected
         mark = self.marks.of(summary.id) if self.marks else None
         if mark is not None and mark.pinned:
@@ -202,12 +220,28 @@ class SessionList(RowList):
             text.add(
                 (g.unfolded if row.expanded else g.folded) + " ", self.style("sessionlist--dim"), raw=True
             )
-        text.add(summary.title, self.style("sessionlist--dim") if dim else None)
+        text.add(self._shown_title(index, width), self.style("sessionlist--dim") if dim else None)
         if row.subagents:
-            label = f" ({row.subagents} subagent{'s' if row.subagents != 1 else ''})"
-            text.add(label, self.style("sessionlist--dim"), raw=True)
+            text.add(_subagents_label(row), self.style("sessionlist--dim"), raw=True)
         if mark is not None and mark.tags:
             text.add(" " + " ".join("#" + tag for tag in mark.tags), self.style("sessionlist--match"))
+        text.right(
+            self._meta(row, width),
+            self.style("sessionlist--problem")
+            if summary.problems and not selected
+            else self.style("sessionlist--dim"),
+        )
+        return text.strip(width)
+
+    def _marker(self, summary: SessionSummary) -> str | None:
+        """The live marker, or the open one, before the title."""
+        if self.activity.is_live(summary.path, self.now):
+            return self.glyphs.live
+        return self.glyphs.active if summary.path == self.open_path else None
+
+    def _meta(self, row: SessionRow, width: int) -> str:
+        """The row's right-aligned tail: its marks, age, messages, cost and tokens."""
+        summary, g = row.summary, self.glyphs
         flags = ""
         if summary.is_fork and not row.depth and not row.subagent:
             flags += g.fork
@@ -220,16 +254,62 @@ class SessionList(RowList):
         # What the session spent: its cost, and its tokens where the row has room for them.
         spent = short_cost(summary.cost)
         if width >= WIDE_ROW:
-            meta += f" {format_tokens(summary.tokens) if summary.tokens else '':>4} {spent:>5}"
-        else:
-            meta += f" {spent:>5}"
-        text.right(
-            meta,
-            self.style("sessionlist--problem")
-            if summary.problems and not selected
-            else self.style("sessionlist--dim"),
-        )
-        return text.strip(width)
+            return meta + f" {format_tokens(summary.tokens) if summary.tokens else '':>4} {spent:>5}"
+        return meta + f" {spent:>5}"
+
+    def _title_room(self, row: SessionRow, width: int) -> int:
+        """The cells the title of `row` has (as `RowText.strip` lays the row out)."""
+        meta = cell_len(one_line(self._meta(row, width), 80, glyphs=self.glyphs))  # (as `right` shows it)
+        room = width - (meta + 1 if meta <= width // 2 else 0)
+        lead = 1 + (2 * (row.depth - 1) + cell_len(self.glyphs.child) if row.depth else 0)
+        marker = self._marker(row.summary)
+        lead += cell_len(marker) + 1 if marker is not None else 0
+        mark = self.marks.of(row.summary.id) if self.marks else None
+        lead += cell_len(self.glyphs.pin) + 1 if mark is not None and mark.pinned else 0
+        if row.subagents:  # the fold mark before the title, the count after it
+            lead += cell_len(self.glyphs.unfolded if row.expanded else self.glyphs.folded) + 1
+            lead += cell_len(_subagents_label(row))
+        return max(room - lead, 0)
+
+    def _cut_title(self, index: int, width: int, room: int) -> str:
+        """Row `index`'s title cut to `room` cells (kept: its neighbours are cut to the same
+        rooms, a few in all, for these rows and width)."""
+        if self._cuts_rows is not self.rows or self._cuts_width != width:
+            self._cuts_rows, self._cuts_width, self._cuts, self._shown = self.rows, width, {}, {}
+        cut = self._cuts.get((index, room))
+        if cut is None:
+            row = self.rows[index]
+            assert isinstance(row, SessionRow)
+            title = one_line(row.summary.title, 400, glyphs=self.glyphs)
+            cut = self._cuts[(index, room)] = fit_words(title, room, cell_len, glyphs=self.glyphs)
+        return cut
+
+    def _shown_title(self, index: int, width: int) -> str:
+        """The title as row `index` shows it: cut to its room, and where a session of its
+        folder close by would show the same words, with what tells them apart
+        (core/listing/lookalikes.py). Kept until the rows, the width or its room change."""
+        row = self.rows[index]
+        assert isinstance(row, SessionRow)
+        room = self._title_room(row, width)
+        cut = self._cut_title(index, width, room)
+        known = self._shown.get(index)
+        if known is not None and known[0] == room:
+            return known[1]
+        twins: list[Row] = []
+        rows = self.rows
+        for step in (-1, 1):
+            j = index + step
+            while (
+                0 <= j < len(rows) and abs(j - index) <= LOOKALIKE_REACH and not isinstance(rows[j], GroupRow)
+            ):
+                other = rows[j]
+                # (read the same: cut alike in this row's room)
+                if isinstance(other, SessionRow) and self._cut_title(j, width, room) == cut:
+                    twins.append(_row_of(other.summary, self.glyphs))
+                j += step
+        shown = told_apart(_row_of(row.summary, self.glyphs), twins, room, cell_len, glyphs=self.glyphs)
+        self._shown[index] = (room, shown if twins else cut)
+        return shown if twins else cut
 
     def _render_hit(self, row: SessionRow, width: int, text: RowText) -> Strip:
         """`   tool result: …the matched words…      branch from 1a2b3c4d`: the field (but
@@ -297,6 +377,19 @@ class SessionSidebar(Vertical):
     class SessionChosen(SessionMessage):
         """Enter on a session."""
 
+    class Note(Message):
+        """A key changed what is listed, and `text` says how (for the status line: what it
+        said before is about something else now)."""
+
+        def __init__(self, sidebar: SessionSidebar, text: str) -> None:
+            super().__init__()
+            self.sidebar = sidebar
+            self.text = text
+
+        @property
+        def control(self) -> SessionSidebar:
+            return self.sidebar
+
     class SearchOpened(Message):
         """The search line opened: a query is coming (the screen gets the index ready)."""
 
@@ -323,6 +416,8 @@ class SessionSidebar(Vertical):
         self.result_rows = ResultRows(self.full_rows)  # those rows, ready for searches
         self.matches: SidebarResults | None = None
         self.status = ""
+        self.status_short = ""  # the status's shorter wording, for a narrow title
+        self.key_of: Callable[[str], str] = lambda binding_id: ""  # a binding's key (the screen's)
         self.marks: Marks = NO_MARKS  # pins, archive marks and tags (app/marks_flow.py sets them)
         self._filtered: tuple[MarkFilter, ResultRows] | None = None  # a mark filter's rows
         # Subagent sessions by their parent's path (app/scan_watch.py finds them), folded
@@ -488,37 +583,42 @@ class SessionSidebar(Vertical):
             matches = self.matches
             rows = self.full_rows if matches is None else matches.rows_of(self.search_rows(matches.text)[1])
         self.session_list.results = self.matches
+        if self.summaries and self.matches is None and not any(isinstance(row, SessionRow) for row in rows):
+            self.session_list.placeholder = none_listed(self._listed(0), self.current_cwd or "", self.key_of)
         self.session_list.set_rows(rows, keep_path=current.path if current else None, at=at)
         self._update_title()
+
+    @property
+    def lists_none(self) -> bool:
+        """Sessions there are, and none is listed (a filter or the folder keeps them all out)."""
+        return bool(self.summaries) and not any(isinstance(row, SessionRow) for row in self.full_rows)
 
     def shown_summaries(self) -> list[SessionSummary]:
         """The listed sessions in the order shown (what a deep search reads, top first)."""
         return [row.summary for row in self.full_rows if isinstance(row, SessionRow)]
 
+    def _listed(self, shown: int) -> Listed:
+        window = self.matches.query.window_ms if self.matches is not None else None
+        within = ""
+        if window is not None:
+            from ..core.search.sidebar import describe_window
+
+            within = describe_window(window)
+        return Listed(
+            shown, len(self.summaries), self.only_current, self.named_only, self.order, self.deep,
+            within, self.status, self.status_short,
+        )  # fmt: skip
+
     def _update_title(self) -> None:
         rows = self.session_list.rows
         # A search's rows: one hit line per session (counted at C speed, 20,000 of them).
         shown = rows.count(HIT_LINE) if self.matches is not None else list(map(type, rows)).count(SessionRow)
-        scope = "this folder" if self.only_current else "all folders"
-        bits = [f"Sessions {shown}" + (f"/{len(self.summaries)}" if shown != len(self.summaries) else "")]
-        bits.append(scope)
-        if self.named_only:
-            bits.append("named")
-        if self.order is not SortOrder.RECENT:
-            bits.append(f"by {self.order}")
-        if self.deep:
-            bits.append("deep search")
-        window = self.matches.query.window_ms if self.matches is not None else None
-        if window is not None:
-            from ..core.search.sidebar import describe_window
+        full, *shorter = title_wordings(self._listed(shown), f" {glyphs_of(self).dot} ")
+        self.query_one("#sidebar-title", FitStatic).update(full, shorter=shorter)
 
-            bits.append(f"active within {describe_window(window)}")
-        if self.status:
-            bits.append(self.status)
-        self.query_one("#sidebar-title", PlainStatic).update(f" {glyphs_of(self).dot} ".join(bits))
-
-    def set_status(self, status: str) -> None:
-        self.status = status
+    def set_status(self, status: str, short: str = "") -> None:
+        """What the title ends with (`short`: its shorter wording, where the title is narrow)."""
+        self.status, self.status_short = status, short
         self._update_title()
 
     def set_open(self, path: str | None) -> None:
@@ -552,14 +652,30 @@ class SessionSidebar(Vertical):
         if self.is_mounted:
             self.rebuild()
 
+    def _note(self, text: str) -> None:
+        """Say what a key changed in the listing (nothing when there is no session at all: the
+        status line says so and keeps saying it)."""
+        if self.summaries:
+            self.post_message(self.Note(self, text))
+
     def action_toggle_scope(self) -> None:
         self.only_current = not self.only_current
+        if not self.only_current:
+            self._note("every folder's sessions")
+        elif self.lists_none:
+            again = self.key_of("sessions.scope")
+            note = f"no sessions in this folder ({self.current_cwd})"
+            self._note(note + (f": {again} lists every folder's" if again else ""))
+        else:
+            self._note(f"this folder's sessions ({self.current_cwd})")
 
     def action_toggle_named(self) -> None:
         self.named_only = not self.named_only
+        self._note("named sessions only" if self.named_only else "named and unnamed sessions")
 
     def action_cycle_sort(self) -> None:
         self.order = self.order.next()
+        self._note(f"sorted {_ORDER_WORDS[self.order]}")
 
     def watch_deep(self) -> None:
         if not self.is_mounted:
@@ -570,6 +686,8 @@ class SessionSidebar(Vertical):
 
     def action_toggle_deep(self) -> None:
         self.deep = not self.deep
+        what = "tool output, thinking and labels too" if self.deep else "titles and messages"
+        self._note(f"search: {what}")
 
     def action_search(self) -> None:
         self.search_input.display = True
@@ -585,7 +703,7 @@ class SessionSidebar(Vertical):
     def _search_over(self) -> None:
         had = self.matches is not None or self.status
         self.matches = None
-        self.status = ""
+        self.status = self.status_short = ""
         if had:
             self._show_rows(keep_current=True)
         self.post_message(self.SearchChanged(self, "", self.scope))
@@ -619,24 +737,25 @@ class SessionSidebar(Vertical):
             self.set_status("invalid search" + (f" ({_cut_note()})" if results.query.cut else ""))
             return
         self.matches = results
-        self.status = self._found_words(results)
+        self.status, self.status_short = self._found_words(results), self._found_words(results, brief=True)
         fresh = based_on is self.search_rows(results.text)[1]
         self._show_rows(rows if fresh else None, keep_current=True, at=at if fresh else None)
 
     def show_progress(self, results: SidebarResults) -> None:
         """A deep search read more files (and maybe found more: `show_matches` again)."""
         if results is self.matches:
-            self.set_status(self._found_words(results))
+            self.set_status(self._found_words(results), self._found_words(results, brief=True))
 
     def show_places(self, results: SidebarResults, places: dict[str, HitPlace]) -> None:
         if results is self.matches:
             results.places.update(places)
             self.session_list.refresh()
 
-    def _found_words(self, results: SidebarResults) -> str:
-        found = f"{len(results)} found" + (f", {_cut_note()}" if results.query.cut else "")
-        if results.done:
-            return found
+    def _found_words(self, results: SidebarResults, *, brief: bool = False) -> str:
+        """How many the search found (`brief`: that alone, without the files read so far)."""
+        found = f"{len(results)} found" + (f", {_cut_note()}" if results.query.cut and not brief else "")
+        if results.done or brief:
+            return found + ("" if results.done else glyphs_of(self).ellipsis)
         progress = results.progress
         return f"{found}, {progress.scanned:,}/{progress.total:,} files read{glyphs_of(self).ellipsis}"
 
@@ -679,6 +798,14 @@ class SessionSidebar(Vertical):
         summary = self.session_list.current()
         if summary is not None:
             self.post_message(self.SessionChosen(self, summary))
+
+
+_ORDER_WORDS = {
+    SortOrder.RECENT: "newest first",
+    SortOrder.NAME: "by name",
+    SortOrder.SIZE: "by size, most messages first",
+    SortOrder.COST: "by cost, most expensive first",
+}
 
 
 def _same_dir(a: str, b: str) -> bool:

@@ -1,24 +1,26 @@
-"""`pi-sessions completion bash|zsh|fish`: a tab-completion script, generated from the live
-parsers (the browser's and every registered subcommand's), so new subcommands and flags are
-completed without touching this file."""
+"""`pi-sessions completion bash|zsh|fish|tcsh`: a tab-completion script made by shtab from the
+live parsers (the browser's, and every registered subcommand's under it), so new subcommands
+and flags are completed without touching this file.
+
+What shtab cannot guess is said here: which values are folders or files (`.complete`, from the
+value's name), and that the browser's first word may be a session file or a folder as well as
+a subcommand (bash and fish: the first word completes files besides the subcommands; bash:
+`--option=value` too).
+"""
 
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass, field
-from typing import Literal
 
-HELP = "print a shell completion script (bash, zsh or fish)"
+HELP = "print a shell completion script (bash, zsh, fish or tcsh)"
 
 EXAMPLES = (
     "source <(pi-sessions completion bash)    (zsh: the same with zsh)",
     "pi-sessions completion fish | source",
 )
 
-SHELLS = ("bash", "zsh", "fish")
+SHELLS = ("bash", "zsh", "fish", "tcsh")
 PROG = "pi-sessions"
-
-Completes = Literal["file", "dir", "choices", "nothing"]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -28,357 +30,90 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(ns: argparse.Namespace) -> int:
     from .output import lines
 
-    commands = command_models()
-    script = {"bash": bash_script, "zsh": zsh_script, "fish": fish_script}[ns.shell](commands)
-    lines(script.rstrip("\n").split("\n"))
+    lines(script(ns.shell).rstrip("\n").split("\n"))
     return 0
 
 
-# ---------------------------------------------------------------------- the model
-@dataclass(slots=True)
-class Option:
-    flags: list[str]
-    help: str
-    metavar: str | None  # None: a flag without a value
-    completes: Completes = "nothing"
-    choices: list[str] = field(default_factory=list)
-    repeats: bool = False
+def script(shell: str) -> str:
+    """The completion script for `shell`, from the parsers as they are now."""
+    import shtab
+
+    parser = whole_parser()
+    preamble = ""
+    if shell == "bash":
+        # The first word: a subcommand, or a session file or folder to open (shtab's prefix).
+        preamble = f"_shtab_{PROG.replace('-', '_')}_pos_0_COMPGEN=_shtab_compgen_files"
+    text: str = shtab.complete(parser, shell=shell, preamble=preamble)
+    return text + {"bash": BASH_EQUALS, "fish": FISH_FIRST_WORD}.get(shell, "")
 
 
-@dataclass(slots=True)
-class Positional:
-    metavar: str
-    help: str
-    completes: Completes = "nothing"
-    choices: list[str] = field(default_factory=list)
-    many: bool = False
+# fish: the first word may be a session file or a folder as well as a subcommand.
+FISH_FIRST_WORD = """
+# The first word: a session file or a folder to open, besides the subcommands.
+complete -c pi-sessions -n __fish_use_subcommand -F
+"""
 
 
-@dataclass(slots=True)
-class Command:
-    name: str  # "" for the browser itself
-    help: str
-    options: list[Option]
-    positionals: list[Positional]
+# bash splits `--theme=l` at the `=` (COMP_WORDBREAKS): completed as `--theme l` would be.
+BASH_EQUALS = """
+# `--option=value`: bash hands it over as `--option`, `=`, `value`; shtab reads `--option value`.
+_pi_sessions() {
+  local -a words=()
+  local i cword=0
+  for ((i = 0; i < ${#COMP_WORDS[@]}; i++)); do
+    if [[ ${COMP_WORDS[i]} == "=" && $i -gt 0 && ${COMP_WORDS[i-1]} == --* ]]; then
+      if ((i == COMP_CWORD)); then cword=${#words[@]}; words+=(""); fi
+      continue
+    fi
+    ((i == COMP_CWORD)) && cword=${#words[@]}
+    words+=("${COMP_WORDS[i]}")
+  done
+  local -a COMP_WORDS=("${words[@]}")
+  local COMP_CWORD=$cword
+  _shtab_pi_sessions
+}
+complete -o bashdefault -F _pi_sessions pi-sessions
+"""
 
-    @property
-    def value_flags(self) -> list[str]:
-        return [flag for option in self.options if option.metavar is not None for flag in option.flags]
 
-
-def command_models() -> list[Command]:
-    """The browser's command line, then each registered subcommand's, as built right now."""
+def whole_parser() -> argparse.ArgumentParser:
+    """The browser's options with every registered subcommand under them, each value that is
+    a folder or a file marked so."""
     from .. import subcommands
     from ..arguments import browser_parser
 
-    commands = [_model("", "browse sessions", browser_parser())]
-    for name in subcommands.MODULES:
-        commands.append(_model(name, subcommands.module(name).HELP, subcommands.build_parser(name)))
-    return commands
-
-
-def _model(name: str, help_text: str, parser: argparse.ArgumentParser) -> Command:
-    options: list[Option] = []
-    positionals: list[Positional] = []
-    for action in parser._actions:
-        if action.help == argparse.SUPPRESS:
-            continue
-        text = _plain_help(action.help)
-        choices = [str(c) for c in action.choices] if action.choices else []
+    browser = browser_parser()
+    root = argparse.ArgumentParser(prog=PROG, description=browser.description, add_help=False)
+    for action in browser._actions:
         if action.option_strings:
-            takes_value = action.nargs != 0
-            metavar = _metavar(action) if takes_value else None
-            options.append(
-                Option(
-                    list(action.option_strings),
-                    text,
-                    metavar,
-                    _completes(action, choices) if takes_value else "nothing",
-                    choices,
-                    isinstance(action, argparse._AppendAction),
-                )
-            )
-        else:
-            positionals.append(
-                Positional(
-                    _metavar(action),
-                    text,
-                    _completes(action, choices),
-                    choices,
-                    action.nargs in ("*", "+", argparse.REMAINDER),
-                )
-            )
-    return Command(name, help_text, options, positionals)
+            root._add_action(_marked(action))
+    commands = root.add_subparsers(dest="command", metavar="SUBCOMMAND")
+    for name in subcommands.MODULES:
+        built = subcommands.build_parser(name)
+        sub = commands.add_parser(name, help=subcommands.module(name).HELP, add_help=False)
+        for action in built._actions:
+            sub._add_action(_marked(action))
+    return root
 
 
-def _plain_help(value: str | None) -> str:
-    return " ".join((value or "").replace("%%", "%").split())
+def _marked(action: argparse.Action) -> argparse.Action:
+    """`action`, its value marked as a folder or a file where its name says so."""
+    import shtab
+
+    if action.nargs != 0 and not action.choices:
+        completes = _completes(action)
+        if completes is not None:
+            action.complete = shtab.DIRECTORY if completes == "dir" else shtab.FILE  # type: ignore[attr-defined]
+    return action
 
 
-def _metavar(action: argparse.Action) -> str:
+def _completes(action: argparse.Action) -> str | None:
+    """What a value is, guessed from its name: a folder, a file, or free (None)."""
     metavar = action.metavar if isinstance(action.metavar, str) else None
-    return metavar or action.dest.upper()
-
-
-def _completes(action: argparse.Action, choices: list[str]) -> Completes:
-    """What a value is, guessed from its name: folders, files, one of the choices, or free."""
-    if choices:
-        return "choices"
-    name = _metavar(action).upper()
+    name = (metavar or action.dest).upper()
     dest = action.dest.lower()
     if name in ("DIR", "CWD", "FOLDER") or dest.endswith("_dir") or dest == "cwd":
         return "dir"
     if name in ("PATH", "FILE", "PATHS", "FILES") or dest in ("path", "paths", "file", "files"):
         return "file"
-    return "nothing"
-
-
-# ---------------------------------------------------------------------- bash
-def bash_script(commands: list[Command]) -> str:
-    names = [c.name for c in commands if c.name]
-    out = [
-        f"# bash completion for {PROG}; generated by `{PROG} completion bash`.",
-        f"# Load it with:  source <({PROG} completion bash)",
-        "",
-        '_pi_sessions_words() { local IFS=$\' \\t\\n\'; COMPREPLY+=($(compgen -W "$1" -- "$cur")); }',
-        "_pi_sessions_files() { local IFS=$'\\n'; COMPREPLY+=($(compgen -f -- \"$cur\")); }",
-        "_pi_sessions_dirs() { local IFS=$'\\n'; COMPREPLY+=($(compgen -d -- \"$cur\")); }",
-        "",
-        "_pi_sessions() {",
-        "    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}",
-        '    local cmd="" start=1 opts="" values="" last=0 many=0 n=0 i w',
-        "    COMPREPLY=()",
-        '    if [[ $prev == "=" ]]; then prev=${COMP_WORDS[COMP_CWORD-2]}; fi',
-        "    case ${COMP_WORDS[1]} in",
-        f"        {'|'.join(names)})",
-        "            if ((COMP_CWORD > 1)); then cmd=${COMP_WORDS[1]}; start=2; fi ;;",
-        "    esac",
-        "    case $cmd in",
-    ]
-    for command in commands:
-        out.append(f"        {_bash_case_label(command.name)})")
-        out.append(f"            opts={_sh_quote(' '.join(f for o in command.options for f in o.flags))}")
-        out.append(f"            values={_sh_quote(' ' + ' '.join(command.value_flags) + ' ')}")
-        count = len(command.positionals)
-        many = int(bool(command.positionals) and command.positionals[-1].many)
-        out.append(f"            last={max(0, count - 1) if many else count} many={many}")
-        out.append("            case $prev in")
-        for option in command.options:
-            if option.metavar is None:
-                continue
-            out.append(f"                {'|'.join(option.flags)})")
-            out.append(f"                    {_bash_values(option.completes, option.choices)}; return ;;")
-        out.append("            esac")
-        out.append("            ;;")
-    out += [
-        "    esac",
-        '    if [[ $cur == -* ]]; then _pi_sessions_words "$opts"; return; fi',
-        "    # which positional argument is being typed: words that are neither flags nor their values",
-        "    for ((i = start; i < COMP_CWORD; i++)); do",
-        "        w=${COMP_WORDS[i]}",
-        '        if [[ $values == *" $w "* ]]; then ((i++)); elif [[ $w != -* ]]; then ((n++)); fi',
-        "    done",
-        "    if ((many && n > last)); then n=$last; fi",
-        '    case "$cmd:$n" in',
-        f"        :0) _pi_sessions_words {_sh_quote(' '.join(names))}; _pi_sessions_files ;;",
-    ]
-    for command in commands:
-        for index, positional in enumerate(command.positionals):
-            if command.name == "" and index == 0:
-                continue  # PATH or a subcommand, above
-            action = _bash_values(positional.completes, positional.choices)
-            out.append(f"        {_bash_case_label(command.name + ':' + str(index))}) {action} ;;")
-    out += [
-        "    esac",
-        "}",
-        f"complete -o filenames -F _pi_sessions {PROG}",
-    ]
-    return "\n".join(out) + "\n"
-
-
-def _bash_case_label(label: str) -> str:
-    return _sh_quote(label) if label else '""'
-
-
-def _bash_values(completes: Completes, choices: list[str]) -> str:
-    if completes == "choices":
-        return f"_pi_sessions_words {_sh_quote(' '.join(choices))}"
-    if completes == "dir":
-        return "_pi_sessions_dirs"
-    if completes == "file":
-        return "_pi_sessions_files"
-    return ":"
-
-
-def _sh_quote(value: str) -> str:
-    return "'" + value.replace("'", "'\\''") + "'"
-
-
-# ---------------------------------------------------------------------- zsh
-def zsh_script(commands: list[Command]) -> str:
-    top, subs = commands[0], commands[1:]
-    out = [
-        f"#compdef {PROG}",
-        f"# zsh completion for {PROG}; generated by `{PROG} completion zsh`.",
-        f"# Load it with:  source <({PROG} completion zsh)   (after compinit),",
-        f"# or save it as _{PROG} in a folder of $fpath.",
-        "",
-        "_pi_sessions() {",
-        "    local -a subcommands",
-        "    subcommands=(",
-    ]
-    for command in subs:
-        out.append(f"        {_sh_quote(_zsh_escape_describe(command.name) + ':' + command.help)}")
-    out += [
-        "    )",
-        "    if (( CURRENT > 2 )); then",
-        "        case ${words[2]} in",
-    ]
-    for command in subs:
-        out.append(f"            {_sh_quote(command.name)})")
-        out.append("                shift words; (( CURRENT-- ))")
-        out.append("                _arguments -s : \\")
-        for spec in _zsh_specs(command):
-            out.append(f"                    {spec} \\")
-        out[-1] = out[-1].removesuffix(" \\")
-        out.append("                return ;;")
-    out += [
-        "        esac",
-        "    fi",
-        "    local state line",
-        "    _arguments -s -C : \\",
-    ]
-    for spec in _zsh_specs(top, first_positional="->first"):
-        out.append(f"        {spec} \\")
-    out[-1] = out[-1].removesuffix(" \\")
-    out += [
-        "    case $state in",
-        "        first) _describe -t subcommands subcommand subcommands; _files ;;",
-        "    esac",
-        "}",
-        "",
-        "if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then",
-        '    _pi_sessions "$@"',
-        "else",
-        f"    compdef _pi_sessions {PROG}",
-        "fi",
-    ]
-    return "\n".join(out) + "\n"
-
-
-def _zsh_specs(command: Command, first_positional: str | None = None) -> list[str]:
-    specs: list[str] = []
-    for option in command.options:
-        help_text = _zsh_escape_bracket(option.help)
-        value = ""
-        if option.metavar is not None:
-            value = f":{_zsh_escape_colon(option.metavar)}:{_zsh_action(option.completes, option.choices)}"
-        exclusive = "(- *)" if option.metavar is None and option.flags[-1] in ("--help", "--version") else ""
-        if len(option.flags) > 1:
-            exclusive = exclusive or "(" + " ".join(option.flags) + ")"
-            flags = "{" + ",".join(option.flags) + "}"
-            specs.append(
-                _sh_quote(("*" if option.repeats else "") + exclusive)
-                + flags
-                + _sh_quote(f"[{help_text}]{value}")
-            )
-        else:
-            prefix = ("*" if option.repeats else "") + exclusive
-            specs.append(_sh_quote(f"{prefix}{option.flags[0]}[{help_text}]{value}"))
-    for index, positional in enumerate(command.positionals):
-        where = "*" if positional.many else str(index + 1)
-        message = _zsh_escape_colon(positional.metavar)
-        action = (
-            first_positional
-            if index == 0 and first_positional
-            else _zsh_action(positional.completes, positional.choices)
-        )
-        specs.append(_sh_quote(f"{where}:{message}:{action}"))
-    return specs
-
-
-def _zsh_action(completes: Completes, choices: list[str]) -> str:
-    if completes == "choices":
-        return "(" + " ".join(_zsh_escape_choice(c) for c in choices) + ")"
-    if completes == "dir":
-        return "_files -/"
-    if completes == "file":
-        return "_files"
-    return " "
-
-
-def _zsh_escape_bracket(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
-
-
-def _zsh_escape_colon(text: str) -> str:
-    return text.replace("\\", "\\\\").replace(":", "\\:")
-
-
-def _zsh_escape_describe(text: str) -> str:
-    return text.replace(":", "\\:")
-
-
-def _zsh_escape_choice(text: str) -> str:
-    return "".join("\\" + ch if ch in " ()\\" else ch for ch in text)
-
-
-# ---------------------------------------------------------------------- fish
-def fish_script(commands: list[Command]) -> str:
-    top, subs = commands[0], commands[1:]
-    names = " ".join(c.name for c in subs)
-    out = [
-        f"# fish completion for {PROG}; generated by `{PROG} completion fish`.",
-        f"# Load it with:  {PROG} completion fish | source",
-        f"# or save it as ~/.config/fish/completions/{PROG}.fish",
-        "",
-        f"complete -c {PROG} -f",
-    ]
-    first = "__fish_use_subcommand"
-    for command in subs:
-        out.append(f"complete -c {PROG} -n {first} -a {command.name} -d {_fish_quote(command.help)}")
-    if top.positionals and top.positionals[0].completes == "file":
-        out.append(f"complete -c {PROG} -n {first} -F")
-    not_sub = _fish_quote(f"not __fish_seen_subcommand_from {names}")
-    for option in top.options:
-        out.append(_fish_option(not_sub, option))
-    for command in subs:
-        condition = _fish_quote(f"__fish_seen_subcommand_from {command.name}")
-        for option in command.options:
-            out.append(_fish_option(condition, option))
-        for positional in command.positionals:
-            if positional.completes == "file":
-                out.append(f"complete -c {PROG} -n {condition} -F")
-            elif positional.completes == "dir":
-                out.append(f"complete -c {PROG} -n {condition} -a '(__fish_complete_directories)'")
-            elif positional.completes == "choices":
-                choices, about = _fish_quote(" ".join(positional.choices)), _fish_quote(positional.help)
-                out.append(f"complete -c {PROG} -n {condition} -a {choices} -d {about}")
-    return "\n".join(out) + "\n"
-
-
-def _fish_option(condition: str, option: Option) -> str:
-    parts = [f"complete -c {PROG} -n {condition}"]
-    for flag in option.flags:
-        if flag.startswith("--"):
-            parts.append(f"-l {flag[2:]}")
-        elif len(flag) == 2:
-            parts.append(f"-s {flag[1]}")
-        else:
-            parts.append(f"-o {flag[1:]}")
-    if option.metavar is not None:
-        if option.completes == "file":
-            parts.append("-r -F")
-        elif option.completes == "dir":
-            parts.append("-x -a '(__fish_complete_directories)'")
-        elif option.completes == "choices":
-            parts.append(f"-x -a {_fish_quote(' '.join(option.choices))}")
-        else:
-            parts.append("-x")
-    if option.help:
-        parts.append(f"-d {_fish_quote(option.help)}")
-    return " ".join(parts)
-
-
-def _fish_quote(text: str) -> str:
-    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    return None

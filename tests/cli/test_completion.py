@@ -1,8 +1,9 @@
-"""`pi-sessions completion bash|zsh|fish`: scripts the shells accept, that complete every
-registered subcommand, its flags and their values."""
+"""`pi-sessions completion bash|zsh|fish|tcsh`: scripts (made by shtab) the shells accept, that
+complete every registered subcommand, its flags and their values."""
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import subprocess
 import sys
@@ -21,14 +22,14 @@ def script(shell: str) -> str:
     return out.stdout
 
 
-@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish", "tcsh"])
 def test_every_subcommand_is_named(shell: str) -> None:
     text = script(shell)
     for name in subcommands.MODULES:
         assert name in text, (shell, name)
 
 
-@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish", "tcsh"])
 def test_the_shell_accepts_the_script(shell: str, tmp_path: Path) -> None:
     if shutil.which(shell) is None:
         pytest.skip(f"{shell} is not installed")
@@ -40,7 +41,7 @@ def test_the_shell_accepts_the_script(shell: str, tmp_path: Path) -> None:
 
 def test_an_unknown_shell_is_refused() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "pi_sessions.app.cli", "completion", "tcsh"], capture_output=True, text=True
+        [sys.executable, "-m", "pi_sessions.app.cli", "completion", "ksh"], capture_output=True, text=True
     )
     assert out.returncode == 2 and "invalid choice" in out.stderr
 
@@ -72,7 +73,7 @@ def test_bash_completes_subcommands_flags_and_values(tmp_path: Path) -> None:
     assert bash_complete(tmp_path, "list", "--session-dir", "") == ["folder"]
     assert bash_complete(tmp_path, "--color", "") == ["auto", "truecolor", "256", "16", "none"]
     assert bash_complete(tmp_path, "--theme", "=", "l") == ["light"]
-    assert bash_complete(tmp_path, "completion", "") == ["bash", "zsh", "fish"]
+    assert bash_complete(tmp_path, "completion", "") == ["bash", "zsh", "fish", "tcsh"]
     assert bash_complete(tmp_path, "tree", "a") == ["a session.jsonl"]
     # after the file, an entry id: nothing to offer
     assert bash_complete(tmp_path, "context", "a session.jsonl", "--leaf", "") == []
@@ -94,15 +95,22 @@ def test_fish_completes_from_the_script(tmp_path: Path) -> None:
         )
         return [row.split("\t")[0] for row in out.stdout.splitlines()]
 
-    assert set(subcommands.MODULES) <= set(offered("pi-sessions "))
-    assert offered("pi-sessions completion ") == ["bash", "fish", "zsh"]
+    (tmp_path / "a session.jsonl").write_text("")
+    assert set(subcommands.MODULES) | {"a session.jsonl"} <= set(offered("pi-sessions "))
+    assert sorted(offered("pi-sessions completion ")) == ["bash", "fish", "tcsh", "zsh"]
     assert "--json" in offered("pi-sessions tree x --")
 
 
 def test_a_newly_registered_subcommand_is_completed(monkeypatch: pytest.MonkeyPatch) -> None:
     """Generated from the registry: a subcommand added there needs nothing here."""
     monkeypatch.setitem(subcommands.MODULES, "brandnew", "tree")
-    models = completion.command_models()
-    assert "brandnew" in [m.name for m in models]
-    for make in (completion.bash_script, completion.zsh_script, completion.fish_script):
-        assert "brandnew" in make(models)
+    for shell in completion.SHELLS:
+        assert "brandnew" in completion.script(shell), shell
+
+
+def test_bash_offers_every_option_of_every_subcommand(tmp_path: Path) -> None:
+    for name in subcommands.MODULES:
+        parser = subcommands.build_parser(name)
+        shown = [action for action in parser._actions if action.help != argparse.SUPPRESS]  # (hidden ones)
+        flags = {flag for action in shown for flag in action.option_strings if flag.startswith("--")}
+        assert flags <= set(bash_complete(tmp_path, name, "--")), name

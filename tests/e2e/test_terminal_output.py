@@ -23,18 +23,24 @@ pytestmark = pytest.mark.e2e
 COMMAND = Path(sys.executable).parent / "pi-sessions"
 SGR = re.compile(rb"\x1b\[([0-9;:]*)m")
 FIRST_SCREEN = b"Sessions"  # the sidebar's title: the first frame is out
+COLOUR_QUERY = b"\x1b]11;?"  # the background asked for (pi's `system` theme)
 WAIT = 30.0
 
 
-def first_screen(*flags: str, env_extra: dict[str, str] | None = None, config: str = "") -> bytes:
-    """What the terminal received up to the first frame, then `q` (with this config.toml)."""
+def first_screen(
+    *flags: str, env_extra: dict[str, str] | None = None, config: str = "", colours: bytes | None = None
+) -> bytes:
+    """What the terminal received up to the first frame, then `q` (with this config.toml;
+    `colours`: the terminal's answer to a colour query, else it answers none)."""
     with tempfile.TemporaryDirectory() as config_home:
         (Path(config_home) / "pi-sessions").mkdir()
         (Path(config_home) / "pi-sessions" / "config.toml").write_text(config)
-        return _run(flags, env_extra or {}, config_home)
+        return _run(flags, env_extra or {}, config_home, colours)
 
 
-def _run(flags: tuple[str, ...], env_extra: dict[str, str], config_home: str) -> bytes:
+def _run(
+    flags: tuple[str, ...], env_extra: dict[str, str], config_home: str, colours: bytes | None = None
+) -> bytes:
     pid, fd = pty.fork()
     if pid == 0:  # the child: the browser on the demo set, as over SSH (no COLORTERM)
         env = {
@@ -53,6 +59,9 @@ def _run(flags: tuple[str, ...], env_extra: dict[str, str], config_home: str) ->
             ready, _, _ = select.select([fd], [], [], 0.5)
             if ready:
                 out += os.read(fd, 1 << 16)
+            if colours is not None and COLOUR_QUERY in out:
+                os.write(fd, colours)  # the terminal answers the browser's question
+                colours = None
         # The rest of that frame: read until the terminal is quiet for a moment.
         while select.select([fd], [], [], 0.5)[0]:
             out += os.read(fd, 1 << 16)
@@ -145,3 +154,29 @@ def test_a_closed_terminal_leaves_no_demo_copy_behind(signum: int, tmp_path: Pat
         os.close(fd)
     assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signum  # it ends as the signal says
     assert not list(tmp_path.glob("pi-sessions-demo-*"))
+
+
+def backgrounds(out: bytes) -> list[tuple[int, int, int]]:
+    """Every truecolor background the frame set."""
+    found = []
+    for match in re.finditer(rb"48;2;(\d+);(\d+);(\d+)", out):
+        r, g, b = (int(x) for x in match.groups())
+        found.append((r, g, b))
+    return found
+
+
+def test_the_system_theme_follows_the_background_the_terminal_reports() -> None:
+    light = b"\x1b]10;rgb:2020/2020/2020\x07\x1b]11;rgb:fdfd/f6f6/e3e3\x07\x1b[?62;22c"
+    out = first_screen("--theme", "system", "--color", "truecolor", colours=light)
+    assert COLOUR_QUERY in out  # asked before the first frame
+    assert sum(r + g + b for r, g, b in backgrounds(out)) / len(backgrounds(out)) > 3 * 160  # light
+
+
+def test_the_system_theme_without_an_answer_starts_dark() -> None:
+    out = first_screen("--theme", "system", "--color", "truecolor")  # (nobody answers: it goes on)
+    assert COLOUR_QUERY in out
+    assert sum(r + g + b for r, g, b in backgrounds(out)) / len(backgrounds(out)) < 3 * 100  # dark
+
+
+def test_a_fixed_theme_asks_nothing() -> None:
+    assert COLOUR_QUERY not in first_screen("--theme", "dark", "--color", "truecolor")

@@ -127,7 +127,7 @@ def runs_for(
         runs += [
             (("config", "--session-dir", folder), False),
             (("config", "--json"), True),
-            (("completion", rng.choice(["bash", "zsh", "fish"])), False),
+            (("completion", rng.choice(["bash", "zsh", "fish", "tcsh"])), False),
         ]
     if ids:
         leaf, other = rng.choice(ids), rng.choice(ids)
