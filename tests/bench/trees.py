@@ -157,6 +157,28 @@ def ensure_tree(count: int) -> Path:
 
 
 # ---------------------------------------------------------------------- single big sessions
+def _message_entry(i: int, eid: str, parent: str | None, stamp: str) -> dict[str, object]:
+    """The i-th message of a bench session: user, assistant (with usage), tool result in turn."""
+    role = ("user", "assistant", "toolResult")[i % 3]
+    content = f"message {i}: " + "some words of a realistic length " * (1 + i % 5)
+    message: dict[str, object] = {
+        "role": role,
+        "content": content if role == "user" else [{"type": "text", "text": content}],
+        "timestamp": 1767225600000 + i,
+    }
+    if role == "assistant":
+        message.update(
+            {
+                "provider": "anthropic",
+                "model": "claude-sonnet-4-5",
+                "usage": {"input": 10, "output": 5, "totalTokens": 15, "cost": {"total": 0.001}},
+            }
+        )
+    if role == "toolResult":
+        message.update({"toolCallId": f"t{i}", "toolName": "bash"})
+    return {"type": "message", "id": eid, "parentId": parent, "timestamp": stamp, "message": message}
+
+
 def write_long_session(folder: Path, entries: int = 10_000) -> Path:
     """A linear session of `entries` messages (user, assistant, tool result in turn)."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -173,32 +195,7 @@ def write_long_session(folder: Path, entries: int = 10_000) -> Path:
     parent = None
     for i in range(entries):
         eid = f"{i:08x}"
-        role = ("user", "assistant", "toolResult")[i % 3]
-        content = f"message {i}: " + "some words of a realistic length " * (1 + i % 5)
-        message: dict[str, object] = {
-            "role": role,
-            "content": content if role == "user" else [{"type": "text", "text": content}],
-            "timestamp": 1767225600000 + i,
-        }
-        if role == "assistant":
-            message.update(
-                {
-                    "provider": "anthropic",
-                    "model": "claude-sonnet-4-5",
-                    "usage": {"input": 10, "output": 5, "totalTokens": 15, "cost": {"total": 0.001}},
-                }
-            )
-        if role == "toolResult":
-            message.update({"toolCallId": f"t{i}", "toolName": "bash"})
-        lines.append(
-            {
-                "type": "message",
-                "id": eid,
-                "parentId": parent,
-                "timestamp": f"2026-01-01T00:{(i // 60) % 60:02d}:{i % 60:02d}.000Z",
-                "message": message,
-            }
-        )
+        lines.append(_message_entry(i, eid, parent, f"2026-01-01T00:{(i // 60) % 60:02d}:{i % 60:02d}.000Z"))
         parent = eid
     path.write_text("".join(json.dumps(x) + "\n" for x in lines))
     return path
@@ -240,24 +237,7 @@ def write_branchy_session(folder: Path, entries: int = 100_000) -> Path:
                 "tokensBefore": 50_000,
             }
         else:
-            role = ("user", "assistant", "toolResult")[i % 3]
-            content = f"message {i}: " + "some words of a realistic length " * (1 + i % 5)
-            message: dict[str, object] = {
-                "role": role,
-                "content": content if role == "user" else [{"type": "text", "text": content}],
-                "timestamp": 1767225600000 + i,
-            }
-            if role == "assistant":
-                message.update(
-                    {
-                        "provider": "anthropic",
-                        "model": "claude-sonnet-4-5",
-                        "usage": {"input": 10, "output": 5, "totalTokens": 15, "cost": {"total": 0.001}},
-                    }
-                )
-            if role == "toolResult":
-                message.update({"toolCallId": f"t{i}", "toolName": "bash"})
-            entry = {"type": "message", "id": eid, "parentId": parent, "timestamp": stamp, "message": message}
+            entry = _message_entry(i, eid, parent, stamp)
         out.append(json.dumps(entry))
         path_ids.append(eid)
     path.write_text("\n".join(out) + "\n")
