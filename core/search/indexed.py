@@ -19,29 +19,23 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, cast, overload
+from typing import TYPE_CHECKING, cast
 
-from .fuzzy import fuzzy_match
-from .hits import FIELD_CWD, FIELD_ID, FIELD_NAME, SearchHit
+from .hits import SearchHit
 from .indexed_scan import Layout
 from .matching import (
     REGEX_TIME_LIMIT,
-    SINGLE_FIELDS,
-    TEXT_SCORE,
-    TIER_NAME,
     PreparedSession,
     RawMatch,
-    SearchCancelled,
     Token,
     make_hit,
     match_prepared,
-    match_token,
-    tier_score,
+    scan_one_token,
 )
 from .picker import SearchIndex, SearchResults, SessionText, SortOrder
 from .query import ParsedQuery, parse_query
 from .text_index import TextIndex
-from .texts import FIELD_MESSAGE, MessageText, TextMatch
+from .texts import MessageText, TextMatch
 
 if TYPE_CHECKING:
     import regex
@@ -214,45 +208,9 @@ class IndexedSearchIndex(SearchIndex[SessionText]):
         raws: list[RawMatch],
     ) -> None:
         """Session by session (a value too short for the bulk tests, or sessions matched
-        from memory)."""
-        value = token.value
-        size = len(value)
-        fuzzy = token.fuzzy
-        rows = self.holding.get(value, set())
-        name_field, id_field = SINGLE_FIELDS[FIELD_NAME], SINGLE_FIELDS[FIELD_ID]
-        message_field, cwd_field = SINGLE_FIELDS[FIELD_MESSAGE], SINGLE_FIELDS[FIELD_CWD]
-        indexed = IndexedText
-        for count, position in enumerate(candidates):
-            if cancelled is not None and not count & 255 and cancelled():
-                raise SearchCancelled()
-            entry = entries[position]
-            if accept is not None and not accept(entry):
-                continue
-            name = entry.name_lower if fuzzy else entry.name_normalized
-            if name and value in name:
-                score = tier_score(TIER_NAME, fuzzy_match(value, name).score)
-                raw: RawMatch = (score, name_field, FIELD_NAME, None)
-            elif value in entry.id_lower:
-                raw = (TEXT_SCORE, id_field, FIELD_ID, None)
-            else:
-                text: object = entry.text
-                if type(text) is indexed:
-                    at = 0 if text.rowid in rows else -1
-                else:
-                    at = entry.text.normalized.find(value)
-                if at >= 0:
-                    raw = (TEXT_SCORE, message_field, FIELD_MESSAGE, (at, at + size))
-                elif value in (entry.cwd_lower if fuzzy else entry.cwd_normalized):
-                    raw = (TEXT_SCORE, cwd_field, FIELD_CWD, None)
-                elif not fuzzy:
-                    continue
-                else:
-                    found = match_token(entry, token)
-                    if found is None:
-                        continue
-                    raw = (found[0], SINGLE_FIELDS[found[1]], found[1], None)
-            positions.append(position)
-            raws.append(raw)
+        from memory): pi's matcher, an indexed text answered by the index's rows."""
+        held = (IndexedText, self.holding.get(token.value, set()))
+        scan_one_token(entries, candidates, token, accept, cancelled, positions, raws, held)
 
 
 class IndexedResults(SearchResults[SessionText]):
@@ -267,23 +225,12 @@ class IndexedResults(SearchResults[SessionText]):
         self._query = query
         self._real_text = real_text
 
-    @overload
-    def __getitem__(self, index: int) -> SearchHit[SessionText]: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[SearchHit[SessionText]]: ...
-
-    def __getitem__(self, index: int | slice) -> SearchHit[SessionText] | list[SearchHit[SessionText]]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        hit = self._hits[index]
-        if hit is None:
-            entry = self._entries[self._positions[index]]
-            raw = self._raws[index]
-            if isinstance(entry.text, IndexedText):
-                entry, raw = self._on_real_text(entry, raw)
-            hit = self._hits[index] = make_hit(entry, raw, self._needles)
-        return hit
+    def _hit(self, index: int) -> SearchHit[SessionText]:
+        entry = self._entries[self._positions[index]]
+        raw = self._raws[index]
+        if isinstance(entry.text, IndexedText):
+            entry, raw = self._on_real_text(entry, raw)
+        return make_hit(entry, raw, self._needles)
 
     def _on_real_text(
         self, entry: PreparedSession[SessionText], raw: RawMatch

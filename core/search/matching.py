@@ -10,8 +10,8 @@ gives a `RawMatch`; a `SearchHit` is made of it only for the rows someone looks 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Generic, TypeVar
+from collections.abc import Callable, Container, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ..common.jsvalues import js_trim, utf16_units
 from .fuzzy import FuzzyMatch, fuzzy_match
@@ -104,7 +104,6 @@ def _tier_score(tier: int, score: float = 0.0) -> float:
     return tier * TIER_WEIGHT + score
 
 
-tier_score = _tier_score  # (for the copy of `scan_one_token` in core/search/indexed.py)
 _NAME_SCORE = _tier_score(TIER_NAME)
 _TEXT_SCORE = _tier_score(TIER_TEXT)
 _FUZZY_SCORE = _tier_score(TIER_FUZZY)
@@ -233,6 +232,9 @@ def match_prepared(
     return total, _fields(fields), FIELD_MESSAGE if text_match is not None else shown, text_match
 
 
+tier_score = _tier_score  # (for the index's bulk scan, core/search/indexed_scan.py)
+
+
 def make_hit(entry: PreparedSession[T], raw: RawMatch, needles: tuple[str, ...]) -> SearchHit[T]:
     score, fields, shown, match = raw
     if match is not None:
@@ -251,11 +253,13 @@ def scan_one_token(
     cancelled: Callable[[], bool] | None,
     positions: list[int],
     raws: list[RawMatch],
+    held: tuple[type[Any], Container[int]] | None = None,
 ) -> None:
     """`match_prepared` for the commonest query, one plain token or phrase, with the literal
-    tests inlined (a keystroke over 30,000 sessions runs this loop 30,000 times).
-    `core/search/indexed.py` has a copy that asks the index for the text (keep them alike:
-    tests/unit/search/test_text_index.py runs both over the corpus)."""
+    tests inlined (a keystroke over 30,000 sessions runs this loop 30,000 times). `held`:
+    texts of that type are not in memory; whether one holds the value is whether its `rowid`
+    is among the rows (core/search/indexed.py: the index's answer, a set lookup)."""
+    held_type, rows = held if held is not None else (None, ())
     value = token.value
     size = len(value)
     fuzzy = token.fuzzy
@@ -274,7 +278,8 @@ def scan_one_token(
         elif value in entry.id_lower:
             raw = (_TEXT_SCORE, id_field, FIELD_ID, None)
         else:
-            at = entry.text.normalized.find(value)
+            text: Any = entry.text  # (a held text is asked by its row: see `held`)
+            at = (0 if text.rowid in rows else -1) if type(text) is held_type else text.normalized.find(value)
             if at >= 0:
                 # A plain tuple, not a TextMatch: the collector stops tracking it (and the raw
                 # match around it), so 30,000 live results cost nothing at each collection.

@@ -307,9 +307,12 @@ class SearchResults(Sequence[SearchHit[T]]):
             return [self[i] for i in range(*index.indices(len(self)))]
         hit = self._hits[index]
         if hit is None:
-            position = self._positions[index]
-            hit = self._hits[index] = make_hit(self._entries[position], self._raws[index], self._needles)
+            hit = self._hits[index] = self._hit(index)
         return hit
+
+    def _hit(self, index: int) -> SearchHit[T]:
+        """The hit object of the `index`-th result, made the first time it is looked at."""
+        return make_hit(self._entries[self._positions[index]], self._raws[index], self._needles)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, SearchResults | list | tuple):
